@@ -1,0 +1,45 @@
+# Two commands: `make run` and `make test`. Each sets up what it needs on a fresh machine
+# (Debian packages for Qt and Xvfb, a .venv with the package and its test extra) and skips
+# what is already done, so the second run starts at once.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.rigedit-installed
+SYSDEPS_STAMP := $(VENV)/.sysdeps-ok
+SCREENSHOT ?= out/rigedit-demo.png
+
+.PHONY: run test setup sysdeps bench clean
+
+run: setup
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+		$(BIN)/rigedit; \
+	else \
+		echo "No display: posing the humanoid under a virtual display and taking a screenshot."; \
+		mkdir -p $(dir $(SCREENSHOT)); \
+		xvfb-run -a -s "-screen 0 1280x800x24" $(BIN)/rigedit --demo $(SCREENSHOT); \
+	fi
+
+test: setup
+	$(BIN)/python -m pytest
+
+setup: $(SYSDEPS_STAMP) $(STAMP)
+
+$(SYSDEPS_STAMP): scripts/sysdeps.sh | $(VENV)/bin/python
+	@bash scripts/sysdeps.sh
+	@touch $@
+
+$(VENV)/bin/python:
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "rigedit needs Python 3.11 or newer, found " + sys.version.split()[0]'
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $@
+
+bench: setup
+	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) out .pytest_cache .hypothesis
