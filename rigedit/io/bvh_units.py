@@ -1,0 +1,100 @@
+"""Guessing what a BVH file's numbers mean: its length unit and its up axis.
+
+BVH files carry neither. Mocap files in the wild use centimetres, inches, metres, millimetres
+and the CMU database's own unit (ASF "length 0.45": 1/0.45 inch = 5.644 cm). We measure how
+tall the figure is in file units and pick the unit that makes it closest to a person's height;
+the answer comes with a sentence saying why, so a wrong guess is easy to spot and override.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rigedit.core.clip import Clip
+from rigedit.core.skeleton import Pose, Skeleton
+
+CMU_UNIT = 2.54 / 0.45 / 100.0  # metres: ASF skeletons are written at 0.45 units per inch
+
+UNITS = {
+    "m": 1.0,
+    "cmu": CMU_UNIT,
+    "in": 0.0254,
+    "cm": 0.01,
+    "mm": 0.001,
+}
+UNIT_NAMES = {
+    "m": "metres",
+    "cmu": "CMU skeleton units (5.64 cm)",
+    "in": "inches",
+    "cm": "centimetres",
+    "mm": "millimetres",
+}
+# A person is about this tall; the unit whose reading of the figure lands nearest (by ratio)
+# wins. Neighbouring units differ by 2.2x or more, so a +-40% error in the height estimate
+# (arm span in a T-pose, raised arms, a crouch) still picks the right one.
+TYPICAL_HEIGHT_M = 1.7
+# Frames looked at when measuring the figure: enough to outvote odd poses, cheap on long files.
+SAMPLED_FRAMES = 64
+
+
+def parse_scale(scale: float | str) -> tuple[float, str]:
+    """A user-given scale (metres per file unit, or a unit name) and the sentence reporting it."""
+    if isinstance(scale, str):
+        key = scale.strip().lower()
+        if key not in UNITS:
+            raise ValueError(f"unknown unit {scale!r}; use a number (metres per file unit) or one of {sorted(UNITS)}")
+        return UNITS[key], f"given: {UNIT_NAMES[key]}"
+    value = float(scale)
+    if not (np.isfinite(value) and value > 0):
+        raise ValueError(f"scale must be a positive number of metres per file unit, got {scale!r}")
+    return value, f"given: {value:g} m per file unit"
+
+
+def figure_height(skeleton: Skeleton, clip: Clip | None) -> float:
+    """The figure's size in file units: median over sampled frames of its largest extent.
+
+    The largest extent along any axis, not the extent along "up": it needs no up axis, and a
+    T-pose's arm span is about a person's height anyway. The median over frames, because a
+    rest pose can be lying down (Bandai's joints all point along +X at zero rotation).
+    """
+    if clip is None or clip.n_frames == 0:
+        poses = skeleton.rest_pose()
+        rot, trans = poses.rotations[None], poses.translations[None]
+    else:
+        pick = np.unique(np.linspace(0, clip.n_frames - 1, min(SAMPLED_FRAMES, clip.n_frames)).round().astype(int))
+        rot, trans = clip.rotations[pick], clip.translations[pick]
+    pos, _ = skeleton.fk_matrices(Pose(rot, trans))
+    extents = np.ptp(pos, axis=-2).max(axis=-1)
+    return float(np.median(extents))
+
+
+def guess_scale(height: float) -> tuple[float, str]:
+    """Metres per file unit for a figure `height` file units tall, and why."""
+    if not height > 0:
+        return 1.0, "the figure has no size; assumed metres"
+    best = min(UNITS, key=lambda k: abs(np.log(height * UNITS[k] / TYPICAL_HEIGHT_M)))
+    metres = height * UNITS[best]
+    reason = (
+        f"the figure is {height:.4g} file units tall; read as {UNIT_NAMES[best]} "
+        f"that is {metres:.2f} m, the closest of {', '.join(UNITS)} to a {TYPICAL_HEIGHT_M} m person"
+    )
+    return UNITS[best], reason
+
+
+_UP_WORDS = ("head", "neck")
+_DOWN_WORDS = ("foot", "toe", "ankle", "feet")
+
+
+def guess_up_axis(skeleton: Skeleton, pose: Pose) -> tuple[str, str]:
+    """The file's up axis, e.g. "+y" or "+z", from where head and feet joints are, and why."""
+    lower = [n.lower() for n in skeleton.names]
+    up = [i for i, n in enumerate(lower) if any(w in n for w in _UP_WORDS)]
+    down = [i for i, n in enumerate(lower) if any(w in n for w in _DOWN_WORDS)]
+    if not up or not down:
+        return "+y", "no head and foot joints found by name; assumed the BVH convention, +Y up"
+    pos, _ = skeleton.fk_matrices(pose)
+    d = pos[up].mean(axis=0) - pos[down].mean(axis=0)
+    if not np.linalg.norm(d) > 0:
+        return "+y", "head and feet coincide; assumed the BVH convention, +Y up"
+    k = int(np.argmax(np.abs(d)))
+    axis = ("+" if d[k] > 0 else "-") + "xyz"[k]
+    return axis, f"head and neck joints lie along {axis} from the feet"
