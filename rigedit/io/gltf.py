@@ -1,0 +1,341 @@
+"""Import a glTF 2.0 skin (.glb or .gltf) as a Skeleton, and its first animation as a Clip.
+
+What is imported:
+- The joints of every skin (or of the one named by `skin`); several skins sharing joints give
+  one skeleton. Nodes between two joints that no skin lists are kept as joints too, so the
+  hierarchy stays connected. The rest pose is the nodes' own transforms (translation,
+  rotation, scale or `matrix`), not the inverse bind matrices.
+- Ancestors above the top joints (a Z-up conversion node, a scaled or rotated armature) are
+  baked into the root joints, so the skeleton stands in the scene's world frame, Y-up as glTF
+  defines it, in metres.
+- Scale: a Skeleton is rigid (translation and rotation per joint), so a scale anywhere, uniform
+  or not, is folded into the offsets of the joints below it: world positions are exact in every
+  frame, and each joint keeps the rotation part of its world matrix (the nearest rotation, by
+  polar decomposition; with non-uniform scale the axes are no longer orthogonal and that is the
+  closest rigid frame). A mesh skinned to the result would need the scale back; rigedit poses
+  joints, not meshes.
+- The first animation (or the one at `animation`) becomes a Clip: translation, rotation and
+  scale channels, LINEAR, STEP and CUBICSPLINE, resampled at `fps`, or by default at the keys'
+  own spacing when they are evenly spaced (30 fps otherwise), from the first key to the last.
+  Morph-target weights are ignored.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rigedit.core.clip import Clip
+from rigedit.core.skeleton import Skeleton
+from rigedit.core.transforms import quat_from_matrix, quat_normalize, quat_slerp, quat_to_matrix
+
+from .gltf_data import GltfDocument, GltfError
+
+__all__ = ["GltfError", "GltfImport", "read_gltf"]
+
+DEFAULT_FPS = 30.0
+# Key times are float32: 1/24 s keys come back 1e-7 s apart from exact. Spacings this close
+# (relative) count as even, so the keys themselves become the frames.
+EVEN_SPACING_RTOL = 1e-3
+
+
+@dataclass
+class GltfImport:
+    path: str
+    skeleton: Skeleton
+    clip: Clip | None
+    skins: list[str]
+    nodes: list[int]  # the glTF node index of each skeleton joint
+    animation: str | None  # name (or "animations[i]") of the imported animation
+    warnings: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        anim = "no animation" if self.clip is None else (
+            f"{self.clip.n_frames} frames at {self.clip.frame_rate:.4g} fps from {self.animation}"
+        )
+        return f"{len(self.skeleton)} joints from skin(s) {', '.join(self.skins)}; {anim}"
+
+
+def read_gltf(path: str | os.PathLike, *, skin: str | int | None = None, animation: int = 0, fps: float | None = None) -> GltfImport:
+    """Read a .glb or .gltf file. Raises GltfError (a ValueError) naming the file, field and problem."""
+    doc = GltfDocument(path)
+    g = doc.gltf
+    if fps is not None and not (np.isfinite(fps) and fps > 0):
+        raise doc.error(None, f"fps must be a positive number, got {fps!r}")
+    skins = _pick_skins(doc, skin)
+    parent_of = _node_parents(doc)
+    order, parents = _skeleton_nodes(doc, skins, parent_of)
+    names = _unique_names(doc, order)
+    warnings: list[str] = []
+
+    rest_local = {n: _node_matrix(doc, n)[None] for n in _with_ancestors(order, parent_of)}
+    rot, trans = _local_rigid(_world(rest_local, order, parent_of), order, parents)
+    skeleton = Skeleton(names, parents, trans[0], rot[0])
+
+    clip, anim_name = None, None
+    if animation < len(g.animations):
+        anim_name = g.animations[animation].name or f"animations[{animation}]"
+        local, frame_time = _sample_animation(doc, animation, rest_local, fps, warnings)
+        if local is not None:
+            rot, trans = _local_rigid(_world(local, order, parent_of), order, parents)
+            clip = Clip(rot, trans, frame_time)
+    elif animation != 0:
+        raise doc.error("animations", f"has no animation {animation} (the file has {len(g.animations)})")
+    skin_names = [g.skins[s].name or f"skins[{s}]" for s in skins]
+    return GltfImport(doc.path, skeleton, clip, skin_names, order, anim_name, warnings)
+
+
+def _pick_skins(doc: GltfDocument, skin) -> list[int]:
+    skins = doc.gltf.skins
+    if not skins:
+        raise doc.error("skins", "the file has no skin, so no joints to import")
+    if skin is None:
+        return list(range(len(skins)))
+    if isinstance(skin, int):
+        if not 0 <= skin < len(skins):
+            raise doc.error("skins", f"has no skin {skin} (the file has {len(skins)})")
+        return [skin]
+    found = [i for i, s in enumerate(skins) if s.name == skin]
+    if not found:
+        raise doc.error("skins", f"no skin named {skin!r}; skins are {[s.name for s in skins]}")
+    return found[:1]
+
+
+def _node_parents(doc: GltfDocument) -> dict[int, int]:
+    parent_of: dict[int, int] = {}
+    n = len(doc.gltf.nodes)
+    for i, node in enumerate(doc.gltf.nodes):
+        for c in node.children or []:
+            if not 0 <= c < n:
+                raise doc.error(f"nodes[{i}].children", f"names node {c}, which does not exist")
+            if c in parent_of:
+                raise doc.error(f"nodes[{i}].children", f"node {c} already has parent {parent_of[c]}")
+            parent_of[c] = i
+    for i in range(n):  # a cycle would send the ancestor walks below round forever
+        seen, j = set(), i
+        while j in parent_of:
+            if j in seen:
+                raise doc.error(f"nodes[{i}]", "is part of a cycle in the node hierarchy")
+            seen.add(j)
+            j = parent_of[j]
+    return parent_of
+
+
+def _skeleton_nodes(doc: GltfDocument, skins: list[int], parent_of: dict[int, int]) -> tuple[list[int], list[int]]:
+    """Skeleton nodes parents-first, and each one's parent as a skeleton index (-1 for a root)."""
+    joints: set[int] = set()
+    for s in skins:
+        for k, j in enumerate(doc.gltf.skins[s].joints or []):
+            if not 0 <= j < len(doc.gltf.nodes):
+                raise doc.error(f"skins[{s}].joints[{k}]", f"names node {j}, which does not exist")
+            joints.add(j)
+    if not joints:
+        raise doc.error(f"skins[{skins[0]}].joints", "is empty")
+
+    def ancestors(n):
+        while n in parent_of:
+            n = parent_of[n]
+            yield n
+
+    keep = set(joints)
+    for j in joints:
+        path = []
+        for a in ancestors(j):
+            path.append(a)
+            if a in joints:
+                keep.update(path)  # nodes between two joints keep the hierarchy connected
+                break
+    kids: dict[int, list[int]] = {}
+    for n in sorted(keep):
+        p = next((a for a in ancestors(n) if a in keep), -1)
+        kids.setdefault(p, []).append(n)
+    order: list[int] = []
+    stack = list(reversed(kids.get(-1, [])))
+    while stack:
+        n = stack.pop()
+        order.append(n)
+        stack.extend(reversed(kids.get(n, [])))
+    index = {n: i for i, n in enumerate(order)}
+    parents = [index.get(next((a for a in ancestors(n) if a in keep), -1), -1) for n in order]
+    return order, parents
+
+
+def _unique_names(doc: GltfDocument, order: list[int]) -> list[str]:
+    names, taken = [], set()
+    for n in order:
+        base = doc.gltf.nodes[n].name or f"node{n}"
+        name, k = base, 2
+        while name in taken:
+            name, k = f"{base}_{k}", k + 1
+        taken.add(name)
+        names.append(name)
+    return names
+
+
+def _with_ancestors(order: list[int], parent_of: dict[int, int]) -> list[int]:
+    out = set(order)
+    for n in order:
+        while n in parent_of:
+            n = parent_of[n]
+            out.add(n)
+    return sorted(out)
+
+
+def _node_matrix(doc: GltfDocument, n: int) -> np.ndarray:
+    node = doc.gltf.nodes[n]
+    if node.matrix is not None:
+        m = np.asarray(node.matrix, dtype=np.float64)
+        if m.shape != (16,) or not np.all(np.isfinite(m)):
+            raise doc.error(f"nodes[{n}].matrix", "must be 16 finite numbers")
+        return m.reshape(4, 4).T  # glTF stores matrices column by column
+    t = _vector(doc, n, "translation", node.translation, [0.0, 0.0, 0.0])
+    r = _vector(doc, n, "rotation", node.rotation, [0.0, 0.0, 0.0, 1.0])
+    s = _vector(doc, n, "scale", node.scale, [1.0, 1.0, 1.0])
+    return _trs(t[None], r[None], s[None])[0]
+
+
+def _vector(doc, n, name, value, default) -> np.ndarray:
+    if value is None:
+        return np.array(default)
+    v = np.asarray(value, dtype=np.float64)
+    if v.shape != (len(default),) or not np.all(np.isfinite(v)):
+        raise doc.error(f"nodes[{n}].{name}", f"must be {len(default)} finite numbers, got {value!r}")
+    return v
+
+
+def _trs(t: np.ndarray, r: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """4x4 matrices T @ R @ S for (frames, 3), (frames, 4), (frames, 3)."""
+    m = np.zeros(t.shape[:-1] + (4, 4))
+    m[..., :3, :3] = quat_to_matrix(quat_normalize(r)) * s[..., None, :]
+    m[..., :3, 3] = t
+    m[..., 3, 3] = 1.0
+    return m
+
+
+def _world(local: dict[int, np.ndarray], order: list[int], parent_of: dict[int, int]) -> dict[int, np.ndarray]:
+    """World matrices (frames, 4, 4) of the skeleton nodes, ancestors above the joints included."""
+    world: dict[int, np.ndarray] = {}
+
+    def get(n):
+        if n not in world:
+            p = parent_of.get(n)
+            world[n] = local[n] if p is None else get(p) @ local[n]
+        return world[n]
+
+    for n in order:
+        get(n)
+    return world
+
+
+def _nearest_rotation(m: np.ndarray) -> np.ndarray:
+    u, _, vt = np.linalg.svd(m)
+    d = np.sign(np.linalg.det(u @ vt))
+    u[..., :, 2] *= d[..., None]  # a mirroring scale: keep a proper rotation
+    return u @ vt
+
+
+def _local_rigid(world: dict[int, np.ndarray], order: list[int], parents: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Local rotations (frames, n, 4) and translations (frames, n, 3) that give the world positions exactly."""
+    pos = np.stack([world[n][:, :3, 3] for n in order], axis=1)
+    rot = _nearest_rotation(np.stack([world[n][:, :3, :3] for n in order], axis=1))
+    par = np.array(parents)
+    has_parent = par >= 0
+    prot = np.where(has_parent[:, None, None], rot[:, np.maximum(par, 0)], np.eye(3))
+    ppos = np.where(has_parent[:, None], pos[:, np.maximum(par, 0)], 0.0)
+    prot_t = np.swapaxes(prot, -1, -2)
+    local_rot = prot_t @ rot
+    local_pos = (prot_t @ (pos - ppos)[..., None])[..., 0]
+    return quat_from_matrix(local_rot), local_pos
+
+
+def _sample_animation(doc: GltfDocument, a: int, rest_local: dict[int, np.ndarray], fps, warnings: list[str]):
+    """Per node local matrices (frames, 4, 4) over the animation, and the frame time."""
+    anim = doc.gltf.animations[a]
+    channels = []
+    for c, ch in enumerate(anim.channels or []):
+        where = f"animations[{a}].channels[{c}]"
+        node, path = ch.target.node, ch.target.path
+        if path == "weights" or node not in rest_local:
+            continue  # morph weights, or a node outside the skeleton and its ancestors
+        if path not in ("translation", "rotation", "scale"):
+            raise doc.error(f"{where}.target.path", f"unknown path {path!r}")
+        if not 0 <= ch.sampler < len(anim.samplers):
+            raise doc.error(f"{where}.sampler", f"no sampler {ch.sampler}")
+        s = anim.samplers[ch.sampler]
+        interp = s.interpolation or "LINEAR"
+        if interp not in ("LINEAR", "STEP", "CUBICSPLINE"):
+            raise doc.error(f"animations[{a}].samplers[{ch.sampler}].interpolation", f"unknown interpolation {interp!r}")
+        times = doc.accessor(s.input)[:, 0]
+        values = doc.accessor(s.output)
+        width = 4 if path == "rotation" else 3
+        per_key = 3 if interp == "CUBICSPLINE" else 1
+        if values.shape[1] != width or len(values) != per_key * len(times) or len(times) == 0:
+            raise doc.error(f"animations[{a}].samplers[{ch.sampler}]", f"has {len(times)} key times but {len(values)} {path} values")
+        if np.any(np.diff(times) <= 0):
+            raise doc.error(f"animations[{a}].samplers[{ch.sampler}].input", "key times must increase")
+        channels.append((node, path, interp, times, values.reshape(len(times), per_key, width)))
+    if not channels:
+        warnings.append(f"animation {a} moves no joint; no clip imported")
+        return None, None
+    frame_times, frame_time = _frame_times([c[3] for c in channels], fps)
+    frames = len(frame_times)
+    trs: dict[int, list[np.ndarray]] = {}
+    for node, path, interp, times, values in channels:
+        if node not in trs:
+            trs[node] = [np.broadcast_to(x, (frames, len(x))).copy() for x in _rest_trs(doc, node)]
+            if doc.gltf.nodes[node].matrix is not None:
+                warnings.append(f"node {node} has a matrix and is animated (glTF forbids it); the matrix was split into TRS")
+        trs[node][("translation", "rotation", "scale").index(path)] = _sample(times, values, interp, frame_times, path == "rotation")
+    local = {n: _trs(*trs[n]) if n in trs else np.broadcast_to(rest_local[n], (frames, 4, 4)) for n in rest_local}
+    return local, frame_time
+
+
+def _rest_trs(doc: GltfDocument, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    node = doc.gltf.nodes[n]
+    if node.matrix is None:
+        return (
+            _vector(doc, n, "translation", node.translation, [0.0, 0.0, 0.0]),
+            _vector(doc, n, "rotation", node.rotation, [0.0, 0.0, 0.0, 1.0]),
+            _vector(doc, n, "scale", node.scale, [1.0, 1.0, 1.0]),
+        )
+    m = _node_matrix(doc, n)
+    return m[:3, 3].copy(), quat_from_matrix(_nearest_rotation(m[:3, :3])), np.linalg.norm(m[:3, :3], axis=0)
+
+
+def _frame_times(key_times: list[np.ndarray], fps) -> tuple[np.ndarray, float]:
+    t0 = min(t[0] for t in key_times)
+    t1 = max(t[-1] for t in key_times)
+    if fps is not None:
+        dt = 1.0 / fps
+    else:
+        keys = np.unique(np.concatenate(key_times))
+        steps = np.diff(keys)
+        dt = 1.0 / DEFAULT_FPS
+        if len(steps) and np.ptp(steps) <= EVEN_SPACING_RTOL * steps.mean():
+            dt = float(t1 - t0) / len(steps)
+    count = int(np.floor((t1 - t0) / dt + 1e-6)) + 1
+    return t0 + dt * np.arange(count), dt
+
+
+def _sample(times: np.ndarray, values: np.ndarray, interp: str, at: np.ndarray, is_rotation: bool) -> np.ndarray:
+    """Values (len(at), width) of one channel; held at the first and last key."""
+    k = len(times)
+    if k == 1:
+        return np.broadcast_to(values[0, 1 if interp == "CUBICSPLINE" else 0], (len(at), values.shape[-1])).copy()
+    i = np.clip(np.searchsorted(times, at, side="right") - 1, 0, k - 2)
+    span = times[i + 1] - times[i]
+    u = np.clip((at - times[i]) / span, 0.0, 1.0)
+    if interp == "STEP":
+        j = np.where(u >= 1.0, i + 1, i)
+        return values[j, 0].copy()
+    if interp == "LINEAR":
+        a, b = values[i, 0], values[i + 1, 0]
+        if is_rotation:
+            return quat_slerp(quat_normalize(a), quat_normalize(b), u)
+        return a + u[:, None] * (b - a)
+    # CUBICSPLINE: per key (in-tangent, value, out-tangent), Hermite between keys (glTF spec, Appendix C).
+    u2, u3 = u * u, u * u * u
+    h = [2 * u3 - 3 * u2 + 1, (u3 - 2 * u2 + u) * span, -2 * u3 + 3 * u2, (u3 - u2) * span]
+    out = h[0][:, None] * values[i, 1] + h[1][:, None] * values[i, 2] + h[2][:, None] * values[i + 1, 1] + h[3][:, None] * values[i + 1, 0]
+    return quat_normalize(out) if is_rotation else out

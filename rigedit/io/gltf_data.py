@@ -1,0 +1,128 @@
+"""Loading a glTF 2.0 document (.glb or .gltf) and reading its accessors as numpy arrays.
+
+pygltflib parses the JSON and the GLB container; buffers (the GLB blob, data: URIs or files
+next to a .gltf) and accessors (strides, component types, normalised integers) are read here,
+so every problem can be reported as a GltfError naming the file and the field.
+"""
+from __future__ import annotations
+
+import base64
+import os
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pygltflib
+
+_COMPONENTS = {5120: np.int8, 5121: np.uint8, 5122: np.int16, 5123: np.uint16, 5125: np.uint32, 5126: np.float32}
+_WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
+
+
+class GltfError(ValueError):
+    """A glTF file that cannot be imported: names the file, the field (e.g. `nodes[3].matrix`) and the problem."""
+
+    def __init__(self, path, field: str | None, problem: str) -> None:
+        self.path = None if path is None else os.fspath(path)
+        self.field = field
+        self.problem = problem
+        where = self.path or "<gltf>"
+        if field:
+            where += f", {field}"
+        super().__init__(f"{where}: {problem}")
+
+
+class GltfDocument:
+    """A parsed glTF document with its buffers loaded."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = os.fspath(path)
+        try:
+            data = Path(path).read_bytes()
+        except OSError as e:
+            raise GltfError(path, None, f"cannot read the file: {e.strerror or e}") from None
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if data[:4] == b"glTF":
+                    self.gltf = pygltflib.GLTF2.load_from_bytes(data)
+                else:
+                    self.gltf = pygltflib.GLTF2.gltf_from_json(data.decode("utf-8-sig"))
+        except Exception as e:  # pygltflib raises whatever its parser meets; all mean "not glTF"
+            raise GltfError(path, None, f"not a readable glTF file ({type(e).__name__}: {e})") from None
+        if self.gltf is None:
+            raise GltfError(path, None, "the GLB container has no JSON chunk")
+        self._buffers: dict[int, bytes] = {}
+
+    def error(self, field: str | None, problem: str) -> GltfError:
+        return GltfError(self.path, field, problem)
+
+    def buffer(self, index: int) -> bytes:
+        if index in self._buffers:
+            return self._buffers[index]
+        field = f"buffers[{index}]"
+        if not 0 <= index < len(self.gltf.buffers):
+            raise self.error(field, "no such buffer")
+        uri = self.gltf.buffers[index].uri
+        if uri is None:
+            blob = self.gltf.binary_blob()
+            if blob is None:
+                raise self.error(field, "has no uri and the file has no binary chunk")
+            data = bytes(blob)
+        elif uri.startswith("data:"):
+            try:
+                data = base64.b64decode(uri.split(",", 1)[1])
+            except Exception:
+                raise self.error(f"{field}.uri", "is not a valid base64 data URI") from None
+        else:
+            file = Path(self.path).parent / uri
+            try:
+                data = file.read_bytes()
+            except OSError as e:
+                raise self.error(f"{field}.uri", f"cannot read {file}: {e.strerror or e}") from None
+        self._buffers[index] = data
+        return data
+
+    def accessor(self, index: int) -> np.ndarray:
+        """The accessor's elements as float64, shape (count, width); normalised integers scaled to [-1, 1] or [0, 1]."""
+        field = f"accessors[{index}]"
+        if index is None or not 0 <= index < len(self.gltf.accessors):
+            raise self.error(field, "no such accessor")
+        acc = self.gltf.accessors[index]
+        dtype = _COMPONENTS.get(acc.componentType)
+        width = _WIDTH.get(acc.type)
+        if dtype is None or width is None:
+            raise self.error(field, f"unsupported component type {acc.componentType} / type {acc.type}")
+        if getattr(acc, "sparse", None) is not None:
+            raise self.error(f"{field}.sparse", "sparse accessors are not supported")
+        count = int(acc.count)
+        if acc.bufferView is None:
+            out = np.zeros((count, width))
+        else:
+            out = self._view_elements(field, acc, np.dtype(dtype).newbyteorder("<"), width, count)
+        if acc.normalized and np.issubdtype(dtype, np.integer):
+            info = np.iinfo(dtype)
+            out = np.maximum(out / info.max, -1.0)
+        if not np.all(np.isfinite(out)):
+            raise self.error(field, "contains NaN or infinite values")
+        return out
+
+    def _view_elements(self, field, acc, dtype: np.dtype, width: int, count: int) -> np.ndarray:
+        if not 0 <= acc.bufferView < len(self.gltf.bufferViews):
+            raise self.error(f"{field}.bufferView", "no such buffer view")
+        view = self.gltf.bufferViews[acc.bufferView]
+        data = self.buffer(view.buffer)
+        start = (view.byteOffset or 0) + (acc.byteOffset or 0)
+        elem = dtype.itemsize * width
+        stride = view.byteStride or elem
+        needed = start + stride * (count - 1) + elem if count else start
+        end = (view.byteOffset or 0) + view.byteLength
+        if needed > end or end > len(data):
+            raise self.error(field, f"reads past the end of its buffer view ({needed} > {min(end, len(data))} bytes)")
+        if count == 0:
+            return np.zeros((0, width))
+        raw = np.lib.stride_tricks.as_strided(
+            np.frombuffer(data, dtype=np.uint8, count=needed - start, offset=start),
+            shape=(count, elem),
+            strides=(stride, 1),
+        )
+        return np.ascontiguousarray(raw).view(dtype).reshape(count, width).astype(np.float64)
