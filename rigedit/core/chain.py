@@ -1,0 +1,326 @@
+"""An IK chain's settings, validated on every set, and the per-chain solve report.
+
+The validators return the cleaned value or raise ValueError with the bare problem ("must be
+between 0 and 1, got 1.5"), so the chain (which names the chain and field) and the preset
+reader (which names the file and JSON path) phrase the same problem the same way.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+
+from .ik.limits import ConeLimit, HingeLimit, Limit
+
+SOLVERS = ("two_bone", "fabrik")
+
+# 1 mm: far below what anyone sees on a character-sized rig, far above float round-off, and
+# DESIGN.md's fabrik default, so a chain and a bare fabrik() call agree out of the box.
+DEFAULT_TOLERANCE = 1e-3
+DEFAULT_MAX_ITERATIONS = 10
+MAX_ITERATIONS_CAP = 10_000  # a typo guard: more passes never help a chain converge
+
+
+def fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return "[" + ", ".join(fmt(v) for v in (value.tolist() if isinstance(value, np.ndarray) else value)) + "]"
+    return repr(value)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+
+
+def check_finite(value: Any) -> float:
+    if not _is_number(value):
+        raise ValueError(f"must be a number, got {fmt(value)}")
+    v = float(value)
+    if not math.isfinite(v):
+        raise ValueError(f"must be a finite number, got {fmt(v)}")
+    return v
+
+
+def check_vec3(value: Any) -> tuple[float, float, float]:
+    if isinstance(value, np.ndarray):
+        items = value.tolist() if value.shape == (3,) else None
+    elif isinstance(value, (list, tuple)):
+        items = list(value) if len(value) == 3 else None
+    else:
+        items = None
+    if items is None or not all(_is_number(v) for v in items):
+        raise ValueError(f"must be 3 numbers [x, y, z], got {fmt(value)}")
+    out = (float(items[0]), float(items[1]), float(items[2]))
+    if not all(math.isfinite(v) for v in out):
+        raise ValueError(f"must be 3 finite numbers, got {fmt(out)}")
+    return out
+
+
+def check_between(value: Any, lo: float, hi: float) -> float:
+    v = check_finite(value)
+    if not lo <= v <= hi:
+        raise ValueError(f"must be between {lo:g} and {hi:g}, got {fmt(v)}")
+    return v
+
+
+def check_weight(value: Any) -> float:
+    return check_between(value, 0.0, 1.0)
+
+
+def check_tolerance(value: Any) -> float:
+    v = check_finite(value)
+    if not v > 0.0:
+        raise ValueError(f"must be greater than 0, got {fmt(v)}")
+    return v
+
+
+def check_max_iterations(value: Any) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"must be a whole number, got {fmt(value)}")
+    v = int(value)
+    if not 1 <= v <= MAX_ITERATIONS_CAP:
+        raise ValueError(f"must be between 1 and {MAX_ITERATIONS_CAP}, got {v}")
+    return v
+
+
+def check_solver(value: Any) -> str:
+    if value not in SOLVERS:
+        raise ValueError(f"unknown solver {fmt(value)} (expected 'two_bone' or 'fabrik')")
+    return value
+
+
+def check_solver_fits(solver: str, n_joints: int) -> None:
+    if solver == "two_bone" and n_joints != 3:
+        raise ValueError(f"solver 'two_bone' needs exactly 3 joints, got {n_joints}")
+
+
+def check_limit(limit: Any) -> Limit:
+    if isinstance(limit, HingeLimit):
+        axis = check_vec3(limit.axis)
+        if math.hypot(*axis) <= 1e-12:
+            raise ValueError("hinge axis must not be zero")
+        lo = check_between(limit.min_deg, -180.0, 180.0)
+        hi = check_between(limit.max_deg, -180.0, 180.0)
+        if lo > hi:
+            raise ValueError(f"hinge min_deg ({fmt(lo)}) must not exceed max_deg ({fmt(hi)})")
+        return HingeLimit(axis, lo, hi)
+    if isinstance(limit, ConeLimit):
+        return ConeLimit(check_between(limit.max_deg, 0.0, 180.0))
+    raise ValueError(f"must be a HingeLimit or a ConeLimit, got {type(limit).__name__}")
+
+
+def check_limits(limits: Mapping[str, Any], joints: Iterable[str]) -> dict[str, Limit]:
+    if not isinstance(limits, Mapping):
+        raise ValueError(f"limits must be a mapping joint name -> limit, got {type(limits).__name__}")
+    joints = list(joints)
+    out = {}
+    for name, limit in limits.items():
+        if name not in joints:
+            raise ValueError(f"limit on {fmt(name)}, which is not a joint of this chain {fmt(joints)}")
+        try:
+            out[name] = check_limit(limit)
+        except ValueError as e:
+            raise ValueError(f"limit on {name!r}: {e}") from None
+    return out
+
+
+@dataclass(frozen=True)
+class ChainSettings:
+    """Everything editable about a chain, as one immutable value (for undo and the solver thread)."""
+
+    solver: str
+    target: tuple[float, float, float]
+    pole: tuple[float, float, float] | None
+    tolerance: float
+    max_iterations: int
+    weight: float
+    limits: tuple[tuple[str, Limit], ...]  # sorted by joint name, so equal settings compare equal
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    """What one solve did for one chain. `error` is the IK solution's tip distance to the
+    target (before blending); `reached` is error <= the chain's tolerance; `iterations` is the
+    FABRIK passes run (0 for the closed-form two-bone solver)."""
+
+    name: str
+    error: float
+    iterations: int
+    reached: bool
+
+
+class Chain:
+    """An IK chain of a rig: joint names root to tip plus validated solver settings.
+
+    Every setter validates and raises ValueError naming the chain and the field, and leaves
+    the old value in place; arrays handed out are read-only copies, so no NaN can sneak in.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        joints: Iterable[str],
+        *,
+        target,
+        solver: str = "fabrik",
+        pole=None,
+        tolerance: float = DEFAULT_TOLERANCE,
+        max_iterations: int = DEFAULT_MAX_ITERATIONS,
+        weight: float = 1.0,
+        limits: Mapping[str, Limit] | None = None,
+    ) -> None:
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"chain name must be a non-empty string, got {fmt(name)}")
+        self._name = name
+        self._joints = tuple(joints)
+        if len(self._joints) < 2:
+            raise ValueError(f"chain {name!r}: needs at least 2 joints, got {len(self._joints)}")
+        if len(set(self._joints)) != len(self._joints):
+            raise ValueError(f"chain {name!r}: joints repeat: {fmt(list(self._joints))}")
+        self.apply(
+            ChainSettings(
+                solver=solver,
+                target=target,
+                pole=pole,
+                tolerance=tolerance,
+                max_iterations=max_iterations,
+                weight=weight,
+                limits=tuple((limits or {}).items()),
+            )
+        )
+
+    def _fail(self, field: str, err: ValueError) -> ValueError:
+        return ValueError(f"chain {self._name!r}: {field} {err}")
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def joints(self) -> tuple[str, ...]:
+        return self._joints
+
+    @property
+    def solver(self) -> str:
+        return self._solver
+
+    @solver.setter
+    def solver(self, value: str) -> None:
+        try:
+            value = check_solver(value)
+            check_solver_fits(value, len(self._joints))
+        except ValueError as e:
+            raise self._fail("solver", e) from None
+        self._solver = value
+
+    @property
+    def target(self) -> np.ndarray:
+        return _frozen(self._target)
+
+    @target.setter
+    def target(self, value) -> None:
+        try:
+            self._target = check_vec3(value)
+        except ValueError as e:
+            raise self._fail("target", e) from None
+
+    @property
+    def pole(self) -> np.ndarray | None:
+        return None if self._pole is None else _frozen(self._pole)
+
+    @pole.setter
+    def pole(self, value) -> None:
+        try:
+            self._pole = None if value is None else check_vec3(value)
+        except ValueError as e:
+            raise self._fail("pole", e) from None
+
+    @property
+    def tolerance(self) -> float:
+        return self._tolerance
+
+    @tolerance.setter
+    def tolerance(self, value: float) -> None:
+        try:
+            self._tolerance = check_tolerance(value)
+        except ValueError as e:
+            raise self._fail("tolerance", e) from None
+
+    @property
+    def max_iterations(self) -> int:
+        return self._max_iterations
+
+    @max_iterations.setter
+    def max_iterations(self, value: int) -> None:
+        try:
+            self._max_iterations = check_max_iterations(value)
+        except ValueError as e:
+            raise self._fail("max_iterations", e) from None
+
+    @property
+    def weight(self) -> float:
+        return self._weight
+
+    @weight.setter
+    def weight(self, value: float) -> None:
+        try:
+            self._weight = check_weight(value)
+        except ValueError as e:
+            raise self._fail("weight", e) from None
+
+    @property
+    def limits(self) -> Mapping[str, Limit]:
+        """Read-only view; assign a whole new mapping to change limits."""
+        return MappingProxyType(self._limits)
+
+    @limits.setter
+    def limits(self, value: Mapping[str, Limit] | None) -> None:
+        try:
+            self._limits = check_limits(value or {}, self._joints)
+        except ValueError as e:
+            raise ValueError(f"chain {self._name!r}: {e}") from None
+
+    def settings(self) -> ChainSettings:
+        return ChainSettings(
+            solver=self._solver,
+            target=self._target,
+            pole=self._pole,
+            tolerance=self._tolerance,
+            max_iterations=self._max_iterations,
+            weight=self._weight,
+            limits=tuple(sorted(self._limits.items())),
+        )
+
+    def apply(self, settings: ChainSettings) -> None:
+        """Take every setting at once; if any is invalid, none is taken."""
+        staged = object.__new__(Chain)
+        staged._name, staged._joints = self._name, self._joints
+        staged.solver = settings.solver
+        staged.target = settings.target
+        staged.pole = settings.pole
+        staged.tolerance = settings.tolerance
+        staged.max_iterations = settings.max_iterations
+        staged.weight = settings.weight
+        staged.limits = dict(settings.limits)
+        self.__dict__.update({k: v for k, v in staged.__dict__.items() if k not in ("_name", "_joints")})
+
+    def copy(self) -> "Chain":
+        other = object.__new__(Chain)
+        other.__dict__.update(self.__dict__)
+        other._limits = dict(self._limits)  # the only mutable member; the rest are immutable values
+        return other
+
+    def __repr__(self) -> str:
+        return f"Chain({self._name!r}, {list(self._joints)}, solver={self._solver!r}, weight={self._weight:g})"
+
+
+def _frozen(v: tuple[float, ...]) -> np.ndarray:
+    a = np.array(v, dtype=np.float64)
+    a.flags.writeable = False
+    return a

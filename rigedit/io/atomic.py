@@ -1,0 +1,90 @@
+"""Atomic file replacement: at every instant the file on disk is either the old one or the new one."""
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+
+
+def atomic_write_text(path: str | Path, text: str, *, backup: bool = True) -> None:
+    """Write `text` (UTF-8) to `path` so that a crash or a full disk never leaves it half
+    written. The text goes to a temporary file in the same folder (so the final rename stays
+    on one file system), is flushed and fsynced, and then replaces `path` with os.replace,
+    which is atomic. With `backup`, the previous file is first copied to NAME.bak (through
+    its own temporary file, so a crash there cannot damage either file)."""
+    path = Path(path)
+    data = text.encode("utf-8")
+    folder = path.parent if str(path.parent) else Path(".")
+    mode = _mode_for(path)
+    tmp = _write_temp(folder, path.name, data, mode)
+    try:
+        if backup and path.exists():
+            bak = path.with_name(path.name + ".bak")
+            bak_tmp = _copy_temp(path, folder, bak.name)
+            os.replace(bak_tmp, bak)
+        os.replace(tmp, path)
+    except BaseException:
+        _remove_quietly(tmp)
+        raise
+    _fsync_folder(folder)
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return stat.S_IMODE(path.stat().st_mode)  # keep the permissions the file had
+    except OSError:
+        # What a plain open() would give under the usual umask. Reading the real umask means
+        # setting it, which races with other threads creating files.
+        return 0o644
+
+
+def _write_temp(folder: Path, name: str, data: bytes, mode: int) -> str:
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+    except BaseException:
+        _remove_quietly(tmp)
+        raise
+    return tmp
+
+
+def _copy_temp(src: Path, folder: Path, name: str) -> str:
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as out, open(src, "rb") as f:
+            shutil.copyfileobj(f, out)
+            out.flush()
+            os.fsync(out.fileno())
+        shutil.copymode(src, tmp)
+    except BaseException:
+        _remove_quietly(tmp)
+        raise
+    return tmp
+
+
+def _remove_quietly(p: str) -> None:
+    try:
+        os.unlink(p)
+    except OSError:
+        pass
+
+
+def _fsync_folder(folder: Path) -> None:
+    # The rename itself is only durable once the folder entry is on disk (POSIX; Windows
+    # cannot open folders, and its rename is durable on return).
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

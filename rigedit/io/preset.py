@@ -1,0 +1,295 @@
+"""Read and write JSON rig presets: parse, check the envelope, migrate, validate, build the Rig.
+
+Every problem is a PresetError naming the file, the JSON path and the problem. Saving builds
+and re-validates the whole text before the disk is touched, then replaces the file
+atomically, keeping the previous one as NAME.json.bak.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+from pydantic import ValidationError
+
+from rigedit.core.chain import Chain
+from rigedit.core.ik.limits import ConeLimit, HingeLimit
+from rigedit.core.rig import BUNDLED_PRESETS, Rig, register_preset_io
+from rigedit.core.skeleton import Skeleton
+
+from .atomic import atomic_write_text
+from .preset_errors import PresetError, problems_from, show
+from .preset_model import FORMAT, VERSION, ConeLimitModel, PresetModel
+
+__all__ = ["PresetError", "load_preset", "save_preset", "loads_preset", "dumps_preset", "preset_schema", "bundled_presets"]
+
+# MIGRATIONS[v] turns a version-v document (a dict) into a version v+1 one. Version 1 is the
+# first format, so there is nothing to migrate yet; a v2 format adds MIGRATIONS[1].
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {}
+
+
+def bundled_presets() -> list[Path]:
+    return sorted(BUNDLED_PRESETS.glob("*.json"))
+
+
+def load_preset(path: str | Path) -> Rig:
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise PresetError(path.name, [("", f"cannot read: {e.strerror or e}")]) from None
+    return loads_preset(raw, path.name)
+
+
+def loads_preset(text: str | bytes, file: str = "<preset>") -> Rig:
+    """A Rig from preset text; `file` is the name the messages give."""
+    data = _parse(text, file)
+    data = _migrate(data, file)
+    try:
+        model = PresetModel.model_validate(data)
+    except ValidationError as e:
+        raise PresetError(file, problems_from(e, data)) from None
+    try:
+        return _rig_from(model)
+    except ValueError as e:  # the model should have caught it; say so plainly if not
+        raise PresetError(file, [("", str(e))]) from None
+
+
+def save_preset(rig: Rig, path: str | Path) -> None:
+    path = Path(path)
+    text = dumps_preset(rig, path.name)
+    try:
+        atomic_write_text(path, text)
+    except OSError as e:
+        raise PresetError(path.name, [("", f"cannot write: {e.strerror or e}")]) from None
+
+
+def dumps_preset(rig: Rig, file: str = "<preset>") -> str:
+    """The preset text for a rig, checked by the same model that reads it back."""
+    doc = _document_from(rig)
+    try:
+        PresetModel.model_validate(doc)
+        text = _pretty(doc) + "\n"
+    except ValidationError as e:
+        raise PresetError(file, [(p, f"cannot save: {m}") for p, m in problems_from(e, doc)]) from None
+    except (TypeError, ValueError) as e:  # e.g. a timeline holding something JSON cannot say
+        raise PresetError(file, [("", f"cannot save: {e}")]) from None
+    return text
+
+
+def preset_schema() -> dict:
+    schema = PresetModel.model_json_schema()
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
+
+
+# --- reading -------------------------------------------------------------------------------
+
+_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
+
+
+def _parse(text: str | bytes, file: str) -> Any:
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise PresetError(file, [("", f"not UTF-8 text (byte 0x{text[e.start]:02x} at offset {e.start})")]) from None
+    if not text.strip():
+        raise PresetError(file, [("", "the file is empty")])
+
+    def no_constants(token: str):
+        raise _NotJsonNumber(token)
+
+    try:
+        return json.loads(text, parse_constant=no_constants)
+    except json.JSONDecodeError as e:
+        # Strings cannot hold raw line breaks, so an unterminated one ran into the end.
+        if e.pos >= len(text.rstrip()) or e.msg.startswith("Unterminated string"):
+            end = len(text.rstrip())
+            line, col = _line_col(text, end)
+            problem = f"not valid JSON: the text ends early (truncated?) at line {line}, column {col}"
+        else:
+            problem = f"not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})"
+        raise PresetError(file, [("", problem)]) from None
+    except _NotJsonNumber as e:
+        line, col = _position_of_constant(text)
+        raise PresetError(
+            file, [("", f"not valid JSON: {e.token} (line {line}, column {col}): JSON numbers must be finite")]
+        ) from None
+    except RecursionError:
+        raise PresetError(file, [("", "not a preset: nested too deeply")]) from None
+
+
+class _NotJsonNumber(Exception):
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+
+def _position_of_constant(text: str) -> tuple[int, int]:
+    for m in _CONSTANT.finditer(text):
+        if m.group(1):
+            return _line_col(text, m.start(1))
+    return 1, 1
+
+
+def _line_col(text: str, pos: int) -> tuple[int, int]:
+    return text.count("\n", 0, pos) + 1, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
+
+def _migrate(data: Any, file: str) -> dict:
+    if not isinstance(data, dict):
+        kind = "a list" if isinstance(data, list) else show(data)
+        raise PresetError(file, [("", f"not a rigedit preset: expected a JSON object, got {kind}")])
+    if "format" not in data:
+        raise PresetError(file, [("format", f"missing: not a rigedit preset (expected \"format\": \"{FORMAT}\")")])
+    if data["format"] != FORMAT:
+        raise PresetError(file, [("format", f"not a rigedit preset: expected '{FORMAT}', got {show(data['format'])}")])
+    version = data.get("version")
+    if "version" not in data:
+        raise PresetError(file, [("version", "required field is missing")])
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise PresetError(file, [("version", f"must be a whole number, got {show(version)}")])
+    if version > VERSION:
+        raise PresetError(
+            file,
+            [("version", f"{version} was made by a newer rigedit (this one reads up to version {VERSION}); update rigedit")],
+        )
+    while version < VERSION:
+        step = MIGRATIONS.get(version)
+        if step is None:
+            raise PresetError(file, [("version", f"{version} is older than any version this rigedit can read")])
+        data = step(dict(data))
+        version += 1
+        data["version"] = version
+    return data
+
+
+def _rig_from(model: PresetModel) -> Rig:
+    joints = _parents_first(model)
+    index = {j.name: i for i, j in enumerate(joints)}
+    skeleton = Skeleton(
+        [j.name for j in joints],
+        [-1 if j.parent is None else index[j.parent] for j in joints],
+        [j.offset for j in joints],
+        [j.rest_rotation for j in joints],
+    )
+    # Skeleton normalises rest rotations, and normalising is not idempotent in floating point
+    # (it can move the last bit every time). Rotations that are already unit to round-off are
+    # kept bit for bit, so load -> save -> load gives the very same numbers.
+    given = np.array([j.rest_rotation for j in joints], dtype=np.float64)
+    unit = np.abs(np.linalg.norm(given, axis=1) - 1.0) <= 1e-12
+    skeleton.rest_rotations = np.where(unit[:, None], given, skeleton.rest_rotations)
+    rig = Rig(skeleton, name=model.name, timeline=model.timeline)
+    for c in model.chains:
+        rig.add_chain(
+            c.name,
+            c.joints,
+            solver=c.solver,
+            target=c.target,
+            pole=c.pole,
+            tolerance=c.tolerance,
+            max_iterations=c.max_iterations,
+            weight=c.weight,
+            limits={name: _limit_from(m) for name, m in c.limits.items()},
+        )
+    return rig
+
+
+def _parents_first(model: PresetModel) -> list:
+    """The joints in file order, except that a parent listed after its child moves up
+    (the model has already refused unknown parents and cycles)."""
+    by_name = {j.name: j for j in model.skeleton.joints}
+    out, placed = [], set()
+
+    def place(j) -> None:
+        chain = []
+        while j is not None and j.name not in placed:
+            chain.append(j)
+            j = by_name.get(j.parent) if j.parent is not None else None
+        for k in reversed(chain):
+            placed.add(k.name)
+            out.append(k)
+
+    for j in model.skeleton.joints:
+        place(j)
+    return out
+
+
+def _limit_from(m):
+    if isinstance(m, ConeLimitModel):
+        return ConeLimit(m.max_deg)
+    return HingeLimit(tuple(m.axis), m.min_deg, m.max_deg)
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def _document_from(rig: Rig) -> dict:
+    sk = rig.skeleton
+    joints = [
+        {
+            "name": name,
+            "parent": None if sk.parents[i] < 0 else sk.names[sk.parents[i]],
+            "offset": sk.offsets[i].tolist(),
+            "rest_rotation": sk.rest_rotations[i].tolist(),
+        }
+        for i, name in enumerate(sk.names)
+    ]
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    if rig.name:
+        doc["name"] = rig.name
+    doc["skeleton"] = {"joints": joints}
+    doc["chains"] = [_chain_document(ch) for ch in rig.chains]
+    if rig.timeline is not None:
+        tl = rig.timeline
+        doc["timeline"] = tl.model_dump(mode="json") if hasattr(tl, "model_dump") else tl
+    return doc
+
+
+def _chain_document(ch: Chain) -> dict:
+    return {
+        "name": ch.name,
+        "solver": ch.solver,
+        "joints": list(ch.joints),
+        "target": ch.target.tolist(),
+        "pole": None if ch.pole is None else ch.pole.tolist(),
+        "tolerance": ch.tolerance,
+        "max_iterations": ch.max_iterations,
+        "weight": ch.weight,
+        "limits": {name: _limit_document(lim) for name, lim in ch.limits.items()},
+    }
+
+
+def _limit_document(lim) -> dict:
+    if isinstance(lim, ConeLimit):
+        return {"type": "cone", "max_deg": float(lim.max_deg)}
+    return {"type": "hinge", "axis": [float(a) for a in lim.axis], "min_deg": float(lim.min_deg), "max_deg": float(lim.max_deg)}
+
+
+def _pretty(value: Any, indent: int = 0) -> str:
+    """JSON with one joint, limit or vector per line: objects and lists of plain values stay
+    on one line when short, everything else is indented. NaN and Infinity are refused."""
+    flat = json.dumps(value, allow_nan=False, ensure_ascii=False)
+    if len(flat) + 2 * indent <= 130 and not _holds_containers_of_containers(value):
+        return flat
+    pad, inner = "  " * indent, "  " * (indent + 1)
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {_pretty(v, indent + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(value, list):
+        items = [inner + _pretty(v, indent + 1) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+    return flat
+
+
+def _holds_containers_of_containers(value: Any) -> bool:
+    # A joint ({"offset": [...]}) may share a line; a chain with a limits map of objects may not.
+    kids = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return any(
+        isinstance(k, (dict, list)) and any(isinstance(g, dict) for g in (k.values() if isinstance(k, dict) else k))
+        for k in kids
+    )
+
+
+register_preset_io(load_preset, save_preset)

@@ -1,0 +1,211 @@
+"""The JSON preset format (version 1) as pydantic models: the validation and the published schema.
+
+Field checks reuse the core's validators (rigedit.core.chain), so a chain setter and a file
+word the same problem the same way. Checks that span fields live in model validators and
+raise `At(relative path, problem)`, so the message can point at the exact JSON field.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+from rigedit.core import chain as checks
+
+FORMAT = "rigedit.preset"
+VERSION = 1
+
+
+class At(ValueError):
+    """A problem found by a model validator, at `where` (keys and indices) below that model."""
+
+    def __init__(self, where: tuple, problem: str) -> None:
+        super().__init__(problem)
+        self.where = where
+
+
+def _vector(n: int, shape: str):
+    def check(v: list[float]) -> list[float]:
+        if len(v) != n:
+            raise ValueError(f"must be {n} numbers {shape}, got {len(v)}: {v}")
+        return v
+
+    return Annotated[list[float], AfterValidator(check), Field(json_schema_extra={"minItems": n, "maxItems": n})]
+
+
+def _name(v: str) -> str:
+    if not v.strip():
+        raise ValueError("must not be empty")
+    return v
+
+
+def _nonzero_quat(v: list[float]) -> list[float]:
+    if sum(x * x for x in v) <= 1e-18:
+        raise ValueError("must be a rotation (x, y, z, w), got a zero quaternion")
+    return v
+
+
+def _nonzero_axis(v: list[float]) -> list[float]:
+    if sum(x * x for x in v) <= 1e-24:
+        raise ValueError("must not be zero")
+    return v
+
+
+def _bounded(check, lo: float, hi: float | None = None, *, exclusive_lo: bool = False):
+    extra: dict[str, Any] = {"exclusiveMinimum" if exclusive_lo else "minimum": lo}
+    if hi is not None:
+        extra["maximum"] = hi
+    return Annotated[float, AfterValidator(check), Field(json_schema_extra=extra)]
+
+
+Name = Annotated[str, AfterValidator(_name), Field(min_length=1)]
+Vec3 = _vector(3, "[x, y, z]")
+Quat = Annotated[_vector(4, "[x, y, z, w]"), AfterValidator(_nonzero_quat)]
+Axis = Annotated[Vec3, AfterValidator(_nonzero_axis)]
+Angle = _bounded(lambda v: checks.check_between(v, -180.0, 180.0), -180.0, 180.0)
+ConeAngle = _bounded(lambda v: checks.check_between(v, 0.0, 180.0), 0.0, 180.0)
+Weight = _bounded(checks.check_weight, 0.0, 1.0)
+Tolerance = _bounded(checks.check_tolerance, 0.0, exclusive_lo=True)
+MaxIterations = Annotated[
+    int,
+    AfterValidator(checks.check_max_iterations),
+    Field(json_schema_extra={"minimum": 1, "maximum": checks.MAX_ITERATIONS_CAP}),
+]
+Solver = Annotated[str, AfterValidator(checks.check_solver), Field(json_schema_extra={"enum": list(checks.SOLVERS)})]
+
+
+class _Model(BaseModel):
+    # strict: "1.5" is not a number and 10.0 is not an iteration count; extra keys are
+    # typos far more often than intent, so they are refused rather than silently dropped.
+    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
+
+
+class JointModel(_Model):
+    name: Name
+    parent: Name | None = Field(description="the parent joint's name; null for a root")
+    offset: Vec3 = Field(description="rest translation from the parent, metres")
+    rest_rotation: Quat = Field(default=[0.0, 0.0, 0.0, 1.0], description="rest local rotation (x, y, z, w)")
+
+
+class HingeLimitModel(_Model):
+    type: Literal["hinge"]
+    axis: Axis = Field(description="hinge axis in the parent bone's frame")
+    min_deg: Angle
+    max_deg: Angle
+
+    @model_validator(mode="after")
+    def _ordered(self):
+        if self.min_deg > self.max_deg:
+            raise At(("min_deg",), f"must not exceed max_deg ({self.max_deg!r}), got {self.min_deg!r}")
+        return self
+
+
+class ConeLimitModel(_Model):
+    type: Literal["cone"]
+    max_deg: ConeAngle
+
+
+LimitModel = Annotated[Union[HingeLimitModel, ConeLimitModel], Field(discriminator="type")]
+
+
+class ChainModel(_Model):
+    name: Name
+    solver: Solver
+    joints: list[Name] = Field(description="joint names, root to tip, each the child of the one before")
+    target: Vec3 = Field(description="world position the tip reaches for, metres")
+    pole: Vec3 | None = Field(default=None, description="world point the mid joint bends toward (two_bone)")
+    tolerance: Tolerance = checks.DEFAULT_TOLERANCE
+    max_iterations: MaxIterations = checks.DEFAULT_MAX_ITERATIONS
+    weight: Weight = 1.0
+    limits: dict[str, LimitModel] = Field(default_factory=dict, description="joint name -> limit")
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        if len(self.joints) < 2:
+            raise At(("joints",), f"needs at least 2 joints, got {len(self.joints)}")
+        seen: dict[str, int] = {}
+        for i, j in enumerate(self.joints):
+            if j in seen:
+                raise At(("joints", i), f"{j!r} is listed twice (also joints[{seen[j]}])")
+            seen[j] = i
+        try:
+            checks.check_solver_fits(self.solver, len(self.joints))
+        except ValueError as e:
+            raise At(("joints",), str(e)) from None
+        for name in self.limits:
+            if name not in seen:
+                raise At(("limits", name), f"{name!r} is not a joint of this chain")
+        return self
+
+
+class SkeletonModel(_Model):
+    joints: list[JointModel] = Field(description="in any order; parents are found by name")
+
+    @model_validator(mode="after")
+    def _a_forest(self):
+        if not self.joints:
+            raise At(("joints",), "needs at least one joint")
+        index: dict[str, int] = {}
+        for i, j in enumerate(self.joints):
+            if j.name in index:
+                raise At(("joints", i, "name"), f"duplicate joint name {j.name!r} (also joints[{index[j.name]}])")
+            index[j.name] = i
+        for i, j in enumerate(self.joints):
+            if j.parent is not None and j.parent not in index:
+                raise At(("joints", i, "parent"), f"no joint named {j.parent!r}")
+        rooted: set[str] = set()  # joints already known to reach a root: walks stop there
+        for i in range(len(self.joints)):
+            cycle = _cycle_from(i, self.joints, index, rooted)
+            if cycle:
+                raise At(("joints", i, "parent"), "parent cycle: " + " -> ".join(cycle))
+        return self
+
+
+def _cycle_from(i: int, joints: list[JointModel], index: dict[str, int], rooted: set[str]) -> list[str] | None:
+    """The parent cycle through joint i (names, closed), or None if i reaches a root."""
+    seen: list[str] = []
+    while True:
+        name = joints[i].name
+        if name in rooted:
+            break
+        if name in seen:
+            # A cycle, but joint i may only lead into it; its own members report it.
+            return seen[seen.index(name):] + [name] if seen[0] == name else None
+        seen.append(name)
+        parent = joints[i].parent
+        if parent is None:
+            break
+        i = index[parent]
+    rooted.update(seen)
+    return None
+
+
+class PresetModel(_Model):
+    """A rigedit rig preset: skeleton, IK chains and (optional) timeline."""
+
+    model_config = ConfigDict(title="rigedit preset")
+
+    format: Literal["rigedit.preset"]
+    version: Literal[1]
+    name: str = ""
+    skeleton: SkeletonModel
+    chains: list[ChainModel] = Field(default_factory=list, description="solved in this order")
+    timeline: dict[str, Any] | None = None  # TIMELINE types this slot
+
+    @model_validator(mode="after")
+    def _chains_fit_skeleton(self):
+        parent = {j.name: j.parent for j in self.skeleton.joints}
+        names: dict[str, int] = {}
+        for c, ch in enumerate(self.chains):
+            if ch.name in names:
+                raise At(("chains", c, "name"), f"duplicate chain name {ch.name!r} (also chains[{names[ch.name]}])")
+            names[ch.name] = c
+            for k, j in enumerate(ch.joints):
+                if j not in parent:
+                    raise At(("chains", c, "joints", k), f"no joint named {j!r} in the skeleton")
+                if k and parent[j] != ch.joints[k - 1]:
+                    raise At(
+                        ("chains", c, "joints", k),
+                        f"joints must form a connected chain: {j!r} is not a child of {ch.joints[k - 1]!r}",
+                    )
+        return self
