@@ -85,7 +85,10 @@ def _describe(name: str) -> _Joint:
 
 
 def propose_chains(skeleton: Skeleton, pose: Pose | None = None) -> list[ChainProposal]:
-    """Chains for `skeleton`, with targets and poles placed for `pose` (default: the rest pose)."""
+    """Chains for `skeleton`, with targets and poles placed for `pose` (default: the rest pose).
+
+    In solving order: the spine before the limbs that hang from it.
+    """
     return _Finder(skeleton, pose or skeleton.rest_pose()).run()
 
 
@@ -110,17 +113,18 @@ class _Finder:
                     limbs[(kind, side)] = chain
         up, forward = self._frame(limbs)
         quadruped = self._is_quadruped(limbs, up)
+        # The spine first: a rig solves chains in order, and the limbs hang off the spine.
         out: list[ChainProposal] = []
+        spine = self._spine(limbs)
+        if spine is not None:
+            out.append(self._proposal("spine", "fabrik", spine, None, "from above the hips to the neck or chest"))
         for (kind, side), chain in limbs.items():
             if quadruped:
                 name = f"{'front' if kind == 'arm' else 'hind'}_{side}_leg"
             else:
                 name = f"{side}_{kind}"
             out.append(self._limb_proposal(name, kind, chain, forward))
-        spine = self._spine(limbs)
-        if spine is not None:
-            out.append(self._proposal("spine", "fabrik", spine, None, "from above the hips to the neck or chest"))
-        out.extend(self._tails(out))
+        out.extend(self._tails())
         if not out:
             out.extend(self._branches())
         return out
@@ -276,7 +280,7 @@ class _Finder:
             stack.extend(self.sk.children(k))
         return False
 
-    def _tails(self, found: list[ChainProposal]) -> list[ChainProposal]:
+    def _tails(self) -> list[ChainProposal]:
         tail = [j for j, d in enumerate(self.desc) if "tail" in d.core]
         if not tail:
             return []
