@@ -169,16 +169,20 @@ def pelvis_drop(hips, targets, leg_lengths, reach_clamp: float = 0.999) -> float
     """How far (metres, >= 0) the pelvis must go straight down so every leg reaches its target.
 
     The hips move down with the pelvis. A leg of length L reaches when
-    |target - hip| <= reach_clamp * L; for each leg the smallest drop that satisfies it is
-    solved exactly (a quadratic in the drop), and the pelvis takes the largest, i.e. the
-    lower foot decides. A target too far sideways for any drop gets the drop that brings the
-    hip level with it (the closest the leg can get).
+    |target - hip| <= reach_clamp * L, which holds for drops within an interval around the
+    drop that brings the hip level with the target; the pelvis takes the smallest drop inside
+    every leg's interval, i.e. the lower foot decides. A target too far sideways for any drop
+    has only that level drop (the closest the leg can get). When no drop serves every leg
+    (one foot far above the hips, another far below), the drop splits the miss evenly.
     """
     hips = np.asarray(hips, dtype=np.float64).reshape(-1, 3)
     targets = np.asarray(targets, dtype=np.float64).reshape(-1, 3)
-    lengths = np.broadcast_to(np.asarray(leg_lengths, dtype=np.float64), (len(hips),))
     if len(hips) != len(targets):
         raise ValueError(f"pelvis_drop: {len(hips)} hips but {len(targets)} targets")
+    lengths = np.asarray(leg_lengths, dtype=np.float64)
+    if lengths.ndim > 1 or lengths.size not in (1, len(hips)):
+        raise ValueError(f"pelvis_drop: give one leg length or one per hip, got shape {lengths.shape}")
+    lengths = np.broadcast_to(lengths, (len(hips),))
     if not (np.all(np.isfinite(hips)) and np.all(np.isfinite(targets)) and np.all(np.isfinite(lengths))):
         raise ValueError("pelvis_drop: hips, targets and leg_lengths must be finite")
     if np.any(lengths < 0.0):
@@ -186,7 +190,10 @@ def pelvis_drop(hips, targets, leg_lengths, reach_clamp: float = 0.999) -> float
     reach = lengths * reach_clamp
     d = targets - hips
     side = np.hypot(d[:, 0], d[:, 2])
-    below = -d[:, 1]  # how far the target is under the hip
+    level = -d[:, 1]  # the drop that brings the hip level with the target
     room = np.sqrt(np.maximum(reach * reach - side * side, 0.0))
-    need = np.where(side < reach, below - room, below)
-    return float(max(np.max(need, initial=0.0), 0.0))
+    lowest, highest = np.max(level - room), np.min(level + room)
+    drop = max(lowest, 0.0)
+    if drop > highest:
+        drop = max(0.5 * (lowest + highest), 0.0)
+    return float(drop)

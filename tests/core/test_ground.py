@@ -7,6 +7,7 @@ from rigedit.core.ground import HeightField, flat_ground, ground_feet, pelvis_dr
 from rigedit.core.transforms import quat_angle, quat_rotate
 
 ANKLE = 0.08
+FLAT, SLOPE = flat_ground(), slope_ground()
 
 
 def reference_bilinear(field, x, z):
@@ -85,7 +86,7 @@ def test_normal_is_the_gradient_of_the_height():
 @settings(max_examples=200, deadline=None)
 @given(st.floats(-30, 30), st.floats(-30, 30))
 def test_normals_are_unit_and_point_up(x, z):
-    for field in (flat_ground(), slope_ground()):
+    for field in (FLAT, SLOPE):
         n = field.normal(x, z)
         assert abs(np.linalg.norm(n) - 1.0) < 1e-12
         assert n[1] > 0.0
@@ -185,11 +186,27 @@ def test_pelvis_drop_property(foot_offsets, leg):
     targets = hips + np.array(foot_offsets) - [0.0, 1.0, 0.0]
     drop = pelvis_drop(hips, targets, leg)
     assert np.isfinite(drop) and drop >= 0.0
-    new_hips = hips - [0.0, drop, 0.0]
-    d = targets - new_hips
-    side = np.hypot(d[:, 0], d[:, 2])
-    reachable = side < 0.999 * leg
-    assert np.all(np.linalg.norm(d[reachable], axis=1) <= 0.999 * leg + 1e-9)
+
+    def all_reach(dr):
+        return np.all(np.linalg.norm(targets - (hips - [0.0, dr, 0.0]), axis=1) <= 0.999 * leg + 1e-9)
+
+    # Either every leg reaches after the drop, or no drop at all (scanned in 0.1 mm steps)
+    # would have made them all reach.
+    if not all_reach(drop):
+        drops = np.arange(0.0, 3.0, 1e-4)[:, None, None] * [0.0, 1.0, 0.0]
+        dist = np.linalg.norm(targets - (hips - drops), axis=2)
+        assert not np.any(np.all(dist <= 0.999 * leg + 1e-9, axis=1))
+    # And it is the least drop that works: 1 mm less leaves a leg short.
+    elif drop > 1e-3:
+        assert not all_reach(drop - 1e-3)
+
+
+def test_pelvis_drop_splits_the_miss_when_no_drop_serves_both_legs():
+    hips = np.array([[0.0, 1.0, 0.0], [0.2, 1.0, 0.0]])
+    targets = np.array([[0.0, 1.5, 0.0], [0.2, 0.0, 0.0]])  # 0.5 m above, 1 m below
+    drop = pelvis_drop(hips, targets, 0.5, reach_clamp=1.0)
+    miss = np.linalg.norm(targets - (hips - [0.0, drop, 0.0]), axis=1) - 0.5
+    assert miss[0] == pytest.approx(miss[1]) and miss[0] > 0.0
 
 
 def test_walk_on_the_slope_with_pelvis_drop():
@@ -233,3 +250,38 @@ def test_bad_lookups_and_grounding_inputs_are_refused():
         ground_feet(field, np.zeros(3), -1.0)
     with pytest.raises(ValueError, match="2 hips but 1 targets"):
         pelvis_drop(np.zeros((2, 3)), np.zeros((1, 3)), 1.0)
+
+
+def test_a_mocap_walk_grounded_on_the_slope():
+    # CMU 12_01 walks 3.9 m along +z, up the slope's first step (z = 1 m). Its ankles come to
+    # a few cm over its flat floor; planted frames must stand on the terrain, and the legs
+    # must reach after the pelvis drop.
+    from rigedit.core.skeleton import Pose
+    from rigedit.io.bvh import read_bvh
+
+    bvh = read_bvh("/work/shared/data/cmu_12_01_walk.bvh")
+    skel, clip = bvh.skeleton, bvh.clip
+    pos, _ = skel.fk(Pose(clip.rotations, clip.translations))
+    ankles = pos[:, [skel.index("LeftFoot"), skel.index("RightFoot")]]
+    hips = pos[:, [skel.index("LeftUpLeg"), skel.index("RightUpLeg")]]
+    legs = np.array([
+        sum(np.linalg.norm(skel.offsets[skel.index(j)]) for j in (side + "Leg", side + "Foot"))
+        for side in ("Left", "Right")
+    ])
+    field = slope_ground()
+    # Each ankle's own planted height: the lowest fifth of its frames count as planted.
+    ankle = np.percentile(ankles[..., 1], 20, axis=0)
+    targets = np.stack([ground_feet(field, ankles[:, i], ankle[i]).targets for i in range(2)], axis=1)
+    sole = targets[..., 1] - ankle
+    terrain = field.height_at(targets)
+    planted = ankles[..., 1] <= ankle
+    assert np.all(planted.sum(axis=0) >= 50)
+    assert np.all(np.abs(sole - terrain)[planted] <= 1e-3)
+    assert np.all(sole >= terrain - 1e-3)
+    for f in range(len(ankles)):
+        drop = pelvis_drop(hips[f], targets[f], legs)
+        reach = np.linalg.norm(targets[f] - (hips[f] - [0, drop, 0]), axis=1)
+        side = np.linalg.norm((targets[f] - hips[f])[:, [0, 2]], axis=1)
+        # Legs whose target is within reach sideways reach it after the drop.
+        ok = side < 0.999 * legs
+        assert np.all(reach[ok] <= 0.999 * legs[ok] + 1e-9)

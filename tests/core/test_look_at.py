@@ -314,3 +314,38 @@ def test_properties(offsets, axes, angles, target, weights, forward, max_angle, 
     # The aim is exact when the aiming joint itself has a share: it turns last, on the spot.
     if weights[-1] > 0.0 and np.linalg.norm(target - pos) > 1e-3 and np.degrees(angle_between(target - pos, ref_fwd)) < max_angle - 1e-3:
         assert angle_between(fwd, target - pos) < 1e-6
+
+
+DATA = "/work/shared/data"
+
+
+def test_a_mocap_walk_looks_at_a_point_it_passes():
+    # CMU 12_01 walks 3.9 m along +z; the point is off to the side, so the head turns to it,
+    # follows it, and ends clamped at the cone as the point falls behind.
+    from rigedit.io.bvh import read_bvh
+
+    bvh = read_bvh(f"{DATA}/cmu_12_01_walk.bvh")
+    skel, clip = bvh.skeleton, bvh.clip
+    pose = Pose(clip.rotations, clip.translations)
+    target = np.array([1.0, 1.6, 0.5])
+    joints, weights = ["Neck", "Neck1", "Head"], [0.3, 0.3, 0.4]
+    out = solve_look_at(skel, pose, joints, weights, target, max_angle_deg=70.0)
+    assert np.all(np.isfinite(out.rotations))
+    assert np.allclose(np.linalg.norm(out.rotations, axis=-1), 1.0, atol=1e-12)
+    _, ref_fwd, _ = head_frame(skel, pose)
+    pos, fwd, up = head_frame(skel, out)
+    cone = np.degrees(angle_between(fwd, ref_fwd))
+    assert cone.max() <= 70.0 + 1e-9
+    inside = np.degrees(angle_between(target - pos, ref_fwd)) < 70.0
+    assert inside.any() and (~inside).any()
+    assert np.all(angle_between(fwd[inside], target - pos[inside]) < 1e-9)
+    assert np.allclose(cone[~inside], 70.0)
+    # Frame to frame the solved head turns smoothly: no step much beyond what the walk and
+    # the moving aim give it (at 120 fps those are ~1 degree), so no roll flip. Frame 0 is
+    # the file's reference T-pose, from which the clip itself jumps, so steps start at 1.
+    _, _, clip_up = head_frame(skel, pose)
+    assert np.degrees(angle_between(clip_up[2:], clip_up[1:-1])).max() < 1.5
+    assert np.degrees(angle_between(up[2:], up[1:-1])).max() < 3.0
+    # Joints outside the look-at keep the clip's rotations exactly.
+    others = [i for i, n in enumerate(skel.names) if n not in joints]
+    assert np.array_equal(out.rotations[:, others], clip.rotations[:, others])
