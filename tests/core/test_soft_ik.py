@@ -160,3 +160,35 @@ def test_effective_target_is_a_contraction(root, t1, t2, length, softness, clamp
     if r1 > 1e-9:
         cos = np.dot(e1 - root, t1 - root) / (r1 * np.linalg.norm(t1 - root))
         assert cos > 1.0 - 1e-9
+
+
+def test_with_the_real_two_bone_solver():
+    # The same crossing of full reach through the project's two_bone_ik (when it is in the
+    # tree): the elbow never races, the hand never jumps, the limb never goes straight, so
+    # the elbow keeps to the pole's side throughout.
+    two_bone = pytest.importorskip("rigedit.core.ik.two_bone")
+    root, mid, end = np.zeros(3), np.array([0.0, -0.45, 0.05]), np.array([0.0, -0.9, 0.0])
+    pole = np.array([0.0, -0.45, 1.0])
+    xs = np.linspace(0.75, 1.2, 4501)
+    step = xs[1] - xs[0]
+    direction = np.array([0.6, -0.8, 0.0])
+    length = np.linalg.norm(mid - root) + np.linalg.norm(end - mid)  # ~0.906 m
+
+    def run(**kw):
+        mids, ends = [], []
+        m, e = mid, end
+        for x in xs:
+            r = two_bone.two_bone_ik(root, m, e, effective_target(root, direction * x, length, **kw), pole)
+            m, e = r.mid, r.end
+            mids.append(m)
+            ends.append(e)
+        return np.array(mids), np.array(ends)
+
+    mids, ends = run(softness=0.05)
+    assert np.all(np.linalg.norm(np.diff(ends, axis=0), axis=1) <= step + 1e-9)
+    assert np.linalg.norm(np.diff(mids, axis=0), axis=1).max() / step < 2.0
+    off_line = np.linalg.norm(np.cross(mids, direction), axis=1)
+    assert off_line.min() > 0.01
+    assert np.all(mids[:, 2] > 0.0)
+    hard_mids, _ = run(reach_clamp=1.0)
+    assert np.linalg.norm(np.diff(hard_mids, axis=0), axis=1).max() / step > 5.0
