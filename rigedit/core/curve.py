@@ -141,6 +141,12 @@ class Curve:
             and np.array_equal(self._values, other._values)
         )
 
+    def __copy__(self) -> "Curve":
+        return self  # immutable: a copy would be the same value
+
+    def __deepcopy__(self, memo) -> "Curve":
+        return self
+
     def __repr__(self) -> str:
         return f"Curve({list(self.keys)!r}, default={self._default!r})"
 

@@ -22,6 +22,7 @@ from .chain import Chain, ChainReport, check_finite, fmt
 from .clip import Clip
 from .ik.limits import Limit
 from .skeleton import Pose, Skeleton
+from .timeline import Timeline
 from .transforms import quat_slerp
 
 try:  # TEMPORARY until rigedit.core.ik exports the solvers
@@ -68,7 +69,7 @@ class Rig:
         self._time = 0.0
         self.clip = clip
         self.time = time
-        self.timeline = timeline  # the keyed blend weights; opaque to the solver
+        self.timeline = Timeline() if timeline is None else timeline  # keyed curves; opaque to the solver
         self.name = name
         self._pose = self.animated_pose()
         self._world_cache: np.ndarray | None = None

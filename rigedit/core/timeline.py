@@ -224,6 +224,9 @@ class Timeline:
     def copy(self) -> "Timeline":
         return Timeline(self._frame_rate, self._start, self._end, self._tracks)
 
+    def __deepcopy__(self, memo) -> "Timeline":
+        return self.copy()  # tracks are immutable values: sharing them is safe
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Timeline):
             return NotImplemented

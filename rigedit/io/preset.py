@@ -22,6 +22,7 @@ from rigedit.core.skeleton import Skeleton
 from .atomic import atomic_write_text
 from .preset_errors import PresetError, problems_from, show
 from .preset_model import FORMAT, VERSION, ConeLimitModel, PresetModel
+from .timeline_model import timeline_document, timeline_from_model
 
 __all__ = ["PresetError", "load_preset", "save_preset", "loads_preset", "dumps_preset", "preset_schema", "bundled_presets"]
 
@@ -180,7 +181,7 @@ def _rig_from(model: PresetModel) -> Rig:
     given = np.array([j.rest_rotation for j in joints], dtype=np.float64)
     unit = np.abs(np.linalg.norm(given, axis=1) - 1.0) <= 1e-12
     skeleton.rest_rotations = np.where(unit[:, None], given, skeleton.rest_rotations)
-    rig = Rig(skeleton, name=model.name, timeline=model.timeline)
+    rig = Rig(skeleton, name=model.name, timeline=timeline_from_model(model.timeline))
     for c in model.chains:
         rig.add_chain(
             c.name,
@@ -241,9 +242,9 @@ def _document_from(rig: Rig) -> dict:
         doc["name"] = rig.name
     doc["skeleton"] = {"joints": joints}
     doc["chains"] = [_chain_document(ch) for ch in rig.chains]
-    if rig.timeline is not None:
-        tl = rig.timeline
-        doc["timeline"] = tl.model_dump(mode="json") if hasattr(tl, "model_dump") else tl
+    timeline = timeline_document(rig.timeline)
+    if timeline is not None:
+        doc["timeline"] = timeline
     return doc
 
 

@@ -12,6 +12,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 
 from rigedit.core import chain as checks
 
+from .timeline_model import TimelineSlot
+
 FORMAT = "rigedit.preset"
 VERSION = 1
 
@@ -190,7 +192,7 @@ class PresetModel(_Model):
     name: str = ""
     skeleton: SkeletonModel
     chains: list[ChainModel] = Field(default_factory=list, description="solved in this order")
-    timeline: dict[str, Any] | None = None  # TIMELINE types this slot
+    timeline: TimelineSlot = None
 
     @model_validator(mode="after")
     def _chains_fit_skeleton(self):
