@@ -1,0 +1,278 @@
+"""Bone directions and frames along a chain of points, and limits expressed in them.
+
+A point chain has no rotations, yet a hinge axis is given "in the parent bone's frame". The
+frames are known where the solve starts (`ChainLimits.frames`, e.g. a skeleton's joint
+rotations, or built by parallel transport from one root frame) and, as bones move, each
+bone's frame is carried by the shortest-arc turn from where its parent's turn left it to
+where it now points: exactly the turns `skeleton.write_chain_positions` applies, so a
+skeleton written back from the solved points has the frames the limits were checked in.
+
+A zero-length bone has no direction of its own: it points where its parent bone pointed
+(turned with it) and never turns itself, as the skeleton write-back leaves it.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._floats import IDENTITY, TINY, Y_UP, qbetween, qmul, qnormalize, qrot, unit_or
+from .limits import (
+    ConeLimit,
+    HingeLimit,
+    Limit,
+    clamp_cone,
+    clamp_hinge,
+    cone_params,
+    hinge_axis,
+    hinge_params,
+)
+
+
+@dataclass(frozen=True)
+class ChainLimits:
+    """Limits for `fabrik`'s point API, and where their frames are.
+
+    joints: {joint index: HingeLimit | ConeLimit}; the index is into fabrik's points and
+        the limit acts on the bone leaving that joint. A limit on the tip is ignored (no
+        bone leaves it).
+    root_dir: world direction of the bone entering joint 0 (the chain root's parent bone);
+        required when joint 0 has a limit. It never moves: the solver never moves the root.
+    root_frame: world rotation (x, y, z, w) of that parent bone's frame (a hinge on joint 0
+        has its axis in it); identity when None.
+    frames: (n - 1, 4) world rotations of each bone's frame at the points given to fabrik
+        (for a skeleton: the world rotation of each chain joint but the tip). When None,
+        they are built by parallel transport: root_frame turned by the shortest arc from
+        root_dir to bone 0 (not turned when root_dir is None), then from bone to bone.
+        A warm-started caller passes the previous result's `frames` back in.
+    """
+
+    joints: Mapping[int, Limit]
+    root_dir: Sequence[float] | None = None
+    root_frame: Sequence[float] | None = None
+    frames: np.ndarray | None = None
+
+
+def as_chain_limits(limits) -> ChainLimits | None:
+    """fabrik's `limits=`: None, a ChainLimits, {joint index: limit}, or a sequence with
+    one limit-or-None per point (what a rig chain's joint list gives)."""
+    if limits is None or isinstance(limits, ChainLimits):
+        return limits
+    if isinstance(limits, Mapping):
+        return ChainLimits(dict(limits))
+    if isinstance(limits, Sequence) and not isinstance(limits, str):
+        return ChainLimits({i: lim for i, lim in enumerate(limits) if lim is not None})
+    raise ValueError(
+        "limits must be None, a ChainLimits, a mapping joint index -> limit or a list of "
+        f"limits (None for none), got {type(limits).__name__}"
+    )
+
+
+def bone_directions(points, before=None, toward=None) -> list:
+    """Unit direction of every bone of `points` (a list of (x, y, z)); a zero-length bone
+    takes its parent's (`before` for bone 0), the first bones with no parent direction take
+    the first real one, and a chain with no length at all points `toward` (or up)."""
+    dirs = []
+    prev = before
+    x0, y0, z0 = points[0]
+    for x1, y1, z1 in points[1:]:
+        u = unit_or((x1 - x0, y1 - y0, z1 - z0), None)
+        if u is not None:
+            prev = u
+        dirs.append(prev)
+        x0, y0, z0 = x1, y1, z1
+    first = next((u for u in dirs if u is not None), None)
+    if first is None:
+        first = unit_or(toward, Y_UP) if toward is not None else Y_UP
+    return [first if u is None else u for u in dirs]
+
+
+class PreparedLimits:
+    """One solve's limits, in floats: per bone its clamp, reference direction and axis."""
+
+    __slots__ = ("kinds", "params", "ref_dirs", "ref_axes", "root_dir", "frames", "lengths")
+
+    def __init__(self, kinds, params, ref_dirs, ref_axes, root_dir, frames, lengths):
+        self.kinds = kinds  # per bone: None, "cone" or "hinge"
+        self.params = params
+        self.ref_dirs = ref_dirs  # bone directions where the frames are known
+        self.ref_axes = ref_axes  # hinge axes in world space there
+        self.root_dir = root_dir
+        self.frames = frames  # bone frames there
+        self.lengths = lengths
+
+
+def prepare_limits(limits, points, lengths, toward) -> PreparedLimits | None:
+    """Validate `limits` for a chain whose solve starts at `points` (a list of (x, y, z))."""
+    cl = as_chain_limits(limits)
+    if cl is None:
+        return None
+    n = len(points)
+    if not isinstance(cl.joints, Mapping):
+        raise ValueError(f"ChainLimits.joints must map joint index -> limit, got {type(cl.joints).__name__}")
+    active = {}
+    for key, lim in cl.joints.items():
+        if isinstance(key, bool) or not isinstance(key, (int, np.integer)) or not 0 <= key < n:
+            raise ValueError(f"limit key {key!r} is not a joint index of this {n}-point chain")
+        if lim is None:
+            continue
+        if not isinstance(lim, (HingeLimit, ConeLimit)):
+            raise ValueError(f"limit on joint {key}: must be a HingeLimit or a ConeLimit, got {type(lim).__name__}")
+        if key < n - 1:
+            active[int(key)] = lim
+    if not active:
+        return None
+    root_dir = None
+    if cl.root_dir is not None:
+        root_dir = unit_or(_vec(cl.root_dir, 3, "ChainLimits.root_dir"), None)
+        if root_dir is None:
+            raise ValueError("ChainLimits.root_dir must not be zero")
+    if 0 in active and root_dir is None:
+        raise ValueError(
+            "a limit on joint 0 (the chain root) is relative to the bone entering it: "
+            "give its direction as ChainLimits(root_dir=...)"
+        )
+    root_frame = IDENTITY if cl.root_frame is None else _quat(cl.root_frame, "ChainLimits.root_frame")
+    ref_dirs = bone_directions(points, before=root_dir, toward=toward)
+    if cl.frames is None:
+        frames = parallel_frames(ref_dirs, root_dir, root_frame)
+    else:
+        arr = np.asarray(cl.frames, dtype=np.float64)
+        if arr.shape != (n - 1, 4) or not np.all(np.isfinite(arr)):
+            raise ValueError(f"ChainLimits.frames must be {n - 1} finite quaternions (one per bone), got shape {arr.shape}")
+        frames = [_quat(q, f"ChainLimits.frames[{k}]") for k, q in enumerate(arr.tolist())]
+    kinds = [None] * (n - 1)
+    params = [None] * (n - 1)
+    ref_axes = [None] * (n - 1)
+    for k, lim in active.items():
+        if lengths[k] <= TINY:
+            continue  # a zero-length bone cannot point anywhere wrong
+        parent = root_dir if k == 0 else ref_dirs[k - 1]
+        if isinstance(lim, ConeLimit):
+            kinds[k], params[k] = "cone", cone_params(lim)
+        else:
+            frame = root_frame if k == 0 else frames[k - 1]
+            axis = qrot(frame, unit_or(lim.axis, None))
+            if hinge_axis(axis, parent) is None:
+                raise ValueError(f"hinge on joint {k}: its axis is parallel to the parent bone, leaving no plane to bend in")
+            kinds[k], params[k], ref_axes[k] = "hinge", hinge_params(lim), axis
+    return PreparedLimits(kinds, params, ref_dirs, ref_axes, root_dir, frames, lengths)
+
+
+def parallel_frames(dirs, root_dir, root_frame) -> list:
+    frames = []
+    frame = root_frame
+    prev = root_dir
+    for u in dirs:
+        if prev is not None:
+            frame = qnormalize(qmul(qbetween(prev, u), frame))
+        frames.append(frame)
+        prev = u
+    return frames
+
+
+def forward_limited(aim, prep: PreparedLimits, keep_shape: bool = False):
+    """FABRIK's forward pass with limits: from the root aim[0], aim each bone at the next
+    point of `aim` (root to tip), clamp it relative to its already placed parent, and carry
+    the frame turns along. Returns the new points and each hinge's world axis (for the next
+    backward pass). With keep_shape, each bone aims where its frame already points instead
+    (keeping its angle to its parent): that conforms a start pose to lengths and limits.
+    """
+    lengths, kinds, params = prep.lengths, prep.kinds, prep.params
+    ref_dirs, ref_axes = prep.ref_dirs, prep.ref_axes
+    turn = IDENTITY
+    parent = prep.root_dir
+    x0, y0, z0 = aim[0]
+    out = [(x0, y0, z0)]
+    axes = [None] * len(lengths)
+    for k in range(len(aim) - 1):
+        carried = qrot(turn, ref_dirs[k])
+        l = lengths[k]
+        if l > TINY:
+            if keep_shape:
+                u = carried
+            else:
+                x1, y1, z1 = aim[k + 1]
+                u = unit_or((x1 - x0, y1 - y0, z1 - z0), carried)
+            kind = kinds[k]
+            if kind == "cone":
+                u = clamp_cone(params[k], parent, u)
+            elif kind == "hinge":
+                axes[k] = axis = qrot(turn, ref_axes[k])
+                u = clamp_hinge(params[k], parent, hinge_axis(axis, parent), u)
+            turn = qnormalize(qmul(qbetween(carried, u), turn))
+        else:
+            u = carried
+        x0 += l * u[0]
+        y0 += l * u[1]
+        z0 += l * u[2]
+        out.append((x0, y0, z0))
+        parent = u
+    return out, axes
+
+
+def backward_limited(pts, axes, prep: PreparedLimits, target) -> list:
+    """FABRIK's backward pass with limits, as caliko does it: tip onto the target, then each
+    bone pulled toward its old joint and clamped relative to the bone after it (a limit
+    read backwards: the same cone; a hinge's range negated, about the axis the last forward
+    pass found). The forward pass enforces the limits exactly; this only keeps the backward
+    pass from undoing them, which is what makes limited FABRIK converge. Returns tip first.
+    """
+    lengths, kinds, params, ref_dirs = prep.lengths, prep.kinds, prep.params, prep.ref_dirs
+    x1, y1, z1 = target
+    out = [(x1, y1, z1)]
+    child = None  # direction of the bone after this one, once placed
+    for k in range(len(pts) - 2, -1, -1):
+        l = lengths[k]
+        if l > TINY:
+            x, y, z = pts[k]
+            u = unit_or((x1 - x, y1 - y, z1 - z), ref_dirs[k])
+            kind = kinds[k + 1] if k + 1 < len(kinds) else None
+            if child is not None and kind == "cone":
+                u = clamp_cone(params[k + 1], child, u)
+            elif child is not None and kind == "hinge" and axes[k + 1] is not None:
+                axis = hinge_axis(axes[k + 1], child)
+                if axis is not None:
+                    lo, hi = params[k + 1]
+                    u = clamp_hinge((-hi, -lo), child, axis, u)
+            x1 -= l * u[0]
+            y1 -= l * u[1]
+            z1 -= l * u[2]
+            child = u
+        else:
+            child = None  # no direction to read the next limit against
+        out.append((x1, y1, z1))
+    return out
+
+
+def bone_turns(points, ref_dirs, lengths) -> list:
+    """The world turn carrying each bone's frame from the reference to these points."""
+    turns = []
+    turn = IDENTITY
+    for k in range(len(points) - 1):
+        if lengths[k] > TINY:
+            (x0, y0, z0), (x1, y1, z1) = points[k], points[k + 1]
+            turn = qnormalize(qmul(qbetween(qrot(turn, ref_dirs[k]), (x1 - x0, y1 - y0, z1 - z0)), turn))
+        turns.append(turn)
+    return turns
+
+
+def solved_frames(points, prep: PreparedLimits) -> np.ndarray:
+    """(n - 1, 4) bone frames at the solved points: each reference frame carried by its turn."""
+    turns = bone_turns(points, prep.ref_dirs, prep.lengths)
+    return np.array([qnormalize(qmul(t, f)) for t, f in zip(turns, prep.frames)])
+
+
+def _vec(v, size, what):
+    arr = np.asarray(v, dtype=np.float64)
+    if arr.shape != (size,) or not np.all(np.isfinite(arr)):
+        raise ValueError(f"{what} must be {size} finite numbers, got {np.asarray(v).tolist()!r}")
+    return tuple(arr.tolist())
+
+
+def _quat(q, what):
+    t = _vec(q, 4, what)
+    if sum(c * c for c in t) <= TINY:
+        raise ValueError(f"{what} must not be a zero quaternion")
+    return qnormalize(t)

@@ -1,0 +1,305 @@
+"""FABRIK (forward and backward reaching IK) for one chain of points.
+
+    r = fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10,
+               limits=None, pole=None, arc_start=True)
+
+The contract (DESIGN.md): r.points is a new (n, 3) float64 array, points[0] never moves and
+bone lengths are kept to round-off; out of reach the chain is straight toward the target
+with r.iterations == 0; otherwise backward-then-forward passes, warm-started from the given
+points, until within tolerance. r.errors holds the tip error after each pass and never
+grows. Passes stop on the tolerance, on max_iterations, or when a pass gains less than
+STALL_RELATIVE of the chain's length. A pass that would move the tip away is dropped (its
+slot in r.errors repeats the kept error) and ends the solve: FABRIK nearly always improves,
+but with limits, or near a fold, it need not.
+
+A straight start (a bind pose) is first bent into an arc toward the target, or toward the
+`pole` side (arc_start.py), and kept when that is nearer; `arc_start=False` gives plain FABRIK.
+
+`limits`: None; {joint index: HingeLimit | ConeLimit}; a list with one limit-or-None per
+point; or a ChainLimits, which also says where the frames are (chain_frames.py). A limit
+acts on the bone leaving its joint and is enforced in every forward pass. With limits the
+start pose is first conformed to them and there is no straight out-of-reach shortcut (a
+straight chain may not be allowed): the passes run as usual. r.frames then gives the bones'
+frames at the result, to pass back as ChainLimits.frames when warm-starting.
+
+Per chain the work is plain Python floats: numpy's per-call cost would be ten times the
+arithmetic of a joint update (see _floats.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import chain
+from math import isfinite, sqrt
+
+import numpy as np
+
+from ._floats import TINY
+from .arc_start import arc_pose, is_straight
+from .chain_frames import backward_limited, bone_directions, forward_limited, prepare_limits, solved_frames
+
+# A pass that brings the tip in by less than this fraction of the chain's length has
+# stalled (a fold, or a target inside the chain's inner reach): float64 round-off in a pass
+# is ~1e-15 of the length, so this fires only when further passes would change nothing
+# that matters, yet long before they reach any millimetre tolerance.
+STALL_RELATIVE = 1e-9
+
+
+@dataclass(slots=True)
+class FabrikResult:
+    points: np.ndarray  # (n, 3)
+    iterations: int
+    error: float  # |tip - target|
+    errors: tuple  # tip error after each pass
+    reached: bool  # error <= tolerance
+    frames: np.ndarray | None = None  # (n - 1, 4) bone frames, only with limits
+
+
+def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, limits=None, pole=None, arc_start=True):
+    pts = read_points(points)
+    n = len(pts)
+    tx, ty, tz = read_vec3(target, "target")
+    tol = read_tolerance(tolerance)
+    cap = read_iterations(max_iterations)
+    root = tuple(pts[0])
+    toward = (tx - root[0], ty - root[1], tz - root[2])
+    hint = None
+    if pole is not None:
+        px, py, pz = read_vec3(pole, "pole")
+        hint = (px - root[0], py - root[1], pz - root[2])
+    ls = measure_lengths(pts) if lengths is None else read_lengths(lengths, n - 1)
+    prep = prepare_limits(limits, pts, ls, toward)
+    dirs = prep.ref_dirs if prep is not None else StartDirections(pts, toward)
+    axes = None
+    if prep is not None:
+        pts, axes = forward_limited(pts, prep, keep_shape=True)
+    elif lengths is not None:
+        pts = place_along(root, ls, [dirs[k] for k in range(n - 1)])
+    total = sum(ls)
+    reach = sqrt(toward[0] * toward[0] + toward[1] * toward[1] + toward[2] * toward[2])
+
+    if prep is None and reach > total:
+        u = (toward[0] / reach, toward[1] / reach, toward[2] / reach)
+        pts = place_along(root, ls, [u] * (n - 1))
+        err = _gap(pts, tx, ty, tz)
+        return FabrikResult(_to_array(pts), 0, err, (), err <= tol)
+
+    err = _gap(pts, tx, ty, tz)
+    if arc_start and err > tol and cap > 0:
+        x, y, z = pts[-1]
+        span_dir = (x - root[0], y - root[1], z - root[2])
+        span = sqrt(span_dir[0] * span_dir[0] + span_dir[1] * span_dir[1] + span_dir[2] * span_dir[2])
+        if is_straight(span, total):
+            straight = (span_dir[0] / span, span_dir[1] / span, span_dir[2] / span)
+            arc = arc_pose(root, (tx, ty, tz), ls, total, straight, hint, tol)
+            arc_axes = None
+            if prep is not None:
+                arc, arc_axes = forward_limited(arc, prep)
+            arc_err = _gap(arc, tx, ty, tz)
+            if arc_err < err:
+                pts, axes, err = arc, arc_axes, arc_err
+
+    if prep is None:
+        ls_rev = ls[::-1]
+
+        def step(p):
+            q = backward_pass(p, ls_rev, dirs, tx, ty, tz)
+            q[-1] = root  # the root never moves: the forward pass starts from it
+            q.reverse()
+            p = forward_pass(q, ls, dirs)
+            return p, _gap(p, tx, ty, tz)
+
+        pts, err, errors = iterate(pts, step, err, tol, cap, STALL_RELATIVE * total)
+    else:
+
+        def step(state):
+            q = backward_limited(state[0], state[1], prep, (tx, ty, tz))
+            q[-1] = root
+            q.reverse()
+            p, new_axes = forward_limited(q, prep)
+            return (p, new_axes), _gap(p, tx, ty, tz)
+
+        (pts, axes), err, errors = iterate((pts, axes), step, err, tol, cap, STALL_RELATIVE * total)
+    frames = solved_frames(pts, prep) if prep is not None else None
+    return FabrikResult(_to_array(pts), len(errors), err, errors, err <= tol, frames)
+
+
+def iterate(state, step, error, tolerance, cap, min_gain):
+    """The shared loop (as Godot's IK nodes have it): the solver supplies
+    `step(state) -> (new_state, new_error)`; stop within tolerance, at the cap, or when a
+    step gains no more than min_gain. A step that would raise the error is dropped and ends
+    the loop, its entry repeating the kept error, so the errors never grow."""
+    errors = []
+    while error > tolerance and len(errors) < cap:
+        new_state, new_error = step(state)
+        if new_error > error:
+            errors.append(error)
+            break
+        errors.append(new_error)
+        gain = error - new_error
+        state, error = new_state, new_error
+        if gain <= min_gain:
+            break
+    return state, error, tuple(errors)
+
+
+def backward_pass(pts, ls_rev, dirs, tx, ty, tz) -> list:
+    """Tip onto the target, then each joint pulled toward its old place, tip to root.
+    Returns the new points tip first."""
+    x1, y1, z1 = tx, ty, tz
+    out = [(tx, ty, tz)]
+    k = len(pts) - 1
+    for (x, y, z), l in zip(pts[-2::-1], ls_rev):
+        k -= 1
+        dx = x - x1
+        dy = y - y1
+        dz = z - z1
+        d = sqrt(dx * dx + dy * dy + dz * dz)
+        if d > TINY:
+            s = l / d
+            x1 += dx * s
+            y1 += dy * s
+            z1 += dz * s
+        else:  # the joint sits on its child: keep the bone's start direction
+            u = dirs[k]
+            x1 -= l * u[0]
+            y1 -= l * u[1]
+            z1 -= l * u[2]
+        out.append((x1, y1, z1))
+    return out
+
+
+def forward_pass(aim, ls, dirs) -> list:
+    """From the root aim[0] (the chain root, which never moves), each joint pulled toward
+    its place in `aim`, root to tip. Returns the new points."""
+    x0, y0, z0 = aim[0]
+    out = [(x0, y0, z0)]
+    k = -1
+    for (x, y, z), l in zip(aim[1:], ls):
+        k += 1
+        dx = x - x0
+        dy = y - y0
+        dz = z - z0
+        d = sqrt(dx * dx + dy * dy + dz * dz)
+        if d > TINY:
+            s = l / d
+            x0 += dx * s
+            y0 += dy * s
+            z0 += dz * s
+        else:
+            u = dirs[k]
+            x0 += l * u[0]
+            y0 += l * u[1]
+            z0 += l * u[2]
+        out.append((x0, y0, z0))
+    return out
+
+
+class StartDirections:
+    """The start pose's bone directions (bone_directions), the fallback when a pass finds a
+    joint on top of the next one. Rarely needed, so worked out on first use."""
+
+    __slots__ = ("_start", "_toward", "_dirs")
+
+    def __init__(self, pts, toward):
+        self._start = pts
+        self._toward = toward
+        self._dirs = None
+
+    def __getitem__(self, k):
+        if self._dirs is None:
+            self._dirs = bone_directions(self._start, toward=self._toward)
+        return self._dirs[k]
+
+
+def measure_lengths(pts) -> list:
+    out = []
+    x0, y0, z0 = pts[0]
+    for x1, y1, z1 in pts[1:]:
+        dx = x1 - x0
+        dy = y1 - y0
+        dz = z1 - z0
+        out.append(sqrt(dx * dx + dy * dy + dz * dz))
+        x0, y0, z0 = x1, y1, z1
+    return out
+
+
+def place_along(root, ls, dirs) -> list:
+    """The chain rebuilt from its root with these bone lengths and directions."""
+    x, y, z = root
+    out = [(x, y, z)]
+    for l, u in zip(ls, dirs):
+        x += l * u[0]
+        y += l * u[1]
+        z += l * u[2]
+        out.append((x, y, z))
+    return out
+
+
+def _to_array(pts) -> np.ndarray:
+    return np.fromiter(chain.from_iterable(pts), np.float64, 3 * len(pts)).reshape(-1, 3)
+
+
+def _gap(pts, tx, ty, tz) -> float:
+    x, y, z = pts[-1]
+    dx = x - tx
+    dy = y - ty
+    dz = z - tz
+    return sqrt(dx * dx + dy * dy + dz * dz)
+
+
+# Input checks: every public entry point turns bad input into one clear ValueError.
+
+
+def read_points(points):
+    try:
+        a = np.asarray(points, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("points must be an (n, 3) array of numbers") from None
+    if a.ndim != 2 or a.shape[1] != 3 or a.shape[0] < 2:
+        raise ValueError(f"points must be an (n, 3) array with n >= 2, got shape {a.shape}")
+    # Python's float sum: NaN and inf show through, and it never warns on overflow.
+    if not isfinite(sum(a.ravel().tolist())) and not np.all(np.isfinite(a)):
+        row = int(np.nonzero(~np.all(np.isfinite(a), axis=1))[0][0])
+        raise ValueError(f"points must be finite; row {row} is {a[row].tolist()}")
+    return a.tolist()
+
+
+def read_vec3(v, what: str):
+    try:
+        a = np.asarray(v, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} must be 3 numbers, got {v!r}") from None
+    if a.shape != (3,):
+        raise ValueError(f"{what} must be 3 numbers, got shape {a.shape}")
+    x, y, z = a.tolist()
+    if not (isfinite(x) and isfinite(y) and isfinite(z)):
+        raise ValueError(f"{what} must be finite, got {[x, y, z]}")
+    return x, y, z
+
+
+def read_lengths(lengths, m: int) -> list:
+    try:
+        a = np.asarray(lengths, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"lengths must be {m} numbers, got {lengths!r}") from None
+    if a.shape != (m,):
+        raise ValueError(f"lengths must be {m} numbers (one per bone), got shape {a.shape}")
+    if not (np.all(np.isfinite(a)) and np.all(a >= 0.0)):
+        raise ValueError(f"lengths must be finite and >= 0, got {a.tolist()}")
+    return a.tolist()
+
+
+def read_tolerance(tolerance) -> float:
+    try:
+        t = float(tolerance)
+    except (TypeError, ValueError):
+        raise ValueError(f"tolerance must be a number, got {tolerance!r}") from None
+    if not (isfinite(t) and t >= 0.0):
+        raise ValueError(f"tolerance must be finite and >= 0, got {tolerance!r}")
+    return t
+
+
+def read_iterations(max_iterations) -> int:
+    if isinstance(max_iterations, bool) or not isinstance(max_iterations, (int, np.integer)) or max_iterations < 0:
+        raise ValueError(f"max_iterations must be an integer >= 0, got {max_iterations!r}")
+    return int(max_iterations)
