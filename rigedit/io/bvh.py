@@ -21,7 +21,6 @@ Choices:
 from __future__ import annotations
 
 import os
-import tempfile
 import warnings as _warnings
 from dataclasses import dataclass, field
 
@@ -31,6 +30,7 @@ from rigedit.core.clip import Clip
 from rigedit.core.skeleton import Pose, Skeleton
 from rigedit.core.transforms import quat_conj, quat_from_euler, quat_mul, quat_rotate, quat_to_euler
 
+from .atomic import atomic_write_text
 from .bvh_format import POSITION_CHANNELS, ROTATION_CHANNELS, BvhError, RawBvh, RawJoint, format_bvh, parse_bvh
 from .bvh_units import figure_height, guess_scale, guess_up_axis, parse_scale
 
@@ -230,7 +230,8 @@ def write_bvh(path: str | os.PathLike, skeleton: Skeleton, clip: Clip | None = N
         columns.extend(_channel_values(channels, rotations[:, old], translations[:, old]))
     motion = np.stack(columns, axis=1) if columns else np.zeros((clip.n_frames, 0))
     text = format_bvh(RawBvh(joints, clip.frame_time, motion), digits=digits)
-    _write_atomically(path, text)
+    # No .bak: an export is regenerated from the rig, unlike a preset someone edited by hand.
+    atomic_write_text(path, text, backup=False)
 
 
 def _depth_first(skeleton: Skeleton) -> list[int]:
@@ -273,19 +274,3 @@ def _channel_values(channels: tuple[str, ...], rotations: np.ndarray, translatio
         else:
             out.append(angles[:, rot_order.index(c[0])])
     return out
-
-
-def _write_atomically(path, text: str) -> None:
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".rigedit-", suffix=".bvh.tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise

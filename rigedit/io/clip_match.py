@@ -1,0 +1,122 @@
+"""Read a clip (BVH or glTF) for a skeleton that already exists, such as a preset's.
+
+A BVH file's unit and axes are guesses when read on its own. Here they are not guessed: the
+file's OFFSETs are matched to the skeleton's offsets, which fixes the scale (least squares)
+and whether the file is Z-up, so a clip can never come in at a different size from the rig
+it animates. Joints are matched by name and the clip's columns put in the skeleton's order.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from rigedit.core.clip import Clip
+from rigedit.core.skeleton import Skeleton
+from rigedit.core.transforms import quat_rotate
+
+from .bvh import Z_UP_TO_Y_UP, BvhError, BvhLayout, read_bvh
+from .gltf import read_gltf
+
+# Offsets are written with 6+ significant digits in real files; a fit this close (relative
+# to the largest offset) means the same skeleton, anything worse a different one.
+FIT_RTOL = 1e-5
+
+
+class ClipMismatch(ValueError):
+    """The clip's joints or proportions do not fit the skeleton; names the file and the joint."""
+
+
+@dataclass
+class MatchedClip:
+    clip: Clip
+    layout: BvhLayout  # how to write the result back as BVH in the clip's own units and axes
+    source: str  # "bvh" or "gltf"
+
+
+def read_clip_for(skeleton: Skeleton, path: str | os.PathLike) -> MatchedClip:
+    """The clip in `path`, in metres and in `skeleton`'s joint order. Raises BvhError,
+    GltfError or ClipMismatch (all ValueErrors) naming the file and the problem."""
+    path = os.fspath(path)
+    ext = os.path.splitext(path)[1].lower()
+    if ext == ".bvh":
+        return _bvh_for(skeleton, path)
+    if ext in (".glb", ".gltf"):
+        imp = read_gltf(path)
+        if imp.clip is None:
+            raise ClipMismatch(f"{path}: the file has no animation")
+        clip = _reorder(imp.skeleton, imp.clip, skeleton, path)
+        _check_fit(skeleton, imp.skeleton, 1.0, False, path)
+        return MatchedClip(clip, BvhLayout(), "gltf")
+    raise ClipMismatch(f"{path}: a clip must be a .bvh, .glb or .gltf file")
+
+
+def _bvh_for(skeleton: Skeleton, path: str) -> MatchedClip:
+    imp = read_bvh(path, scale=1.0)
+    if imp.clip is None:
+        raise BvhError(path, None, "the file has no motion frames")
+    _same_names(imp.skeleton, skeleton, path)
+    fits = []
+    for convert in (False, True):
+        scale, residual = _fit(skeleton, imp.skeleton, convert)
+        fits.append((residual, convert, scale))
+    residual, convert, scale = min(fits)
+    _check_fit(skeleton, imp.skeleton, scale, convert, path)
+    matched = read_bvh(path, scale=scale, up_axis="z" if convert else None)
+    clip = _reorder(matched.skeleton, matched.clip, skeleton, path)
+    return MatchedClip(clip, matched.layout, "bvh")
+
+
+def _same_names(a: Skeleton, b: Skeleton, path: str) -> None:
+    missing = [n for n in b.names if n not in set(a.names)]
+    extra = [n for n in a.names if n not in set(b.names)]
+    if missing or extra:
+        parts = []
+        if missing:
+            parts.append(f"lacks joints {missing[:5]}{' ...' if len(missing) > 5 else ''}")
+        if extra:
+            parts.append(f"has joints the rig does not, {extra[:5]}{' ...' if len(extra) > 5 else ''}")
+        raise ClipMismatch(f"{path}: the clip does not fit the rig's skeleton: it " + " and ".join(parts))
+    for n in b.names:
+        pa, pb = a.parents[a.index(n)], b.parents[b.index(n)]
+        name_a = None if pa < 0 else a.names[pa]
+        name_b = None if pb < 0 else b.names[pb]
+        if name_a != name_b:
+            raise ClipMismatch(f"{path}: the clip does not fit the rig's skeleton: {n!r} hangs from {name_a!r} in the clip, from {name_b!r} in the rig")
+
+
+def _offsets_in(skeleton: Skeleton, order: Skeleton) -> np.ndarray:
+    return skeleton.offsets[[skeleton.index(n) for n in order.names]]
+
+
+def _fit(target: Skeleton, source: Skeleton, convert: bool) -> tuple[float, float]:
+    b = _offsets_in(source, target)
+    if convert:
+        b = quat_rotate(Z_UP_TO_Y_UP, b)
+    a = target.offsets
+    bb = float(np.sum(b * b))
+    scale = float(np.sum(a * b)) / bb if bb > 0 else 1.0
+    if not scale > 0:
+        return 1.0, np.inf
+    return scale, float(np.abs(a - scale * b).max())
+
+
+def _check_fit(target: Skeleton, source: Skeleton, scale: float, convert: bool, path: str) -> None:
+    b = _offsets_in(source, target) * scale
+    if convert:
+        b = quat_rotate(Z_UP_TO_Y_UP, b)
+    diff = np.linalg.norm(target.offsets - b, axis=1)
+    size = max(float(np.abs(target.offsets).max()), 1e-12)
+    worst = int(np.argmax(diff))
+    if diff[worst] > FIT_RTOL * size:
+        raise ClipMismatch(
+            f"{path}: the clip does not fit the rig's skeleton: joint {target.names[worst]!r} has offset "
+            f"{np.round(b[worst], 6).tolist()} in the clip (at the best scale) but {np.round(target.offsets[worst], 6).tolist()} in the rig"
+        )
+
+
+def _reorder(source: Skeleton, clip: Clip, target: Skeleton, path: str) -> Clip:
+    _same_names(source, target, path)
+    cols = [source.index(n) for n in target.names]
+    return Clip(clip.rotations[:, cols], clip.translations[:, cols], clip.frame_time)

@@ -1,0 +1,124 @@
+"""`rigedit import` and `rigedit bake` end to end, and reading a clip against a preset's skeleton."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rigedit.core.skeleton import Pose
+from rigedit.import_cli import cmd_bake, cmd_import
+from rigedit.io.bvh import read_bvh
+from rigedit.io.bvh_format import parse_bvh
+from rigedit.io.clip_match import ClipMismatch, read_clip_for
+from rigedit.io.preset import load_preset
+
+DATA = Path("/work/shared/data")
+FILES = ["cmu_12_01_walk.bvh", "dataset-1_walk-right_normal_001.bvh", "pybvh_bvh_test1.bvh", "CesiumMan.glb", "RiggedSimple.glb"]
+
+
+def world(skeleton, clip):
+    return skeleton.fk_matrices(Pose(clip.rotations, clip.translations))[0]
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_import_writes_a_preset_with_chains(name, tmp_path, capsys):
+    out = tmp_path / "rig.json"
+    assert cmd_import([str(DATA / name), "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    rig = load_preset(out)
+    assert rig.chain_names, text
+    for n in rig.chain_names:
+        assert n in text
+    assert f"wrote {out}" in text
+    assert "rigedit bake" in text  # every sample has an animation
+
+
+def test_import_errors_are_one_line_and_write_nothing(tmp_path, capsys):
+    bad = tmp_path / "bad.bvh"
+    bad.write_text("HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 3 Xrotation Yrotation Qrotation\n}\nMOTION\nFrames: 0\nFrame Time: 0.1\n")
+    out = tmp_path / "rig.json"
+    assert cmd_import([str(bad), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == f"{bad}, line 5: unknown channel 'Qrotation' in 'Hips' (expected X/Y/Z position or rotation)"
+    assert not out.exists()
+    assert cmd_import([str(tmp_path / "x.fbx"), "-o", str(out)]) == 1
+    assert "imports .bvh, .glb and .gltf" in capsys.readouterr().err
+    assert cmd_import([str(DATA / "cmu_12_01_walk.bvh"), "-o", str(out), "--scale", "furlong"]) == 1
+    assert "unknown unit" in capsys.readouterr().err
+
+
+def bake_file(tmp_path, name, *import_options, weights=None):
+    preset = tmp_path / "rig.json"
+    assert cmd_import([str(DATA / name), "-o", str(preset), *import_options]) == 0
+    if weights is not None:
+        doc = json.loads(preset.read_text())
+        for ch in doc["chains"]:
+            ch["weight"] = weights
+        preset.write_text(json.dumps(doc))
+    out = tmp_path / "baked.bvh"
+    code = cmd_bake([str(preset), "--clip", str(DATA / name), "-o", str(out)])
+    return code, preset, out
+
+
+@pytest.mark.parametrize(
+    "name, options",
+    [
+        ("cmu_12_01_walk.bvh", []),
+        ("cmu_12_01_walk.bvh", ["--scale", "cm"]),  # a "wrong" unit in the preset is matched, not guessed again
+        ("pybvh_bvh_test1.bvh", ["--up-axis", "z"]),
+        ("dataset-1_walk-right_normal_001.bvh", []),
+    ],
+)
+def test_bake_at_weight_zero_writes_the_original_motion(name, options, tmp_path, capsys):
+    code, preset, out = bake_file(tmp_path, name, *options, weights=0.0)
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert captured.err.rstrip().endswith("100%")
+    # Same hierarchy, channels, units and axes as the source file, same motion.
+    src, baked = parse_bvh((DATA / name).read_text()), parse_bvh(out.read_text())
+    assert [(j.name, j.channels, j.end_site) for j in baked.joints] == [(j.name, j.channels, j.end_site) for j in src.joints]
+    np.testing.assert_allclose([j.offset for j in baked.joints], [j.offset for j in src.joints], atol=1e-6)
+    a, b = read_bvh(DATA / name, scale=1.0), read_bvh(out, scale=1.0)
+    pa, pb = world(a.skeleton, a.clip), world(b.skeleton, b.clip)
+    np.testing.assert_allclose(pb, pa, atol=1e-6 * np.abs(pa).max())
+
+
+def test_bake_moves_the_limbs_to_the_preset_targets(tmp_path, capsys):
+    code, preset, out = bake_file(tmp_path, "pybvh_bvh_test1.bvh")
+    assert code == 0
+    rig = load_preset(preset)
+    summary = capsys.readouterr().out
+    assert "left_leg: reached" in summary
+    baked = read_clip_for(rig.skeleton, out)
+    pos = world(rig.skeleton, baked.clip)
+    foot = rig.skeleton.index("LeftFoot")
+    target = rig.chain("left_leg").target
+    hits = np.linalg.norm(pos[:, foot] - target, axis=1) < 1e-3
+    assert hits.sum() >= 30  # the preset's targets are frame 0's; the figure drifts from them
+
+
+def test_bake_errors(tmp_path, capsys):
+    preset = tmp_path / "rig.json"
+    assert cmd_import([str(DATA / "cmu_12_01_walk.bvh"), "-o", str(preset)]) == 0
+    capsys.readouterr()
+    out = tmp_path / "baked.bvh"
+    assert cmd_bake([str(preset), "--clip", str(DATA / "pybvh_bvh_test1.bvh"), "-o", str(out), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "pybvh_bvh_test1.bvh: the clip does not fit the rig's skeleton" in err
+    assert not out.exists()
+    assert cmd_bake([str(tmp_path / "none.json"), "--clip", str(DATA / "cmu_12_01_walk.bvh"), "-o", str(out), "-q"]) == 1
+    assert "none.json" in capsys.readouterr().err
+
+
+def test_clip_match_rejects_other_proportions(tmp_path):
+    imp = read_bvh(DATA / "cmu_12_01_walk.bvh")
+    text = (DATA / "cmu_12_01_walk.bvh").read_text().replace("OFFSET 2.03633 -5.59477 0.00000", "OFFSET 2.53633 -5.59477 0.00000")
+    other = tmp_path / "longer_shin.bvh"
+    other.write_text(text)
+    with pytest.raises(ClipMismatch, match="joint 'LeftLeg'"):
+        read_clip_for(imp.skeleton, other)
+    matched = read_clip_for(imp.skeleton, DATA / "cmu_12_01_walk.bvh")
+    assert matched.layout.scale == pytest.approx(imp.scale)
+    np.testing.assert_allclose(matched.clip.translations, imp.clip.translations, atol=1e-12)
