@@ -11,7 +11,9 @@ swing from the head's current forward to the aim, measured from the incoming pos
 never adds roll about the forward axis, and as the target moves over the head the swing axis
 (perpendicular to both directions) stays put, so the up vector moves continuously. The only
 discontinuity left is inherent: a target exactly behind a cone-limited head, where left and
-right are equally short.
+right are equally short. A target nearly behind turns the head along the great circle from
+where it looked toward the target, which can run over or under rather than sideways (the
+cone boundary point nearest the target is on that circle).
 """
 from __future__ import annotations
 
@@ -77,9 +79,14 @@ def solve_look_at(
         return out
 
     head = idx[-1]
-    pos, world = skeleton.fk(out)
-    ref_fwd = quat_rotate(world[..., head, :], fwd)
-    ref_up = quat_rotate(world[..., head, :], up)
+    # Only the joints from the root to the head matter (every turning joint is on that
+    # path), so world transforms are walked down it and updated in place after each turn:
+    # full FK per joint would cost 20x more on a 60-joint skeleton.
+    path = _path_to(skeleton, head)
+    at = {j: k for k, j in enumerate(path)}
+    world, pos = _walk(out, path)
+    ref_fwd = quat_rotate(world[-1], fwd)
+    ref_up = quat_rotate(world[-1], up)
     max_angle = np.radians(max_angle_deg)
 
     # What is left for each joint and those after it; summed from the tip so a tiny weight
@@ -95,21 +102,47 @@ def solve_look_at(
         # and the target, which a turn about that axis never leaves), so splitting the turn
         # adds no roll.
         frac = 1.0 if k == last else w / left[k]
-        pos, world = skeleton.fk(out)
-        cur_fwd = quat_rotate(world[..., head, :], fwd)
-        aim = _aim(target - pos[..., head, :], ref_fwd, cur_fwd, max_angle, blend)
+        cur_fwd = quat_rotate(world[-1], fwd)
+        aim = _aim(target - pos[-1], ref_fwd, cur_fwd, max_angle, blend)
         turn = _scale_rotation(quat_between(cur_fwd, aim), frac)
-        _set_world_rotation(skeleton, out, world, j, quat_mul(turn, world[..., j, :]))
+        _turn_at(out, path, at[j], world, pos, turn)
 
     if max_twist_deg is not None:
-        _, world = skeleton.fk(out)
-        rot = world[..., head, :]
-        new_fwd = quat_rotate(rot, fwd)
-        roll = head_roll(ref_up, new_fwd, quat_rotate(rot, up))
+        new_fwd = quat_rotate(world[-1], fwd)
+        roll = head_roll(ref_up, new_fwd, quat_rotate(world[-1], up))
         limit = np.radians(max_twist_deg)
         fix = quat_from_axis_angle(new_fwd, np.clip(roll, -limit, limit) - roll)
-        _set_world_rotation(skeleton, out, world, head, quat_mul(fix, rot))
+        _turn_at(out, path, len(path) - 1, world, pos, fix)
     return out
+
+
+def _path_to(skeleton: Skeleton, joint: int) -> list[int]:
+    path = [joint]
+    while skeleton.parents[path[-1]] >= 0:
+        path.append(int(skeleton.parents[path[-1]]))
+    return path[::-1]
+
+
+def _walk(pose: Pose, path: list[int]):
+    """World rotations and positions of the joints on a root-to-joint path."""
+    world = [pose.rotations[..., path[0], :]]
+    pos = [pose.translations[..., path[0], :]]
+    for j in path[1:]:
+        pos.append(pos[-1] + quat_rotate(world[-1], pose.translations[..., j, :]))
+        world.append(quat_mul(world[-1], pose.rotations[..., j, :]))
+    return world, pos
+
+
+def _turn_at(pose: Pose, path: list[int], k: int, world: list, pos: list, turn) -> None:
+    """Turn path joint k by a world rotation about its own position: set its local rotation
+    and carry the joints below it along."""
+    j = path[k]
+    for m in range(k, len(path)):
+        world[m] = quat_normalize(quat_mul(turn, world[m]))
+        if m > k:
+            pos[m] = pos[k] + quat_rotate(turn, pos[m] - pos[k])
+    parent = world[k - 1] if k > 0 else np.array([0.0, 0.0, 0.0, 1.0])
+    pose.rotations[..., j, :] = quat_normalize(quat_mul(quat_conj(parent), world[k]))
 
 
 def head_roll(ref_up, fwd, up) -> np.ndarray:
@@ -161,12 +194,6 @@ def _scale_rotation(q, t):
 def _clamp_rotation(q, max_angle):
     axis, angle = _axis_angle(q)
     return quat_from_axis_angle(axis, np.minimum(angle, max_angle))
-
-
-def _set_world_rotation(skeleton, pose, world, j, new_world):
-    p = skeleton.parents[j]
-    parent = world[..., p, :] if p >= 0 else np.array([0.0, 0.0, 0.0, 1.0])
-    pose.rotations[..., j, :] = quat_normalize(quat_mul(quat_conj(parent), new_world))
 
 
 def _unit(v, name):
