@@ -1,0 +1,45 @@
+"""Undo commands. One kind is enough: every edit of a chain sets some of its settings."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from PySide6.QtGui import QUndoCommand
+
+if TYPE_CHECKING:
+    from .document import Document
+
+_MERGE_ID = 4242  # QUndoCommand.id(): only commands with the same id are offered for merging
+
+
+class EditChainCommand(QUndoCommand):
+    """Set some fields of one chain's ChainSettings; undo puts the old values back.
+
+    Only the changed fields are stored, so undoing one edit never rewinds a field another
+    edit (or a live timeline) changed since.
+    """
+
+    def __init__(self, doc: "Document", chain: str, text: str, old: Mapping[str, Any], new: Mapping[str, Any],
+                 merge_key: Any = None) -> None:
+        super().__init__(text)
+        self.doc = doc
+        self.chain = chain
+        self.old = dict(old)
+        self.new = dict(new)
+        self.merge_key = merge_key
+
+    def redo(self) -> None:
+        self.doc._apply_fields(self.chain, self.new)
+
+    def undo(self) -> None:
+        self.doc._apply_fields(self.chain, self.old)
+
+    def id(self) -> int:
+        return _MERGE_ID if self.merge_key is not None else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, EditChainCommand) or other.merge_key != self.merge_key or other.chain != self.chain:
+            return False
+        if set(other.new) != set(self.new):
+            return False
+        self.new = dict(other.new)
+        return True

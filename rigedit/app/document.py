@@ -1,0 +1,195 @@
+"""The editable state behind the window: the rig, its file, the selected chain, the undo stack.
+
+Views listen to the signals and never change the rig themselves: every edit goes through
+`edit_chain` (an undo command) or, for the live part of a drag, `set_chain_live` (no command;
+the drag pushes one command when the mouse is released). Whatever changes what the solver must
+solve emits `goals_changed`; the solver thread picks up the newest goals from `goals()`.
+"""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any, Mapping
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from rigedit import ChainReport, ChainSettings, Rig
+
+from .commands import EditChainCommand
+
+
+class Document(QObject):
+    rig_replaced = Signal()  # a new rig (File > New/Open); everything is rebuilt
+    chain_changed = Signal(str)  # a chain's settings changed (name)
+    selection_changed = Signal(str)  # the selected chain ("" for none)
+    pose_changed = Signal()  # the solver handed a pose back
+    goals_changed = Signal()  # the solver has something new to solve
+    path_changed = Signal()
+    modified_changed = Signal(bool)
+    animation_changed = Signal()  # a new clip under the IK (the solver needs a fresh rig copy)
+    time_changed = Signal(float)
+
+    def __init__(self, rig: Rig, path: str | Path | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.undo_stack = QUndoStack(self)
+        self._rig = rig
+        self._path = Path(path) if path else None
+        self._selected = rig.chain_names[0] if rig.chain_names else ""
+        self.reports: dict[str, ChainReport] = {}
+        self.errors: dict[str, tuple[float, ...]] = {}  # FABRIK tip error per iteration, last solve
+        self.generation = 0  # bumped with every new rig, so stale solver results are ignored
+        self._remembered_poles: dict[str, tuple[float, float, float]] = {}
+        self._restored = False  # holds changes from a recovery file that no undo step knows
+        self.undo_stack.cleanChanged.connect(lambda _clean: self.modified_changed.emit(self.modified))
+
+    # --- the rig and its file -------------------------------------------------------------
+
+    @property
+    def rig(self) -> Rig:
+        return self._rig
+
+    @property
+    def path(self) -> Path | None:
+        return self._path
+
+    @path.setter
+    def path(self, value: str | Path | None) -> None:
+        self._path = Path(value) if value else None
+        self.path_changed.emit()
+
+    def replace_rig(self, rig: Rig, path: str | Path | None) -> None:
+        """Edit another rig from now on; the undo history belongs to the old one and goes."""
+        self.undo_stack.clear()
+        self._rig = rig
+        self._path = Path(path) if path else None
+        self._selected = rig.chain_names[0] if rig.chain_names else ""
+        self.reports = {}
+        self.errors = {}
+        self._remembered_poles = {}
+        self.generation += 1
+        self._restored = False
+        self.undo_stack.setClean()
+        self.rig_replaced.emit()
+        self.modified_changed.emit(self.modified)
+        self.path_changed.emit()
+        self.selection_changed.emit(self._selected)
+        self.goals_changed.emit()
+
+    @property
+    def modified(self) -> bool:
+        return self._restored or not self.undo_stack.isClean()
+
+    def mark_saved(self) -> None:
+        self._restored = False
+        self.undo_stack.setClean()
+        self.modified_changed.emit(self.modified)
+
+    def mark_restored(self) -> None:
+        """The rig came from a recovery file: unsaved, though nothing is on the undo stack."""
+        self._restored = True
+        self.modified_changed.emit(True)
+
+    # --- animation under the IK (the timeline drives these) -------------------------------
+
+    def set_time(self, seconds: float) -> None:
+        self._rig.time = seconds
+        self.time_changed.emit(self._rig.time)
+        self.goals_changed.emit()
+
+    def set_clip(self, clip) -> None:
+        """Put an animation clip (or None) under the IK."""
+        self._rig.clip = clip
+        self.animation_changed.emit()
+        self.goals_changed.emit()
+
+    # --- selection ------------------------------------------------------------------------
+
+    @property
+    def selected(self) -> str:
+        return self._selected
+
+    def select(self, chain: str) -> None:
+        if chain and chain not in self._rig.chain_names:
+            raise KeyError(f"no chain named {chain!r}")
+        if chain != self._selected:
+            self._selected = chain
+            self.selection_changed.emit(chain)
+            self.goals_changed.emit()  # the worker reports the selected chain's error curve
+
+    # --- edits ----------------------------------------------------------------------------
+
+    def settings(self, chain: str) -> ChainSettings:
+        return self._rig.chain(chain).settings()
+
+    def set_chain_live(self, chain: str, **changes: Any) -> None:
+        """Change settings now without an undo command (a drag in progress, a cancel)."""
+        ch = self._rig.chain(chain)
+        new = dataclasses.replace(ch.settings(), **_normalised(changes))
+        if new != ch.settings():
+            ch.apply(new)
+            self.chain_changed.emit(chain)
+            self.goals_changed.emit()
+
+    def edit_chain(self, chain: str, text: str, changes: Mapping[str, Any], *, before: Mapping[str, Any] | None = None,
+                   merge_key: Any = None) -> bool:
+        """One undoable edit of some of a chain's settings. Invalid values raise ValueError
+        (naming the chain and the field) and change nothing. `before` gives the values to go
+        back to when they were already applied live (a drag); `merge_key`, when not None,
+        merges successive edits with the same key into one command (a slider drag).
+        Returns False when nothing would change (no command is pushed)."""
+        ch = self._rig.chain(chain)
+        changes = _normalised(changes)
+        current = ch.settings()
+        old = {k: getattr(current, k) for k in changes} if before is None else _normalised(before)
+        dataclasses.replace(current, **changes)  # field names checked here
+        if all(old[k] == changes[k] for k in changes):
+            return False
+        probe = ch.copy()
+        probe.apply(dataclasses.replace(current, **changes))  # validates; raises before any push
+        self.undo_stack.push(EditChainCommand(self, chain, text, old, changes, merge_key))
+        return True
+
+    def _apply_fields(self, chain: str, fields: Mapping[str, Any]) -> None:
+        """Used by the undo commands."""
+        ch = self._rig.chain(chain)
+        ch.apply(dataclasses.replace(ch.settings(), **fields))
+        self.chain_changed.emit(chain)
+        self.goals_changed.emit()
+
+    def remember_pole(self, chain: str, pole) -> None:
+        if pole is not None:
+            self._remembered_poles[chain] = tuple(float(v) for v in pole)
+
+    def remembered_pole(self, chain: str):
+        return self._remembered_poles.get(chain)
+
+    # --- solver results -------------------------------------------------------------------
+
+    def goals(self) -> dict[str, ChainSettings]:
+        return {name: self._rig.chain(name).settings() for name in self._rig.chain_names}
+
+    def apply_solution(self, generation: int, pose, reports: Mapping[str, ChainReport],
+                       errors: Mapping[str, tuple[float, ...]]) -> bool:
+        """Adopt a pose the solver thread handed back; False when it was for an older rig."""
+        if generation != self.generation:
+            return False
+        self._rig.pose = pose
+        self.reports = dict(reports)
+        self.errors.update(errors)
+        self.pose_changed.emit()
+        return True
+
+
+def _normalised(changes: Mapping[str, Any]) -> dict[str, Any]:
+    """Vectors as plain float tuples and limits as a sorted tuple, as ChainSettings holds them,
+    so an unchanged value compares equal and undo restores exactly what was there."""
+    out = dict(changes)
+    for key in ("target", "pole"):
+        if key in out and out[key] is not None:
+            out[key] = tuple(float(v) for v in out[key])
+    if "limits" in out:
+        lim = out["limits"]
+        items = lim.items() if isinstance(lim, Mapping) else lim
+        out["limits"] = tuple(sorted(items))
+    return out

@@ -1,0 +1,105 @@
+"""Start the editor.
+
+    rigedit [FILE]                                   open the editor (on FILE, or the humanoid)
+    rigedit --screenshot OUT.png [FILE] [--size WxH] render once the solver has answered, save, exit
+    rigedit --demo OUT.png [--size WxH]              drag the humanoid's left-hand target, save, exit
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from .qt_setup import prepare_qt
+
+DEMO_CHAIN = "left_arm"
+DEMO_GOAL = (0.55, 1.45, 0.35)  # metres: reaching forward and up, well inside the arm's reach
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT, e.g. 1280x800, got {text!r}") from None
+    if w < 200 or h < 150:
+        raise argparse.ArgumentTypeError(f"window size {w}x{h} is too small (at least 200x150)")
+    return w, h
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="rigedit", description="Pose character rigs with inverse kinematics.")
+    p.add_argument("file", nargs="?", metavar="FILE", help="a rig preset (.json); default: the bundled humanoid")
+    p.add_argument("--screenshot", metavar="OUT.png", help="save a screenshot of the window and exit")
+    p.add_argument("--demo", metavar="OUT.png", help="drag the left-hand target, save a screenshot and exit")
+    p.add_argument("--size", type=_size, default=(1280, 800), metavar="WxH", help="window size (default 1280x800)")
+    return p.parse_args(list(argv))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse(sys.argv[1:] if argv is None else argv)
+    prepare_qt()
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "rigedit"])
+    app.setApplicationName("rigedit")
+    from rigedit import PresetError, Rig
+
+    from .main_window import MainWindow
+
+    rig = None
+    if args.file:
+        try:
+            rig = Rig.load(args.file)
+        except (PresetError, OSError) as e:
+            if args.screenshot or args.demo:
+                print(f"rigedit: {e}", file=sys.stderr)
+                return 1
+            rig = None  # the window opens on the humanoid and shows the error in a dialog
+    capturing = bool(args.screenshot or args.demo)
+    window = MainWindow(rig, args.file if rig is not None else None, keep_layout=not capturing)
+    if args.screenshot or args.demo:
+        return _capture(app, window, args)
+    window.show()
+    if args.file and rig is None:
+        window.open_preset(args.file)  # shows the PresetError dialog; the humanoid stays
+    window.offer_recovery()
+    return app.exec()
+
+
+def _capture(app, window, args) -> int:
+    from PySide6.QtCore import QPointF
+
+    from . import capture
+
+    window.resize(*args.size)
+    window.show()
+    window.raise_()
+    if not capture.wait_for_pose(window):
+        print("rigedit: the solver did not hand a pose back in time", file=sys.stderr)
+        window.close()
+        return 1
+    out = args.screenshot or args.demo
+    if args.demo:
+        if DEMO_CHAIN not in window.rig.chain_names:
+            print(f"rigedit: --demo needs a rig with a {DEMO_CHAIN!r} chain (the humanoid)", file=sys.stderr)
+            window.close()
+            return 1
+        vp = window.viewport
+        start = vp.world_to_screen(window.rig.chain(DEMO_CHAIN).target)
+        end = vp.world_to_screen(DEMO_GOAL)
+        capture.drag_handle(window, start, end, seconds=1.0)
+        capture.wait_for_pose(window)
+        capture.pump(0.2)
+    path, colours = capture.grab(window, out)
+    window.document.mark_saved()  # nothing to ask about on the way out
+    window.close()
+    if colours < capture.MIN_COLOURS:
+        print(f"rigedit: the viewport looks blank in {path} ({colours} colours)", file=sys.stderr)
+        return 2
+    print(Path(path).resolve())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

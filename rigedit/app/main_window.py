@@ -1,0 +1,175 @@
+"""The editor's main window: viewport in the middle, property and timeline docks, menus,
+status bar, and the solver thread behind it all.
+
+Automation surface (DESIGN.md): `window.rig`, `window.viewport.world_to_screen(xyz)`,
+`window.undo_stack`, `window.open_preset(path)`, `window.save_preset(path)`; objectNames
+`viewport`, `properties`, `chainSelector`, `blendWeight`, `timeline`.
+
+The timeline dock is filled by `rigedit/app/timeline_dock.py` when that module exists: it
+must define `create_timeline_widget(window) -> QWidget`, which gets this window (its
+`document` has `set_time`, `set_clip`, `edit_chain`, `set_chain_live` and the signals) and
+returns the widget to put in the dock. Until then the dock holds a placeholder.
+"""
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
+
+from rigedit import Rig
+
+from . import settings
+from .document import Document
+from .file_ops import FileController
+from .menus import build_menus, fill_recent
+from .properties_dock import PropertiesDock
+from .solver_thread import Goals, Solution, SolverThread
+from .status import StatusReadout
+from .viewport import Viewport
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, rig: Rig | None = None, path: str | Path | None = None, *, keep_layout: bool = True) -> None:
+        """keep_layout=False neither restores nor saves the window layout (screenshots want
+        the same layout every time)."""
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.document = Document(rig if rig is not None else Rig.default(), path, self)
+        self.undo_stack = self.document.undo_stack
+        self.solver = SolverThread(self)
+        self.solver.worker.solved.connect(self._solved)
+        self.solver.worker.failed.connect(lambda msg: self.statusBar().showMessage(f"Solver: {msg}", 8000))
+        self.solves = 0
+        self.posted_serial = 0  # goals posted so far
+        self.solved_serial = 0  # the newest goals whose pose the window has applied
+
+        self.viewport = Viewport(self.document)
+        self.setCentralWidget(self.viewport)
+        self.properties = PropertiesDock(self.document, self)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.properties)
+        self.properties.panel.problem.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
+        self.timeline_dock = QDockWidget("Timeline", self)
+        self.timeline_dock.setObjectName("timeline")
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.timeline_dock)
+        self._install_timeline()
+
+        self.keep_layout = keep_layout
+        self.files = FileController(self)
+        build_menus(self)
+        self.panels_menu.addAction(self.properties.toggleViewAction())
+        self.panels_menu.addAction(self.timeline_dock.toggleViewAction())
+        self.status = StatusReadout(self.statusBar(), self.document, lambda: self.solves, lambda: self.viewport.frames)
+
+        self.document.goals_changed.connect(self.post_goals)
+        self.document.rig_replaced.connect(self._post_rig)
+        self.document.animation_changed.connect(self._post_rig)
+        self.document.path_changed.connect(self._update_title)
+        self.document.modified_changed.connect(self.setWindowModified)
+        self.document.rig_replaced.connect(self.viewport.reset_camera)
+
+        self.resize(1280, 800)
+        # The viewport is what the user works in; the dock gets what its form needs.
+        self.resizeDocks([self.properties], [430], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.timeline_dock], [110], Qt.Orientation.Vertical)
+        if keep_layout:
+            self._restore_layout()
+        self._update_title()
+        self._post_rig()
+
+    # --- automation surface ------------------------------------------------------------------
+
+    @property
+    def rig(self) -> Rig:
+        return self.document.rig
+
+    def open_preset(self, path: str | Path) -> bool:
+        """File > Open without the file dialog; a failure shows a dialog and keeps the old rig."""
+        return self.files.open_preset(path)
+
+    def save_preset(self, path: str | Path) -> bool:
+        """File > Save As without the file dialog; a failure shows a dialog and loses nothing."""
+        return self.files.save_preset(path)
+
+    def offer_recovery(self) -> bool:
+        return self.files.offer_recovery()
+
+    # --- solver ------------------------------------------------------------------------------
+
+    def goals(self) -> Goals:
+        doc = self.document
+        return Goals(doc.generation, doc.goals(), doc.selected, doc.rig.time, self.posted_serial)
+
+    def post_goals(self) -> None:
+        self.posted_serial += 1
+        self.solver.post(self.goals())
+
+    def solver_caught_up(self) -> bool:
+        """The pose shown answers the newest goals posted."""
+        return self.solved_serial == self.posted_serial
+
+    def _post_rig(self) -> None:
+        self.solver.post_rig(self.document.rig.copy(), self.document.generation)
+        self.post_goals()
+
+    def _solved(self, s: Solution) -> None:
+        if self.document.apply_solution(s.generation, s.pose, s.reports, s.errors):
+            self.solves += 1
+            self.solved_serial = max(self.solved_serial, s.serial)
+
+    # --- window ------------------------------------------------------------------------------
+
+    def _install_timeline(self) -> None:
+        widget: QWidget | None = None
+        try:
+            module = importlib.import_module(".timeline_dock", __package__)
+        except ModuleNotFoundError as e:
+            if e.name != f"{__package__}.timeline_dock":
+                raise
+            module = None
+        if module is not None and hasattr(module, "create_timeline_widget"):
+            widget = module.create_timeline_widget(self)
+        if widget is None:
+            widget = QLabel("Timeline: blend-weight keys will appear here.")
+            widget.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            widget.setMinimumHeight(60)
+        self.timeline_dock.setWidget(widget)
+
+    def refresh_recent_menu(self) -> None:
+        fill_recent(self)
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(f"{self.files.display_name}[*] — rigedit")
+        self.setWindowModified(self.document.modified)
+
+    def _restore_layout(self) -> None:
+        s = settings.settings()
+        geometry = s.value("geometry")
+        state = s.value("windowState")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+
+    def _save_layout(self) -> None:
+        s = settings.settings()
+        s.setValue("geometry", self.saveGeometry())
+        s.setValue("windowState", self.saveState())
+        s.sync()
+
+    def closeEvent(self, ev) -> None:  # noqa: N802
+        self.viewport.cancel_drag()
+        if not self.files.maybe_save():
+            ev.ignore()
+            return
+        if self.keep_layout:
+            self._save_layout()
+        self.shutdown()
+        ev.accept()
+
+    def shutdown(self) -> None:
+        """Stop timers and join the solver thread (closing the window does this)."""
+        self.files.autosave_timer.stop()
+        self.status.timer.stop()
+        self.solver.stop()

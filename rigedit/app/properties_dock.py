@@ -1,0 +1,258 @@
+"""The property dock: pick a chain and edit its solver settings; every edit is an undo command."""
+from __future__ import annotations
+
+import itertools
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QStandardItemModel
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDockWidget,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSlider,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from rigedit.core.chain import MAX_ITERATIONS_CAP
+
+from .document import Document
+from .error_plot import ErrorPlot
+from .limits_table import LimitsTable
+from .poles import default_pole
+
+SOLVERS = [("two_bone", "Two-bone (exact)"), ("fabrik", "FABRIK (iterative)")]
+WEIGHT_STEPS = 1000  # slider resolution: 0.001 of blend weight per step
+
+
+class BlendWeight(QWidget):
+    """A slider and a spin box showing one value in [0, 1]."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("blendWeight")
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(0, WEIGHT_STEPS)
+        self.slider.setPageStep(WEIGHT_STEPS // 10)
+        self.spin = QDoubleSpinBox()
+        self.spin.setRange(0.0, 1.0)
+        self.spin.setDecimals(3)
+        self.spin.setSingleStep(0.05)
+        self.spin.setKeyboardTracking(False)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.slider, 1)
+        lay.addWidget(self.spin)
+
+    def show_value(self, w: float) -> None:
+        for widget, v in ((self.slider, round(w * WEIGHT_STEPS)), (self.spin, w)):
+            widget.blockSignals(True)
+            widget.setValue(v)
+            widget.blockSignals(False)
+
+
+class PropertiesPanel(QWidget):
+    problem = Signal(str)  # an edit the chain refused: the window shows why
+
+    def __init__(self, document: Document, parent=None) -> None:
+        super().__init__(parent)
+        self.doc = document
+        self._loading = False
+        self._slider_session = itertools.count()
+        self._slider_key = None
+
+        self.chain_selector = QComboBox()
+        self.chain_selector.setObjectName("chainSelector")
+        self.joints_label = QLabel()
+        self.joints_label.setWordWrap(True)
+        self.joints_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.solver = QComboBox()
+        self.solver.setObjectName("solver")
+        for key, label in SOLVERS:
+            self.solver.addItem(label, key)
+        self.tolerance = QDoubleSpinBox()
+        self.tolerance.setObjectName("tolerance")
+        self.tolerance.setDecimals(3)
+        self.tolerance.setRange(0.001, 10_000.0)
+        self.tolerance.setSuffix(" mm")
+        self.tolerance.setKeyboardTracking(False)
+        self.max_iterations = QSpinBox()
+        self.max_iterations.setObjectName("maxIterations")
+        self.max_iterations.setRange(1, MAX_ITERATIONS_CAP)
+        self.max_iterations.setKeyboardTracking(False)
+        self.weight = BlendWeight()
+        self.pole = QCheckBox("Use a pole (bend direction)")
+        self.pole.setObjectName("usePole")
+        self.limits = LimitsTable()
+        self.error_plot = ErrorPlot()
+
+        form = QFormLayout()
+        form.addRow("Chain", self.chain_selector)
+        form.addRow("Joints", self.joints_label)
+        form.addRow("Solver", self.solver)
+        form.addRow("Tolerance", self.tolerance)
+        form.addRow("Max iterations", self.max_iterations)
+        form.addRow("Blend weight", self.weight)
+        form.addRow("", self.pole)
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addWidget(QLabel("Joint limits"))
+        lay.addWidget(self.limits, 1)
+        self.plot_label = QLabel("Error per iteration (last solve)")
+        lay.addWidget(self.plot_label)
+        lay.addWidget(self.error_plot)
+
+        self.chain_selector.activated.connect(self._chain_picked)
+        self.solver.activated.connect(self._solver_picked)
+        self.tolerance.valueChanged.connect(lambda v: self._edit("Set tolerance", tolerance=v / 1000.0))
+        self.max_iterations.valueChanged.connect(lambda v: self._edit("Set max iterations", max_iterations=int(v)))
+        self.weight.slider.sliderPressed.connect(self._slider_down)
+        self.weight.slider.sliderReleased.connect(self._slider_up)
+        self.weight.slider.valueChanged.connect(self._slider_moved)
+        self.weight.spin.valueChanged.connect(lambda v: self._edit("Set blend weight", weight=float(v)))
+        self.pole.toggled.connect(self._pole_toggled)
+        self.limits.limits_edited.connect(lambda lims: self._edit("Edit joint limits", limits=lims))
+        self.limits.problem.connect(self._refused)
+
+        document.rig_replaced.connect(self.reload)
+        document.selection_changed.connect(lambda _n: self.reload())
+        document.chain_changed.connect(self._chain_changed)
+        document.pose_changed.connect(self._show_errors)
+        self.reload()
+
+    # --- document -> widgets -----------------------------------------------------------------
+
+    def reload(self) -> None:
+        self._loading = True
+        try:
+            rig = self.doc.rig
+            names = rig.chain_names
+            if [self.chain_selector.itemText(i) for i in range(self.chain_selector.count())] != names:
+                self.chain_selector.clear()
+                self.chain_selector.addItems(names)
+            sel = self.doc.selected
+            self.chain_selector.setCurrentIndex(names.index(sel) if sel in names else -1)
+            self._show_settings()
+        finally:
+            self._loading = False
+
+    def _chain_changed(self, name: str) -> None:
+        if name == self.doc.selected:
+            self._loading = True
+            try:
+                self._show_settings()
+            finally:
+                self._loading = False
+
+    def _show_settings(self) -> None:
+        sel = self.doc.selected
+        enabled = bool(sel)
+        for w in (self.solver, self.tolerance, self.max_iterations, self.weight, self.pole, self.limits):
+            w.setEnabled(enabled)
+        if not enabled:
+            self.joints_label.setText("")
+            return
+        ch = self.doc.rig.chain(sel)
+        self.joints_label.setText(" → ".join(ch.joints))
+        model = self.solver.model()
+        if isinstance(model, QStandardItemModel):
+            # The closed-form solver needs exactly three joints: offer it only where it fits.
+            model.item(0).setEnabled(len(ch.joints) == 3)
+        self.solver.setCurrentIndex([k for k, _ in SOLVERS].index(ch.solver))
+        self.tolerance.setValue(ch.tolerance * 1000.0)
+        self.max_iterations.setValue(ch.max_iterations)
+        self.max_iterations.setEnabled(ch.solver == "fabrik")
+        if self._slider_key is None:
+            self.weight.show_value(ch.weight)
+        self.pole.setChecked(ch.pole is not None)
+        if not self._table_shows(ch):
+            self.limits.load(ch.joints, ch.limits)
+        fabrik = ch.solver == "fabrik"
+        self.plot_label.setVisible(fabrik)
+        self.error_plot.setVisible(fabrik)
+        self._show_errors()
+
+    def _table_shows(self, ch) -> bool:
+        rows = [self.limits.item(r, 0).text() for r in range(self.limits.rowCount())]
+        if rows != list(ch.joints[:-1]):
+            return False
+        try:
+            return self.limits.current_limits() == dict(ch.limits)
+        except ValueError:
+            return False
+
+    def _show_errors(self) -> None:
+        sel = self.doc.selected
+        if not sel or not self.error_plot.isVisibleTo(self):
+            return
+        errors = self.doc.errors.get(sel)
+        if errors is not None:
+            self.error_plot.show_errors(errors, self.doc.rig.chain(sel).tolerance)
+
+    # --- widgets -> document -----------------------------------------------------------------
+
+    def _edit(self, text: str, merge_key=None, **changes) -> None:
+        if self._loading or not self.doc.selected:
+            return
+        try:
+            self.doc.edit_chain(self.doc.selected, text, changes, merge_key=merge_key)
+        except ValueError as e:
+            self._refused(str(e))
+
+    def _refused(self, message: str) -> None:
+        self.problem.emit(message)
+        self._loading = True
+        try:
+            self._show_settings()  # put the widgets back to what the chain has
+        finally:
+            self._loading = False
+
+    def _chain_picked(self, index: int) -> None:
+        if not self._loading and index >= 0:
+            self.doc.select(self.chain_selector.itemText(index))
+
+    def _solver_picked(self, index: int) -> None:
+        self._edit("Set solver", solver=self.solver.itemData(index))
+
+    def _slider_down(self) -> None:
+        self._slider_key = ("weight", self.doc.selected, next(self._slider_session))
+
+    def _slider_up(self) -> None:
+        self._slider_key = None
+
+    def _slider_moved(self, value: int) -> None:
+        w = value / WEIGHT_STEPS
+        self.weight.spin.blockSignals(True)
+        self.weight.spin.setValue(w)
+        self.weight.spin.blockSignals(False)
+        # While the slider is held, every step merges into the one command the drag started.
+        self._edit("Set blend weight", merge_key=self._slider_key, weight=w)
+
+    def _pole_toggled(self, on: bool) -> None:
+        if self._loading or not self.doc.selected:
+            return
+        name = self.doc.selected
+        ch = self.doc.rig.chain(name)
+        if on:
+            pole = self.doc.remembered_pole(name) or default_pole(self.doc.rig, name)
+            self._edit("Use pole", pole=pole)
+        else:
+            self.doc.remember_pole(name, ch.pole)
+            self._edit("Remove pole", pole=None)
+
+
+class PropertiesDock(QDockWidget):
+    def __init__(self, document: Document, parent=None) -> None:
+        super().__init__("Properties", parent)
+        self.setObjectName("properties")
+        self.panel = PropertiesPanel(document)
+        scroll = QScrollArea()
+        scroll.setWidget(self.panel)
+        scroll.setWidgetResizable(True)
+        self.setWidget(scroll)

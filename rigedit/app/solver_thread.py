@@ -1,0 +1,191 @@
+"""The solver thread: solves the newest goals off the GUI thread and hands poses back.
+
+The GUI posts goals (every chain's settings) into a one-item slot guarded by a lock and wakes
+the worker with a queued signal. Goals the worker has not taken yet are replaced, never
+queued: while a target is dragged only the latest mouse position matters, and a queue would
+make the arm trail further behind the longer the drag goes on. The worker owns its own copy
+of the rig (`rig.copy()`), so it never shares mutable state with the GUI, and solves from its
+previous pose (the rig's warm start).
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
+
+from rigedit import ChainSettings, Rig
+
+
+@dataclass(frozen=True)
+class Goals:
+    generation: int  # which rig these are for (the document bumps it on File > Open)
+    settings: dict[str, ChainSettings]
+    plot_chain: str = ""  # the chain whose per-iteration FABRIK errors the GUI wants
+    time: float | None = None  # animation time for the pose under the IK; None keeps it
+    serial: int = 0  # the poster's count, handed back so it can tell when it has caught up
+
+
+@dataclass
+class Solution:
+    generation: int
+    pose: object  # rigedit.core.skeleton.Pose
+    reports: dict
+    errors: dict[str, tuple[float, ...]]
+    seconds: float  # time the solve took
+    serial: int = 0
+
+
+@dataclass
+class SolverStats:
+    posted: int = 0
+    dropped: int = 0  # replaced in the slot before the worker took them
+    solved: int = 0
+    solve_seconds: float = 0.0
+    failures: list[str] = field(default_factory=list)
+
+
+class SolverWorker(QObject):
+    solved = Signal(object)  # Solution
+    failed = Signal(str)
+    _wake = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self._goals: Goals | None = None
+        self._new_rig: tuple[Rig, int] | None = None
+        self._rig: Rig | None = None
+        self._generation = -1
+        self.stats = SolverStats()
+        # Queued even though both ends live in this object: the worker lives in the solver
+        # thread, so the slot runs there, never in the poster's thread.
+        self._wake.connect(self._run, Qt.ConnectionType.QueuedConnection)
+
+    # --- called from the GUI thread ------------------------------------------------------
+
+    def post_rig(self, rig: Rig, generation: int) -> None:
+        """Solve a new rig from now on (File > Open); takes ownership of `rig` (pass a copy)."""
+        with self._lock:
+            self._new_rig = (rig, generation)
+            self._goals = None
+        self._wake.emit()
+
+    def post(self, goals: Goals) -> None:
+        with self._lock:
+            self.stats.posted += 1
+            if self._goals is not None:
+                self.stats.dropped += 1
+            self._goals = goals
+        self._wake.emit()
+
+    def stats_snapshot(self) -> SolverStats:
+        with self._lock:
+            s = self.stats
+            return SolverStats(s.posted, s.dropped, s.solved, s.solve_seconds, list(s.failures))
+
+    # --- the solver thread ---------------------------------------------------------------
+
+    @Slot()
+    def _run(self) -> None:
+        with self._lock:
+            goals, self._goals = self._goals, None
+            new_rig, self._new_rig = self._new_rig, None
+        if new_rig is not None:
+            self._rig, self._generation = new_rig
+        if goals is None or self._rig is None or goals.generation != self._generation:
+            return
+        start = time.perf_counter()
+        try:
+            solution = self._solve(goals)
+        except Exception as e:  # a bad goal must not kill the thread; the GUI shows why
+            with self._lock:
+                self.stats.failures.append(str(e))
+            self.failed.emit(f"{type(e).__name__}: {e}")
+            return
+        solution.seconds = time.perf_counter() - start
+        with self._lock:
+            self.stats.solved += 1
+            self.stats.solve_seconds += solution.seconds
+        self.solved.emit(solution)
+
+    def _solve(self, goals: Goals) -> Solution:
+        rig = self._rig
+        for name, settings in goals.settings.items():
+            rig.chain(name).apply(settings)
+        if goals.time is not None:
+            rig.time = goals.time
+        before = rig.pose
+        reports = rig.solve()
+        errors = {}
+        if goals.plot_chain in reports:
+            curve = _error_curve(rig, goals.plot_chain, reports[goals.plot_chain], before)
+            if curve is not None:
+                errors[goals.plot_chain] = curve
+        return Solution(goals.generation, rig.pose, reports, errors, 0.0, goals.serial)
+
+
+def _error_curve(rig: Rig, name: str, report, before) -> tuple[float, ...] | None:
+    """The tip error after each FABRIK pass of the last solve, for the property dock's plot.
+
+    When the rig's report carries them (`errors`), those are used. Otherwise the same FABRIK
+    call is repeated from the chain's pose before the solve: that is the rig's own warm start
+    when the chain's weight is 1 and nothing above it moved, which is the case while a user
+    drags this chain's target.
+    """
+    ch = rig.chain(name)
+    if ch.solver != "fabrik":
+        return None
+    own = getattr(report, "errors", None)
+    if own is not None:
+        return tuple(float(e) for e in own)
+    fabrik = _fabrik()
+    idx = rig.skeleton.chain_indices(ch.joints)
+    points = rig.skeleton.fk_matrices(before)[0][idx]
+    limits = [ch.limits.get(j) for j in ch.joints] if ch.limits else None
+    kwargs = {"limits": limits} if limits else {}
+    try:
+        r = fabrik(points, np.asarray(ch.target), tolerance=ch.tolerance, max_iterations=ch.max_iterations, **kwargs)
+    except TypeError:  # a fabrik without limits support
+        r = fabrik(points, np.asarray(ch.target), tolerance=ch.tolerance, max_iterations=ch.max_iterations)
+    return tuple(float(e) for e in r.errors)
+
+
+def _fabrik():
+    from rigedit.core import ik
+
+    f = getattr(ik, "fabrik", None)
+    if callable(f):
+        return f
+    from rigedit.core import rig  # until core.ik exports the solver, the rig's own import is the one
+
+    return rig.fabrik
+
+
+class SolverThread(QObject):
+    """Owns the QThread and its worker; `stop()` (called when the window closes) joins it."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._thread = QThread()
+        self._thread.setObjectName("rigedit-solver")
+        self.worker = SolverWorker()
+        self.worker.moveToThread(self._thread)
+        self._thread.finished.connect(self.worker.deleteLater)
+        self._thread.start()
+
+    def post_rig(self, rig: Rig, generation: int) -> None:
+        self.worker.post_rig(rig, generation)
+
+    def post(self, goals: Goals) -> None:
+        self.worker.post(goals)
+
+    def is_running(self) -> bool:
+        return self._thread.isRunning()
+
+    def stop(self) -> None:
+        if self._thread.isRunning():
+            self._thread.quit()
+            self._thread.wait()

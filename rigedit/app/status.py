@@ -1,0 +1,88 @@
+"""The status bar readout: the selected chain's solve, the solver rate and the frame rate."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QLabel, QStatusBar
+
+from rigedit import ChainReport, Rig
+
+from .document import Document
+
+
+def reach_state(rig: Rig, chain: str, report: ChainReport) -> str:
+    """"reached", "OUT OF REACH" (farther than the chain is long, or closer than a two-bone
+    chain can fold) or "not reached" (in reach, but limits or the iteration cap stopped it)."""
+    if report.reached:
+        return "reached"
+    ch = rig.chain(chain)
+    pts = np.array([rig.world_position(j) for j in ch.joints])
+    bones = np.linalg.norm(np.diff(pts, axis=0), axis=1)
+    d = float(np.linalg.norm(np.asarray(ch.target) - pts[0]))
+    longest = float(bones.sum())
+    shortest = float(max(0.0, 2 * bones.max() - longest))
+    if d > longest + ch.tolerance or d < shortest - ch.tolerance:
+        return "OUT OF REACH"
+    return "not reached"
+
+
+def describe(rig: Rig, chain: str, report: ChainReport | None) -> str:
+    if report is None:
+        return f"{chain}: solving…"
+    state = reach_state(rig, chain, report)
+    it = "closed form" if rig.chain(chain).solver == "two_bone" else f"{report.iterations} iterations"
+    return f"{chain}: error {report.error * 1000:.3g} mm · {it} · {state}"
+
+
+class StatusReadout:
+    """Labels in the window's status bar, refreshed on every solve and once a second for rates."""
+
+    def __init__(self, bar: QStatusBar, document: Document, solves_counter, frames_counter) -> None:
+        self.doc = document
+        self.chain = QLabel()
+        self.chain.setObjectName("chainStatus")
+        self.solver = QLabel()
+        self.solver.setObjectName("solverRate")
+        self.fps = QLabel()
+        self.fps.setObjectName("frameRate")
+        bar.addPermanentWidget(self.chain)
+        bar.addPermanentWidget(self.solver)
+        bar.addPermanentWidget(self.fps)
+        self._solves = solves_counter
+        self._frames = frames_counter
+        self._last = (time.perf_counter(), solves_counter(), frames_counter())
+        self.solves_per_second = 0.0
+        self.frames_per_second = 0.0
+        self.timer = QTimer()
+        self.timer.setInterval(1000)
+        self.timer.timeout.connect(self.tick)
+        self.timer.start()
+        document.pose_changed.connect(self.refresh_chain)
+        document.selection_changed.connect(lambda _n: self.refresh_chain())
+        document.rig_replaced.connect(self.refresh_chain)
+        self.refresh_chain()
+        self.tick()
+
+    def refresh_chain(self) -> None:
+        sel = self.doc.selected
+        if not sel:
+            self.chain.setText("no chain selected")
+            return
+        report = self.doc.reports.get(sel)
+        text = describe(self.doc.rig, sel, report)
+        self.chain.setText(text)
+        bad = report is not None and not report.reached
+        self.chain.setStyleSheet("color: #ff5a4a; font-weight: bold;" if bad else "")
+
+    def tick(self) -> None:
+        now, solves, frames = time.perf_counter(), self._solves(), self._frames()
+        t0, s0, f0 = self._last
+        dt = max(now - t0, 1e-6)
+        self.solves_per_second = (solves - s0) / dt
+        self.frames_per_second = (frames - f0) / dt
+        self._last = (now, solves, frames)
+        self.solver.setText(f"solver {self.solves_per_second:.0f} solves/s")
+        # An idle viewport draws nothing, and "0 fps" would read as a hang.
+        self.fps.setText(f"viewport {self.frames_per_second:.0f} fps" if frames > f0 else "viewport idle")

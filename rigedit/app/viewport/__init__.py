@@ -1,0 +1,5 @@
+"""The 3D viewport: camera math, skeleton drawing, handles, overlays, the GL widget."""
+from .gizmos import Handle
+from .view import Viewport
+
+__all__ = ["Viewport", "Handle"]

@@ -1,0 +1,77 @@
+"""Dragging a handle: the gizmo controller between the mouse ray and the document.
+
+On press the handle's value is remembered and a plane through the handle, facing the camera,
+is fixed; each move puts the handle where the mouse ray meets that plane (keeping the offset
+between the handle's centre and the point first grabbed, so it does not jump under the
+cursor); release pushes one undo command for the whole drag; cancel (Esc) puts it back.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..document import Document
+from .camera import ray_plane
+from .gizmos import Handle
+
+
+@dataclass
+class HandleDrag:
+    handle: Handle
+    start: tuple[float, float, float]
+    plane_point: np.ndarray
+    plane_normal: np.ndarray
+    offset: np.ndarray
+    moved: bool = False
+
+
+def handle_value(doc: Document, handle: Handle):
+    s = doc.settings(handle.chain)
+    return s.target if handle.kind == "target" else s.pole
+
+
+class DragController:
+    def __init__(self, document: Document) -> None:
+        self.doc = document
+        self.active: HandleDrag | None = None
+
+    def begin(self, handle: Handle, origin: np.ndarray, direction: np.ndarray, forward: np.ndarray) -> bool:
+        value = handle_value(self.doc, handle)
+        if value is None:
+            return False
+        center = np.array(value, dtype=np.float64)
+        grab = ray_plane(origin, direction, center, forward)
+        if grab is None:
+            return False
+        self.active = HandleDrag(handle, tuple(value), center, forward.copy(), center - grab)
+        self.doc.select(handle.chain)
+        return True
+
+    def move(self, origin: np.ndarray, direction: np.ndarray) -> np.ndarray | None:
+        d = self.active
+        if d is None:
+            return None
+        hit = ray_plane(origin, direction, d.plane_point, d.plane_normal)
+        if hit is None:  # the mouse left the half-space in front of the camera: hold still
+            return None
+        value = hit + d.offset
+        d.moved = True
+        self.doc.set_chain_live(d.handle.chain, **{d.handle.kind: value})
+        return value
+
+    def finish(self) -> bool:
+        """Release: one undo command if the handle moved; True if one was pushed."""
+        d, self.active = self.active, None
+        if d is None:
+            return False
+        end = handle_value(self.doc, d.handle)
+        what = "target" if d.handle.kind == "target" else "pole"
+        return self.doc.edit_chain(
+            d.handle.chain, f"Move {d.handle.chain} {what}", {d.handle.kind: end}, before={d.handle.kind: d.start}
+        )
+
+    def cancel(self) -> None:
+        d, self.active = self.active, None
+        if d is not None:
+            self.doc.set_chain_live(d.handle.chain, **{d.handle.kind: d.start})

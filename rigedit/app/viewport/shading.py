@@ -1,0 +1,49 @@
+"""A headlight shader for the bones and handles.
+
+pyqtgraph's 'shaded' program lights from behind-right of the camera, which leaves the faces
+turned toward the viewer darkest. A light at the eye, seen on both sides of a face, keeps
+every visible face readable however the camera orbits.
+"""
+from __future__ import annotations
+
+from pyqtgraph.opengl import shaders
+
+_VERTEX = """
+uniform mat4 u_mvp;
+uniform mat3 u_normal;
+attribute vec4 a_position;
+attribute vec3 a_normal;
+attribute vec4 a_color;
+varying vec4 v_color;
+varying vec3 v_normal;
+void main() {
+    v_normal = u_normal * a_normal;
+    v_color = a_color;
+    gl_Position = u_mvp * a_position;
+}
+"""
+
+_FRAGMENT = """
+#ifdef GL_ES
+precision mediump float;
+#endif
+varying vec4 v_color;
+varying vec3 v_normal;
+void main() {
+    float len = length(v_normal);
+    vec3 n = len > 0.0 ? v_normal / len : vec3(0.0, 0.0, 1.0);
+    float p = abs(dot(n, normalize(vec3(0.35, 0.45, 1.0))));
+    gl_FragColor = vec4(v_color.rgb * (0.38 + 0.62 * p), v_color.a);
+}
+"""
+
+_program = None
+
+
+def headlight():
+    global _program
+    if _program is None:
+        _program = shaders.ShaderProgram(
+            "rigedit_headlight", [shaders.VertexShader(_VERTEX), shaders.FragmentShader(_FRAGMENT)]
+        )
+    return _program

@@ -1,0 +1,306 @@
+"""The 3D viewport: a pyqtgraph GLViewWidget showing the document's rig, with handles to drag.
+
+Left-drag on a handle moves it; left-drag elsewhere orbits, Ctrl+left or middle pans, the
+wheel zooms (pyqtgraph's own camera controls). Esc during a drag puts the handle back.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import pyqtgraph.opengl as gl
+from PySide6.QtCore import QPointF, Qt, QTimer, Signal
+from PySide6.QtGui import QMatrix4x4, QVector3D
+
+from ..document import Document
+from . import camera, palette
+from .drag import DragController
+from .gizmos import GizmoView, Handle
+from .overlays import LineOverlay, limit_lines, reach_shell
+from .skeleton_view import SkeletonView
+
+_Y_UP = QMatrix4x4(*camera.Y_UP_TO_GL.flatten().tolist())
+DEFAULT_AZIMUTH = -62.0  # degrees: a three-quarter view from the character's front-left
+DEFAULT_ELEVATION = 12.0
+
+
+class Viewport(gl.GLViewWidget):
+    frame_drawn = Signal()
+    handle_hovered = Signal(object)  # Handle or None
+
+    def __init__(self, document: Document, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("viewport")
+        self.setMouseTracking(True)  # hover highlights need moves without a button
+        self.setMinimumSize(320, 240)
+        self.doc = document
+        self.drag = DragController(document)
+        self.show_limits = False
+        self.show_reach = True
+        self.frames = 0  # paintGL calls, for the frame-rate readout
+        self.last_frame_time = 0.0
+        self.setBackgroundColor(tuple(int(255 * c) for c in palette.BACKGROUND))
+
+        self.grid = gl.GLGridItem(color=tuple(int(255 * c) for c in palette.GRID))
+        self.grid.rotate(90, 1, 0, 0)  # the grid is drawn in its own XY plane; the floor is world XZ
+        self.addItem(self.grid)
+        self.axes = gl.GLLinePlotItem(pos=np.zeros((4, 3)), mode="lines", width=1.5, antialias=True)
+        self.axes.setGLOptions("translucent")
+        self.addItem(self.axes)
+        self.skeleton = SkeletonView(self)
+        self.gizmos = GizmoView(self)
+        self.reach = LineOverlay(self, palette.REACH_SHELL)
+        self.limits = LineOverlay(self, width=1.5)
+
+        self._sync_pending = False
+        document.rig_replaced.connect(self.rebuild)
+        document.chain_changed.connect(lambda _name: self.schedule_sync())
+        document.selection_changed.connect(lambda _name: self._restyle())
+        document.pose_changed.connect(self.schedule_sync)
+        self.rebuild()
+        self.reset_camera()
+
+    # --- the scene --------------------------------------------------------------------------
+
+    def rebuild(self) -> None:
+        """A new rig: new handles, new colours, a grid sized to it."""
+        if self.drag.active is not None:
+            self.drag.active = None
+        rig = self.doc.rig
+        pos = rig.world_positions()
+        height = float(np.ptp(pos[:, 1])) if len(pos) else 1.0
+        extent = float(max(np.ptp(pos, axis=0).max(), 1e-3)) if len(pos) else 1.0
+        size = max(height, extent)
+        self.gizmos.set_chains(rig.chain_names, radius=max(0.022 * size, 0.004))
+        step = _nice_step(size / 7.0)
+        half = step * math.ceil(1.6 * size / step)
+        self.grid.setSize(2 * half, 2 * half)
+        self.grid.setSpacing(step, step)
+        floor = min(0.0, float(pos[:, 1].min())) if len(pos) else 0.0
+        self.grid.resetTransform()
+        self.grid.rotate(90, 1, 0, 0)
+        self.grid.translate(0, floor, 0)
+        a = half
+        y = floor + 1e-4 * size  # just above the grid's own lines through the origin, which would hide them
+        self.axes.setData(
+            pos=np.array([[-a, y, 0], [a, y, 0], [0, y, -a], [0, y, a]], dtype=np.float32),
+            color=np.array([palette.GRID_AXIS_X] * 2 + [palette.GRID_AXIS_Z] * 2, dtype=np.float32),
+        )
+        self._restyle()
+
+    def _restyle(self) -> None:
+        rig = self.doc.rig
+        chains = [rig.skeleton.chain_indices(rig.chain(n).joints) for n in rig.chain_names]
+        sel = rig.chain_names.index(self.doc.selected) if self.doc.selected in rig.chain_names else None
+        self.skeleton.set_structure(rig.skeleton.parents, chains, sel)
+        self.schedule_sync()
+
+    def schedule_sync(self) -> None:
+        """Coalesce redraw requests: many solver results between two frames cost one upload."""
+        if not self._sync_pending:
+            self._sync_pending = True
+            QTimer.singleShot(0, self.sync)
+
+    def sync(self) -> None:
+        """Push the document's current pose and handles into the GL items."""
+        self._sync_pending = False
+        rig = self.doc.rig
+        pos = rig.world_positions()
+        self.skeleton.set_positions(pos)
+        targets, poles, mids, out = {}, {}, {}, set()
+        for name in rig.chain_names:
+            ch = rig.chain(name)
+            targets[name] = np.asarray(ch.target)
+            if ch.pole is not None:
+                poles[name] = np.asarray(ch.pole)
+            idx = rig.skeleton.chain_indices(ch.joints)
+            mids[name] = pos[idx[len(idx) // 2]] if len(idx) > 2 else pos[idx[0]]
+            rep = self.doc.reports.get(name)
+            if rep is not None and not rep.reached:
+                out.add(name)
+        self.gizmos.update(targets, poles, mids, out, self.doc.selected)
+        self._sync_overlays(pos)
+        self.update()
+
+    def _sync_overlays(self, pos: np.ndarray) -> None:
+        rig = self.doc.rig
+        d = self.drag.active
+        if self.show_reach and d is not None and d.handle.kind == "target" and rig.chain(d.handle.chain).solver == "two_bone":
+            idx = rig.skeleton.chain_indices(rig.chain(d.handle.chain).joints)
+            a = np.linalg.norm(pos[idx[1]] - pos[idx[0]])
+            b = np.linalg.norm(pos[idx[2]] - pos[idx[1]])
+            self.reach.show_lines(reach_shell(pos[idx[0]], a, b))
+        else:
+            self.reach.clear()
+        if self.show_limits:
+            _, world_rot = rig.skeleton.fk(rig.pose)
+            pairs, colours = [], []
+            for name in rig.chain_names:
+                ch = rig.chain(name)
+                idx = rig.skeleton.chain_indices(ch.joints)
+                lims = {rig.skeleton.index(j): lim for j, lim in ch.limits.items()}
+                p, c = limit_lines(pos, world_rot, rig.skeleton.parents, idx, lims)
+                pairs.append(p)
+                colours.append(c)
+            self.limits.show_lines(np.concatenate(pairs) if pairs else np.zeros((0, 3)),
+                                   np.concatenate(colours) if colours else None)
+        else:
+            self.limits.clear()
+
+    def set_show_limits(self, on: bool) -> None:
+        self.show_limits = bool(on)
+        self.schedule_sync()
+
+    def set_show_reach(self, on: bool) -> None:
+        self.show_reach = bool(on)
+        self.schedule_sync()
+
+    # --- camera -----------------------------------------------------------------------------
+
+    def viewMatrix(self) -> QMatrix4x4:  # noqa: N802 (Qt's name)
+        # pyqtgraph orbits about Z; the rig is Y up (see camera.Y_UP_TO_GL).
+        return super().viewMatrix() * _Y_UP
+
+    def matrices(self) -> tuple[np.ndarray, np.ndarray]:
+        vp = self.getViewport()
+        view = camera.qmatrix_to_numpy(self.viewMatrix())
+        proj = camera.qmatrix_to_numpy(self.projectionMatrix(vp, vp))
+        return view, proj
+
+    def _size(self) -> tuple[float, float]:
+        return float(max(self.width(), 1)), float(max(self.height(), 1))
+
+    def world_to_screen(self, xyz) -> QPointF:
+        """Widget coordinates (logical pixels, as mouse events use) of a world point."""
+        view, proj = self.matrices()
+        pt, _ = camera.project(proj @ view, self._size(), np.asarray(xyz, dtype=np.float64))
+        return QPointF(float(pt[0]), float(pt[1]))
+
+    def ray(self, pos: QPointF) -> tuple[np.ndarray, np.ndarray]:
+        view, proj = self.matrices()
+        return camera.screen_ray(proj @ view, self._size(), pos.x(), pos.y())
+
+    def camera_forward(self) -> np.ndarray:
+        return camera.camera_forward(self.matrices()[0])
+
+    def pixel_size(self, world: np.ndarray) -> float:
+        """World size of one pixel at this point."""
+        view, _ = self.matrices()
+        dist = float(np.linalg.norm(camera.camera_position(view) - world))
+        return dist * 2.0 * math.tan(0.5 * math.radians(self.opts["fov"])) / self._size()[0]
+
+    def look_at(self, center, distance: float | None = None, azimuth: float | None = None,
+                elevation: float | None = None) -> None:
+        gl_center = camera.Y_UP_TO_GL[:3, :3] @ np.asarray(center, dtype=np.float64)
+        self.setCameraPosition(pos=QVector3D(*[float(v) for v in gl_center]), distance=distance,
+                               azimuth=azimuth, elevation=elevation)
+
+    def frame_points(self, points: np.ndarray, **angles) -> None:
+        points = np.asarray(points, dtype=np.float64).reshape(-1, 3)
+        lo, hi = points.min(axis=0), points.max(axis=0)
+        center = (lo + hi) / 2
+        radius = float(np.linalg.norm(hi - lo)) / 2
+        w, h = self._size()
+        self.look_at(center, camera.framing_distance(radius, self.opts["fov"], w / h), **angles)
+
+    def reset_camera(self) -> None:
+        self.frame_points(self._scene_points(), azimuth=DEFAULT_AZIMUTH, elevation=DEFAULT_ELEVATION)
+
+    def frame_selected(self) -> None:
+        rig = self.doc.rig
+        if not self.doc.selected:
+            self.frame_points(self._scene_points())
+            return
+        ch = rig.chain(self.doc.selected)
+        pts = [rig.world_position(j) for j in ch.joints] + [np.asarray(ch.target)]
+        if ch.pole is not None:
+            pts.append(np.asarray(ch.pole))
+        pts = np.array(pts)
+        # A tight box around a short chain would zoom in to the millimetre; keep some context.
+        pad = 0.15 * max(float(np.ptp(self._scene_points()[:, 1])), 1e-3)
+        self.frame_points(np.concatenate((pts - pad, pts + pad)))
+
+    def _scene_points(self) -> np.ndarray:
+        rig = self.doc.rig
+        pts = [rig.world_positions()] + [np.asarray(rig.chain(n).target)[None] for n in rig.chain_names]
+        return np.concatenate(pts)
+
+    # --- drawing ----------------------------------------------------------------------------
+
+    def paintGL(self) -> None:  # noqa: N802
+        super().paintGL()
+        self.frames += 1
+        self.last_frame_time = time.perf_counter()
+        self.frame_drawn.emit()
+
+    # --- mouse and keys ---------------------------------------------------------------------
+
+    def handle_at(self, pos: QPointF) -> Handle | None:
+        origin, direction = self.ray(pos)
+        return self.gizmos.pick(origin, direction, self.pixel_size)
+
+    def mousePressEvent(self, ev) -> None:  # noqa: N802
+        pos = ev.position()
+        if ev.button() == Qt.MouseButton.LeftButton and not (ev.modifiers() & Qt.KeyboardModifier.ControlModifier):
+            handle = self.handle_at(pos)
+            if handle is not None:
+                origin, direction = self.ray(pos)
+                if self.drag.begin(handle, origin, direction, self.camera_forward()):
+                    self.gizmos.active = handle
+                    self.mousePos = pos
+                    self.schedule_sync()
+                    ev.accept()
+                    return
+        super().mousePressEvent(ev)
+
+    def mouseMoveEvent(self, ev) -> None:  # noqa: N802
+        pos = ev.position()
+        if self.drag.active is not None:
+            if ev.buttons() & Qt.MouseButton.LeftButton:
+                self.drag.move(*self.ray(pos))
+            self.mousePos = pos
+            ev.accept()
+            return
+        if ev.buttons() == Qt.MouseButton.NoButton:
+            hover = self.handle_at(pos)
+            if hover != self.gizmos.hover:
+                self.gizmos.hover = hover
+                self.setCursor(Qt.CursorShape.OpenHandCursor if hover else Qt.CursorShape.ArrowCursor)
+                self.handle_hovered.emit(hover)
+                self.schedule_sync()
+        super().mouseMoveEvent(ev)
+
+    def mouseReleaseEvent(self, ev) -> None:  # noqa: N802
+        if self.drag.active is not None and ev.button() == Qt.MouseButton.LeftButton:
+            self.drag.finish()
+            self.gizmos.active = None
+            self.schedule_sync()
+            ev.accept()
+            return
+        super().mouseReleaseEvent(ev)
+
+    def keyPressEvent(self, ev) -> None:  # noqa: N802
+        if ev.key() == Qt.Key.Key_Escape and self.drag.active is not None:
+            self.drag.cancel()
+            self.gizmos.active = None
+            self.schedule_sync()
+            ev.accept()
+            return
+        super().keyPressEvent(ev)
+
+    def cancel_drag(self) -> None:
+        if self.drag.active is not None:
+            self.drag.cancel()
+            self.gizmos.active = None
+            self.schedule_sync()
+
+
+def _nice_step(x: float) -> float:
+    """The largest of 1, 2, 5 x 10^k not above x."""
+    k = math.floor(math.log10(max(x, 1e-9)))
+    base = 10.0**k
+    for m in (5, 2, 1):
+        if m * base <= x:
+            return m * base
+    return base
