@@ -188,6 +188,8 @@ def _check_groups(n: int, groups, neighbours, sides) -> None:
         if group_of[a] == group_of[b]:
             raise ValueError(f"gait: neighbouring legs {a} and {b} are in the same group {groups[group_of[a]]}")
     for side in sides:
+        if any(leg not in group_of for leg in side):
+            raise ValueError(f"gait: side {list(side)} names a leg that does not exist")
         if len(side) >= 2:
             for g in groups:
                 if set(side) <= set(g):

@@ -151,6 +151,8 @@ def ground_feet(
         raise ValueError(f"ground_feet: ankle_height must be >= 0 metres, got {ankle_height!r}")
     if not (0.0 <= max_tilt_deg <= 90.0):
         raise ValueError(f"ground_feet: max_tilt_deg must be within [0, 90], got {max_tilt_deg!r}")
+    if not np.isfinite(reference_height):
+        raise ValueError(f"ground_feet: reference_height must be a finite height in metres, got {reference_height!r}")
     if not (np.isfinite(tilt_fade) and tilt_fade > 0.0):
         raise ValueError(f"ground_feet: tilt_fade must be a positive number of metres, got {tilt_fade!r}")
     lift = np.maximum(feet[..., 1] - reference_height - ankle_height, 0.0)
@@ -175,6 +177,8 @@ def pelvis_drop(hips, targets, leg_lengths, reach_clamp: float = 0.999) -> float
     has only that level drop (the closest the leg can get). When no drop serves every leg
     (one foot far above the hips, another far below), the drop splits the miss evenly.
     """
+    if not (np.isfinite(reach_clamp) and 0.0 < reach_clamp <= 1.0):
+        raise ValueError(f"pelvis_drop: reach_clamp must be within (0, 1], got {reach_clamp!r}")
     hips = np.asarray(hips, dtype=np.float64).reshape(-1, 3)
     targets = np.asarray(targets, dtype=np.float64).reshape(-1, 3)
     if len(hips) != len(targets):

@@ -159,6 +159,11 @@ def test_a_group_holding_a_whole_side_is_refused_even_without_neighbours():
         Gait(legs(3), groups=[[0, 1, 2], [3, 4, 5]], neighbours=[])
 
 
+def test_sides_naming_a_missing_leg_are_refused():
+    with pytest.raises(ValueError, match="does not exist"):
+        Gait(legs(2), sides=([0, 1], [2, 9]))
+
+
 def test_bad_rest_spots_and_inputs_are_named():
     with pytest.raises(ValueError, match="centre line"):
         Gait([[0.0, 0.0, 0.0], [0.3, 0.0, 0.0]])

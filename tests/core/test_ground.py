@@ -248,6 +248,12 @@ def test_bad_lookups_and_grounding_inputs_are_refused():
         ground_feet(field, np.zeros(2), ANKLE)
     with pytest.raises(ValueError, match="ankle_height"):
         ground_feet(field, np.zeros(3), -1.0)
+    with pytest.raises(ValueError, match="reference_height"):
+        ground_feet(field, np.zeros(3), ANKLE, reference_height=np.nan)
+    with pytest.raises(ValueError, match="reach_clamp"):
+        pelvis_drop(np.zeros((1, 3)), np.zeros((1, 3)), 1.0, reach_clamp=0.0)
+    with pytest.raises(ValueError, match="one per hip"):
+        pelvis_drop(np.zeros((2, 3)), np.zeros((2, 3)), [1.0, 1.0, 1.0])
     with pytest.raises(ValueError, match="2 hips but 1 targets"):
         pelvis_drop(np.zeros((2, 3)), np.zeros((1, 3)), 1.0)
 
