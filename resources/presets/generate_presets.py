@@ -156,11 +156,12 @@ def creature() -> Rig:
             [hip, knee, ankle, foot],
             solver="fabrik",
             max_iterations=20,
-            # Knees (rest ~108 degrees) may open to 40 and close to 150; ankles (rest ~8)
-            # may straighten a little past the tibia and curl to 70.
+            # Knees (rest ~108 degrees) hinge between 40 and 150. Ankles swing in a cone:
+            # with a second parallel hinge a leg could only move in its own plane, and
+            # FABRIK, which turns bones by the shortest arc, cannot swing that plane round.
             limits={
                 knee: hinge(rig, hip, knee, ankle, axis, min_deg=40.0, max_deg=150.0),
-                ankle: hinge(rig, knee, ankle, foot, axis, min_deg=-20.0, max_deg=70.0),
+                ankle: ConeLimit(45.0),
             },
         )
     return rig

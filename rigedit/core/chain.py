@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
@@ -130,6 +130,15 @@ def check_limits(limits: Mapping[str, Any], joints: Iterable[str]) -> dict[str, 
     return out
 
 
+class LimitFitError(ValueError):
+    """A limit the chain cannot take on that joint (its tip, the root of a two-bone chain, a
+    hinge axis along the bone); `joint` names the joint, `problem` says why."""
+
+    def __init__(self, joint: str, problem: str, prefix: str = "") -> None:
+        super().__init__(f"{prefix}limit on {joint!r}: {problem}")
+        self.joint, self.problem = joint, problem
+
+
 @dataclass(frozen=True)
 class ChainSettings:
     """Everything editable about a chain, as one immutable value (for undo and the solver thread)."""
@@ -195,8 +204,18 @@ class Chain:
             )
         )
 
+    # Set by the rig that holds the chain: the checks that need its skeleton (rig._LimitFit).
+    _fit: Callable[[str, Mapping[str, Limit]], None] | None = None
+
     def _fail(self, field: str, err: ValueError) -> ValueError:
         return ValueError(f"chain {self._name!r}: {field} {err}")
+
+    def _check_fit(self, solver: str, limits: Mapping[str, Limit]) -> None:
+        if self._fit is not None:
+            try:
+                self._fit(solver, limits)
+            except LimitFitError as e:
+                raise LimitFitError(e.joint, e.problem, prefix=f"chain {self._name!r}: ") from None
 
     @property
     def name(self) -> str:
@@ -215,8 +234,10 @@ class Chain:
         try:
             value = check_solver(value)
             check_solver_fits(value, len(self._joints))
-        except ValueError as e:
-            raise self._fail("solver", e) from None
+        except ValueError as e:  # the messages name the solver themselves
+            raise ValueError(f"chain {self._name!r}: {e}") from None
+        if hasattr(self, "_limits"):
+            self._check_fit(value, self._limits)
         self._solver = value
 
     @property
@@ -282,9 +303,11 @@ class Chain:
     @limits.setter
     def limits(self, value: Mapping[str, Limit] | None) -> None:
         try:
-            self._limits = check_limits(value or {}, self._joints)
+            limits = check_limits(value or {}, self._joints)
         except ValueError as e:
             raise ValueError(f"chain {self._name!r}: {e}") from None
+        self._check_fit(self._solver, limits)
+        self._limits = limits
 
     def settings(self) -> ChainSettings:
         return ChainSettings(
@@ -300,7 +323,7 @@ class Chain:
     def apply(self, settings: ChainSettings) -> None:
         """Take every setting at once; if any is invalid, none is taken."""
         staged = object.__new__(Chain)
-        staged._name, staged._joints = self._name, self._joints
+        staged._name, staged._joints, staged._fit = self._name, self._joints, self._fit
         staged.solver = settings.solver
         staged.target = settings.target
         staged.pole = settings.pole
@@ -308,7 +331,7 @@ class Chain:
         staged.max_iterations = settings.max_iterations
         staged.weight = settings.weight
         staged.limits = dict(settings.limits)
-        self.__dict__.update({k: v for k, v in staged.__dict__.items() if k not in ("_name", "_joints")})
+        self.__dict__.update({k: v for k, v in staged.__dict__.items() if k not in ("_name", "_joints", "_fit")})
 
     def copy(self) -> "Chain":
         other = object.__new__(Chain)

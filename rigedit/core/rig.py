@@ -11,24 +11,19 @@ full FK per chain would cost more than the solvers.
 from __future__ import annotations
 
 import copy as _copy
-import math
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 import numpy as np
 
 from . import scalar_quat as sq
-from .chain import Chain, ChainReport, check_finite, fmt
+from .chain import Chain, ChainReport, LimitFitError, check_finite
 from .clip import Clip
-from .ik.limits import Limit
+from .ik.limits import HingeLimit, Limit, hinge_axis
+from .rig_solve import chain_pose, local_turns, solve_fabrik, solve_two_bone, world_of
 from .skeleton import Pose, Skeleton
 from .timeline import Timeline
 from .transforms import quat_slerp
-
-try:  # TEMPORARY until rigedit.core.ik exports the solvers
-    from .ik import fabrik, two_bone_ik  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover
-    from ._ik_standin import fabrik, two_bone_ik
 
 # Bundled presets live beside the package: <checkout>/resources/presets.
 BUNDLED_PRESETS = Path(__file__).resolve().parents[2] / "resources" / "presets"
@@ -64,9 +59,11 @@ class Rig:
                 self._children[p].append(j)
         self._chains: dict[str, Chain] = {}
         self._plans: dict[str, _Plan] = {}
-        self._ik_local: dict[str, list] = {}
+        self._state: dict[str, _ChainState] = {}
         self._clip: Clip | None = None
         self._time = 0.0
+        self._last_frame = None  # (inputs, chain order, reports, clip) of a settled solve
+        self._anim_cache = None  # the animated pose as float lists, per (clip, time)
         self.clip = clip
         self.time = time
         self.timeline = Timeline() if timeline is None else timeline  # keyed curves; opaque to the solver
@@ -145,7 +142,7 @@ class Rig:
     def remove_chain(self, name: str) -> None:
         self.chain(name)
         del self._chains[name], self._plans[name]
-        self._ik_local.pop(name, None)
+        self._state.pop(name, None)
 
     def _check_joints(self, name: str, joints: list[str]) -> list[int]:
         try:
@@ -162,6 +159,12 @@ class Rig:
             j = stack.pop()
             below.append(j)
             stack.extend(self._children[j])
+        ch._fit = _LimitFit(self._skeleton, idx)
+        try:
+            ch._check_fit(ch.solver, ch._limits)
+        except ValueError:
+            ch._fit = None
+            raise
         self._chains[ch.name] = ch
         self._plans[ch.name] = _Plan(idx, self._parents[idx[0]], below)
 
@@ -176,6 +179,9 @@ class Rig:
         if clip is not None and clip.rotations.shape[1] != len(self._skeleton):
             raise ValueError(f"clip has {clip.rotations.shape[1]} joints, the skeleton {len(self._skeleton)}")
         self._clip = clip
+        # Solves remember the clip by identity; assigning a clip, even the same one edited
+        # in place, makes the next solve read it afresh.
+        self._anim_cache = self._last_frame = None
 
     @property
     def time(self) -> float:
@@ -213,6 +219,7 @@ class Rig:
             raise ValueError("pose must be finite")
         self._pose = Pose(rot, trans)
         self._world_cache = None
+        self._last_frame = None  # the next solve must write its pose again
 
     def world_positions(self) -> np.ndarray:
         """World positions (n, 3) of every joint in the current pose."""
@@ -228,9 +235,10 @@ class Rig:
 
     def reset(self) -> None:
         """Back to the animated pose, forgetting every chain's warm start."""
-        self._ik_local.clear()
+        self._state.clear()
         self._pose = self.animated_pose()
         self._world_cache = None
+        self._last_frame = None
 
     def copy(self) -> "Rig":
         """A deep copy (chains, warm starts, pose, clip, timeline) that shares nothing mutable."""
@@ -239,51 +247,119 @@ class Rig:
         other._skeleton = _copy.deepcopy(self._skeleton)
         other._chains = {k: ch.copy() for k, ch in self._chains.items()}
         other._plans = dict(self._plans)  # immutable plans
-        other._ik_local = dict(self._ik_local)  # values are lists of tuples, never mutated in place
+        for k, ch in other._chains.items():
+            ch._fit = _LimitFit(other._skeleton, self._plans[k].idx)
+        other._state = dict(self._state)  # states are never changed in place
         other._clip = _copy.deepcopy(self._clip)
         other.timeline = _copy.deepcopy(self.timeline)
         other._pose = self._pose.copy()
         other._world_cache = None
+        other._last_frame = other._anim_cache = None
         return other
 
     # --- solving ---------------------------------------------------------------------------
 
     def solve(self) -> dict[str, ChainReport]:
-        """Solve one frame: every chain in order, then blend by weight. Returns name -> report."""
-        anim = self.animated_pose()
-        rot = [tuple(q) for q in anim.rotations.tolist()]
-        trans = [tuple(t) for t in anim.translations.tolist()]
+        """Solve one frame: every chain in order, each blended by its weight before the next
+        one looks at the pose. Returns chain name -> ChainReport.
+
+        A chain whose inputs (its settings and the pose above it) are those of its last solve
+        is not solved again, unless FABRIK was still short of the target (it gets another
+        warm-started go); a frame whose inputs all match the last one returns at once."""
+        # Clips compare by identity (their == compares arrays); the cache holds the clip, so
+        # its id cannot be reused while the key is alive.
+        frame_key = (id(self._clip), self._time if self._clip is not None else None) + tuple(
+            (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._weight, ch._limits)
+            for ch in self._chains.values()
+        )
+        last_frame = self._last_frame
+        if last_frame is not None and last_frame[0] == frame_key and tuple(self._chains) == last_frame[1]:
+            return {name: _idle(r) for name, r in last_frame[2].items()}
+        rot, trans, translations = self._animated_lists()
+        rot = list(rot)  # the chains write into it; the cached animated lists stay as they are
         world: list = [None] * len(rot)
+        parents = self._parents
         reports = {}
+        settled = True
         for name, ch in self._chains.items():
             plan = self._plans[name]
             idx = plan.idx
             if plan.parent >= 0:
-                base_pos, base_rot = _world_of(plan.parent, self._parents, rot, trans, world)
+                base_pos, base_rot = world_of(plan.parent, parents, rot, trans, world)
             else:
                 base_pos, base_rot = sq.ZERO, sq.IDENTITY
             offsets = [trans[j] for j in idx]
-            current = [rot[j] for j in idx[:-1]]
-            warm_rots = self._ik_local.get(name, current)
-            warm = _chain_positions(base_pos, base_rot, offsets, warm_rots)
-            solved, iterations = _run_solver(ch, warm)
-            ik = _turn_toward(base_rot, current, offsets, solved)
-            self._ik_local[name] = ik
-            w = ch.weight
+            last = self._state.get(name)
+            key = (base_pos, base_rot, offsets, ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations)
+            if last is not None and last.limits is ch._limits and last.key == key and (last.reached or ch._solver == "two_bone"):
+                state, iterations = last, 0  # same inputs, same answer
+            else:
+                warm = last.ik if last is not None else [rot[j] for j in idx[:-1]]
+                state, iterations = _solve_chain(ch, base_pos, base_rot, offsets, warm, key)
+                self._state[name] = state
+            settled = settled and (state.reached or ch._solver == "two_bone")
+            w = ch._weight
             if w != 0.0:
-                blended = ik if w == 1.0 else [tuple(q) for q in quat_slerp(np.array(current), np.array(ik), w).tolist()]
-                for j, q in zip(idx, blended):
+                ik = state.ik
+                if w != 1.0:  # quat_slerp gives its ends exactly, so 0 and 1 need no call
+                    current = np.array([rot[j] for j in idx[:-1]])
+                    ik = [tuple(q) for q in quat_slerp(current, np.array(ik), w).tolist()]
+                for j, q in zip(idx, ik):
                     rot[j] = q
                 for j in plan.below:
                     world[j] = None
-            error = sq.dist(solved[-1], ch._target)
-            reports[name] = ChainReport(name, error, iterations, error <= ch.tolerance)
-        self._pose = Pose(np.array(rot, dtype=np.float64).reshape(-1, 4), anim.translations)
+            reports[name] = ChainReport(name, state.error, iterations, state.reached)
+        self._pose = Pose(np.array(rot, dtype=np.float64).reshape(-1, 4), translations.copy())
         self._world_cache = None
+        self._last_frame = (frame_key, tuple(self._chains), reports, self._clip) if settled else None
         return reports
+
+    def _animated_lists(self):
+        """The animated pose as lists of float tuples (rotations, translations) and the
+        translations array, kept while the clip and time stay the same."""
+        key = (id(self._clip), self._time if self._clip is not None else None)
+        cached = self._anim_cache
+        if cached is None or cached[0] != key:
+            anim = self.animated_pose()
+            rot = [tuple(q) for q in anim.rotations.tolist()]
+            trans = [tuple(t) for t in anim.translations.tolist()]
+            cached = self._anim_cache = (key, rot, trans, anim.translations, self._clip)
+        return cached[1], cached[2], cached[3]
 
     def __repr__(self) -> str:
         return f"Rig({self.name!r}, {len(self._skeleton)} joints, chains={self.chain_names})"
+
+
+def _idle(r: ChainReport) -> ChainReport:
+    return r if r.iterations == 0 else ChainReport(r.name, r.error, 0, r.reached)
+
+
+class _ChainState:
+    """A chain's last solve: its IK local rotations (all joints but the tip) and what it was
+    solved for, so an unchanged chain is not solved again."""
+
+    __slots__ = ("ik", "key", "limits", "error", "reached")
+
+    def __init__(self, ik: list, key: tuple, limits, error: float, reached: bool) -> None:
+        self.ik, self.key, self.limits, self.error, self.reached = ik, key, limits, error, reached
+
+
+def _solve_chain(ch: Chain, base_pos, base_rot, offsets: list, warm: list, key: tuple) -> tuple[_ChainState, int]:
+    points, frames = chain_pose(base_pos, base_rot, offsets, warm)
+    if ch._solver == "two_bone":
+        solved, twists = solve_two_bone(ch, base_rot, points, frames)
+        iterations = 0
+    elif sq.dist(points[-1], ch._target) <= ch._tolerance:
+        # Already there from its own last solution (FABRIK would run no pass): keep the
+        # rotations exactly rather than re-derive them with round-off.
+        solved, twists, iterations = points, None, 0
+    else:
+        root_dir = sq.qrot(base_rot, offsets[0]) if ch.joints[0] in ch._limits else None
+        solved, iterations = solve_fabrik(ch, base_rot, points, frames, root_dir)
+        twists = None
+    ik = warm if solved is points else local_turns(base_rot, warm, offsets, solved, twists)
+    error = sq.dist(solved[-1], ch._target)
+    return _ChainState(ik, key, ch._limits, error, error <= ch._tolerance), iterations
 
 
 class _Plan:
@@ -303,71 +379,33 @@ def _reader() -> Callable[[str | Path], Rig]:
     return _preset_reader
 
 
-def _world_of(j: int, parents: list[int], rot: list, trans: list, world: list):
-    """World (position, rotation) of joint j, filling the cache from the nearest known ancestor."""
-    path = []
-    while j >= 0 and world[j] is None:
-        path.append(j)
-        j = parents[j]
-    pos, q = world[j] if j >= 0 else (sq.ZERO, sq.IDENTITY)
-    for k in reversed(path):
-        pos = sq.add(pos, sq.qrot(q, trans[k]))
-        q = sq.qmul(q, rot[k])
-        world[k] = (pos, q)
-    return pos, q
+class _LimitFit:
+    """The checks on a chain's limits that need the skeleton, run by the chain whenever its
+    solver or limits change: which joints can carry a limit, and hinge axes that leave
+    a plane to bend in."""
 
+    __slots__ = ("skeleton", "idx")
 
-def _chain_positions(base_pos, base_rot, offsets: list, rots: list) -> list:
-    """World positions of a chain's joints from its local offsets and the rotations of all but the tip."""
-    q = base_rot
-    pos = sq.add(base_pos, sq.qrot(q, offsets[0]))
-    out = [pos]
-    for r, off in zip(rots, offsets[1:]):
-        q = sq.qmul(q, r)
-        pos = sq.add(pos, sq.qrot(q, off))
-        out.append(pos)
-    return out
+    def __init__(self, skeleton: Skeleton, idx: list[int]) -> None:
+        self.skeleton, self.idx = skeleton, idx
 
-
-def _turn_toward(base_rot, rots: list, offsets: list, solved: list) -> list:
-    """Local rotations that turn each bone of the chain, by the shortest arc, from its
-    direction under `rots` to the solved one: skeleton.write_chain_positions, in floats
-    (a test holds the two to round-off). The twist each bone had is kept."""
-    out = []
-    parent_world = base_rot
-    world = sq.qmul(base_rot, rots[0])
-    last = len(rots) - 1
-    for k in range(len(rots)):
-        cur_dir = sq.qrot(world, offsets[k + 1])
-        new_dir = sq.sub(solved[k + 1], solved[k])
-        new_world = sq.qnormalize(sq.qmul(sq.qbetween(cur_dir, new_dir), world))
-        out.append(sq.qnormalize(sq.qmul(sq.qconj(parent_world), new_world)))
-        if k < last:
-            parent_world = new_world
-            world = sq.qnormalize(sq.qmul(new_world, rots[k + 1]))
-    return out
-
-
-def _run_solver(ch: Chain, warm: list) -> tuple[list, int]:
-    target = ch._target
-    if ch.solver == "two_bone":
-        r = two_bone_ik(warm[0], warm[1], warm[2], target, ch._pole, eps=_two_bone_eps(ch))
-        return [warm[0], tuple(r.mid.tolist()), tuple(r.end.tolist())], 0
-    r = fabrik(
-        np.array(warm),
-        target,
-        tolerance=ch.tolerance,
-        max_iterations=ch.max_iterations,
-        limits=_limits_for(ch) if ch._limits else None,
-    )
-    return [tuple(p) for p in r.points.tolist()], int(r.iterations)
-
-
-def _two_bone_eps(ch: Chain) -> float:
-    # The closed form hits reachable targets to round-off; eps only decides "reachable" at
-    # the edges, which must not be looser than what the chain calls reached.
-    return min(1e-6, ch.tolerance)
-
-
-def _limits_for(ch: Chain):
-    return [ch._limits.get(j) for j in ch.joints]
+    def __call__(self, solver: str, limits: Mapping[str, Limit]) -> None:
+        sk, idx = self.skeleton, self.idx
+        names = [sk.names[j] for j in idx]
+        for name, lim in limits.items():
+            k = names.index(name)
+            j = idx[k]
+            if k == len(idx) - 1:
+                raise LimitFitError(name, "it is the chain's tip: no bone of the chain leaves it")
+            if solver == "two_bone" and k != 1:
+                raise LimitFitError(name, "a two_bone chain takes a limit only on its middle joint")
+            offset = sk.offsets[j]
+            length = float(np.linalg.norm(offset))
+            if k == 0 and sk.parents[j] < 0:
+                raise LimitFitError(name, "it is a root joint: there is no parent bone to measure the limit from")
+            if k == 0 and length <= sq.TINY:
+                raise LimitFitError(name, "the bone entering it has zero length: no direction to measure the limit from")
+            if isinstance(lim, HingeLimit) and length > sq.TINY:
+                axis = np.asarray(lim.axis, dtype=np.float64)
+                if hinge_axis(tuple((axis / np.linalg.norm(axis)).tolist()), tuple((offset / length).tolist())) is None:
+                    raise LimitFitError(name, "the hinge axis is parallel to the bone entering the joint: no plane to bend in")

@@ -40,8 +40,8 @@ def load_preset(path: str | Path) -> Rig:
     try:
         raw = path.read_bytes()
     except OSError as e:
-        raise PresetError(path.name, [("", f"cannot read: {e.strerror or e}")]) from None
-    return loads_preset(raw, path.name)
+        raise PresetError(str(path), [("", f"cannot read: {e.strerror or e}")]) from None
+    return loads_preset(raw, str(path))
 
 
 def loads_preset(text: str | bytes, file: str = "<preset>") -> Rig:
@@ -60,11 +60,11 @@ def loads_preset(text: str | bytes, file: str = "<preset>") -> Rig:
 
 def save_preset(rig: Rig, path: str | Path) -> None:
     path = Path(path)
-    text = dumps_preset(rig, path.name)
+    text = dumps_preset(rig, str(path))
     try:
         atomic_write_text(path, text)
     except OSError as e:
-        raise PresetError(path.name, [("", f"cannot write: {e.strerror or e}")]) from None
+        raise PresetError(str(path), [("", f"cannot write: {e.strerror or e}")]) from None
 
 
 def dumps_preset(rig: Rig, file: str = "<preset>") -> str:

@@ -1,0 +1,221 @@
+"""One chain of a rig solved in plain floats: warm-start positions, the solver, the write-back.
+
+Each chain keeps its last IK local rotations. A solve puts them on the chain root's current
+parent to get the warm-start positions (and the bones' frames, in which hinge axes are
+given), runs the solver from there, and turns each bone by the shortest arc from its
+warm-start direction to the solved one, which is how `skeleton.write_chain_positions`
+turns bones and how FABRIK carries the frames it checks limits in. So the written pose has
+exactly the frames the limits were enforced in.
+
+Everything here is per joint on tuples of floats: a numpy call (~1 us) costs more than the
+arithmetic of a joint, and a full-skeleton FK per chain would cost more than the solvers.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from . import scalar_quat as sq
+from .ik.chain_frames import ChainLimits
+from .ik.fabrik import fabrik
+from .ik.limits import ConeLimit, hinge_axis
+from .ik.two_bone import two_bone_ik
+
+# Below this (radians) a two-bone limb counts as straight: it has no bend plane of its own.
+STRAIGHT_RAD = 1e-9
+
+
+def world_of(j: int, parents: list[int], rot: list, trans: list, world: list):
+    """World (position, rotation) of joint j, filling the cache from the nearest known ancestor."""
+    path = []
+    while j >= 0 and world[j] is None:
+        path.append(j)
+        j = parents[j]
+    pos, q = world[j] if j >= 0 else (sq.ZERO, sq.IDENTITY)
+    for k in reversed(path):
+        pos = sq.add(pos, sq.qrot(q, trans[k]))
+        q = sq.qmul(q, rot[k])
+        world[k] = (pos, q)
+    return pos, q
+
+
+def chain_pose(base_pos, base_rot, offsets: list, rots: list) -> tuple[list, list]:
+    """World positions of a chain's joints and world rotations of all but the tip, from the
+    root parent's world transform, the joints' local offsets and the local rotations."""
+    q = base_rot
+    pos = sq.add(base_pos, sq.qrot(q, offsets[0]))
+    points, frames = [pos], []
+    for r, off in zip(rots, offsets[1:]):
+        q = sq.qmul(q, r)
+        frames.append(q)
+        pos = sq.add(pos, sq.qrot(q, off))
+        points.append(pos)
+    return points, frames
+
+
+def local_turns(base_rot, warm: list, offsets: list, solved: list, twists: dict | None = None) -> list:
+    """New local rotations of a chain's joints (all but the tip): each bone turned by the
+    shortest arc from its direction under the `warm` local rotations to the solved one, its
+    children carried along: skeleton.write_chain_positions, in floats (a test holds the two
+    together). `twists` maps a bone index to a world rotation about the solved bone applied
+    after the turn (the two-bone solver's hinge alignment).
+
+    Worked in each joint's parent frame, where the world turn T of a bone conjugates into
+    the shortest arc between the bone's old and new local directions: L_new =
+    between(L_old t, conj(W_parent) s) L_old, with t the child's offset, s the solved bone and
+    W_parent the parent's new world rotation. Same rotations, half the products."""
+    out = []
+    parent = base_rot
+    for k, old in enumerate(warm):
+        a, b = solved[k], solved[k + 1]
+        new_dir = sq.qrot(sq.qconj(parent), (b[0] - a[0], b[1] - a[1], b[2] - a[2]))
+        local = sq.qnormalize(sq.qmul(sq.qbetween(sq.qrot(old, offsets[k + 1]), new_dir), old))
+        if twists and k in twists:
+            local = sq.qnormalize(sq.qmul(sq.qmul(sq.qmul(sq.qconj(parent), twists[k]), parent), local))
+        out.append(local)
+        parent = sq.qmul(parent, local)
+    return out
+
+
+def turn_toward(base_rot, frames: list, points: list, solved: list, twists: dict | None = None) -> list:
+    """local_turns for a chain given in world terms: its joints' world rotations `frames`
+    (all but the tip) and world `points`, as chain_pose returns them (bake.py's form)."""
+    warm, offsets = [], [sq.ZERO]
+    parent = base_rot
+    for k, frame in enumerate(frames):
+        warm.append(sq.qnormalize(sq.qmul(sq.qconj(parent), frame)))
+        offsets.append(sq.qrot(sq.qconj(frame), sq.sub(points[k + 1], points[k])))
+        parent = frame
+    return local_turns(base_rot, warm, offsets, solved, twists)
+
+
+def solve_fabrik(ch, base_rot, points: list, frames: list, root_dir):
+    """FABRIK from the warm-start points, with the chain's limits in the warm-start frames.
+    Returns (solved points, iterations)."""
+    limits = None
+    if ch._limits:
+        index = {name: k for k, name in enumerate(ch.joints)}
+        joints = {index[name]: lim for name, lim in ch._limits.items()}
+        limits = ChainLimits(joints, root_dir=root_dir, root_frame=base_rot, frames=np.array(frames))
+    r = fabrik(
+        points,
+        ch._target,
+        tolerance=ch.tolerance,
+        max_iterations=ch.max_iterations,
+        limits=limits,
+        pole=ch._pole,
+    )
+    return [tuple(p) for p in r.points.tolist()], int(r.iterations)
+
+
+def solve_two_bone(ch, base_rot, points: list, frames: list):
+    """The closed form, then the middle joint's limit: the bend angle is clamped to the
+    limit's range and, for a hinge, the upper bone is twisted about itself so its hinge axis
+    is the bend plane's normal (a limb bends where the pole says; the hinge says how far).
+    Returns (solved points, {bone index: twist} or None) for turn_toward."""
+    root, mid, end = points
+    r = two_bone_ik(root, mid, end, ch._target, ch._pole, eps=min(1e-6, ch._tolerance))
+    new_mid, new_end = tuple(r.mid.tolist()), tuple(r.end.tolist())
+    limit = ch._limits.get(ch.joints[1])
+    if limit is None:
+        return [root, new_mid, new_end], None
+    ux, uy, uz = new_mid[0] - root[0], new_mid[1] - root[1], new_mid[2] - root[2]
+    vx, vy, vz = new_end[0] - new_mid[0], new_end[1] - new_mid[1], new_end[2] - new_mid[2]
+    lu = math.sqrt(ux * ux + uy * uy + uz * uz)
+    ll = math.sqrt(vx * vx + vy * vy + vz * vz)
+    if lu <= sq.TINY or ll <= sq.TINY:
+        return [root, new_mid, new_end], None  # a zero-length bone cannot bend wrong
+    u = (ux / lu, uy / lu, uz / lu)
+    normal = (uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx)
+    nn = math.sqrt(normal[0] ** 2 + normal[1] ** 2 + normal[2] ** 2)
+    bend = math.atan2(nn, ux * vx + uy * vy + uz * vz)
+    lim = _limit_params(limit)
+    if lim[0] == "cone":
+        if bend <= lim[1]:
+            return [root, new_mid, new_end], None
+        n = (normal[0] / nn, normal[1] / nn, normal[2] / nn)
+        return [root, new_mid, _bone_end(new_mid, u, n, lim[1], ll)], None
+    _, axis_local, lo, hi = lim
+    # Hinge: the axis the upper bone's frame would carry after a plain shortest-arc turn.
+    carried = sq.qmul(sq.qbetween(sq.sub(mid, root), u), frames[0])
+    hinge = hinge_axis(sq.qrot(carried, axis_local), u)
+    if bend > STRAIGHT_RAD and hinge is not None:
+        n = (normal[0] / nn, normal[1] / nn, normal[2] / nn)
+        # Align the hinge with +n (the bend reads +bend) or -n (it reads -bend): whichever
+        # needs the smaller clamp, and on a tie the smaller twist.
+        plus = min(max(bend, lo), hi)
+        minus = min(max(-bend, lo), hi)
+        gap_plus, gap_minus = abs(plus - bend), abs(minus + bend)
+        toward = hinge[0] * n[0] + hinge[1] * n[1] + hinge[2] * n[2]
+        if gap_plus < gap_minus or (gap_plus == gap_minus and toward >= 0.0):
+            axis, angle, clamped = n, plus, gap_plus > 0.0
+        else:
+            axis, angle, clamped = (-n[0], -n[1], -n[2]), minus, gap_minus > 0.0
+    else:
+        # Straight: no bend plane to align with; bend (if the range says so) about the
+        # carried hinge axis.
+        axis = hinge if hinge is not None else _any_perpendicular(u)
+        angle = min(max(0.0, lo), hi)
+        clamped = angle != 0.0
+    if clamped:
+        new_end = _bone_end(new_mid, u, axis, angle, ll)
+    if hinge is None:
+        return [root, new_mid, new_end], None
+    return [root, new_mid, new_end], {0: _twist_onto(hinge, axis, u)}
+
+
+@lru_cache(maxsize=256)
+def _limit_params(limit):
+    """("cone", max rad) or ("hinge", unit axis, min rad, max rad); limits are frozen values."""
+    if isinstance(limit, ConeLimit):
+        return ("cone", math.radians(limit.max_deg))
+    return ("hinge", _unit(limit.axis), math.radians(limit.min_deg), math.radians(limit.max_deg))
+
+
+def _bone_end(start, u, axis, angle, length):
+    """start + length * (unit u turned by angle about the unit axis perpendicular to it)."""
+    d = _rotate_about(u, axis, angle)
+    return (start[0] + length * d[0], start[1] + length * d[1], start[2] + length * d[2])
+
+
+def _twist_onto(h, a, u):
+    """Rotation about unit u taking h to a (both perpendicular to u)."""
+    c = _dot(h, a)
+    s = _dot(u, _cross(h, a))
+    half = 0.5 * math.atan2(s, c)
+    sh = math.sin(half)
+    return (u[0] * sh, u[1] * sh, u[2] * sh, math.cos(half))
+
+
+def _rotate_about(v, axis, angle):
+    """v (perpendicular to unit axis) turned by angle about axis."""
+    c, s = math.cos(angle), math.sin(angle)
+    w = _cross(axis, v)
+    return (c * v[0] + s * w[0], c * v[1] + s * w[1], c * v[2] + s * w[2])
+
+
+def _any_perpendicular(u):
+    other = (1.0, 0.0, 0.0) if abs(u[0]) < 0.9 else (0.0, 1.0, 0.0)
+    return _unit(_cross(u, other))
+
+
+def _dot(a, b) -> float:
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def _cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _norm(a) -> float:
+    return math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
+
+
+def _scale(a, s):
+    return (a[0] * s, a[1] * s, a[2] * s)
+
+
+def _unit(a):
+    return _scale(a, 1.0 / _norm(a))

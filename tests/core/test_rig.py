@@ -1,0 +1,442 @@
+"""Rig.solve(): bundled rigs at rest, reaching targets, weight blending, chain order, warm starts,
+limits in the written pose, clips, copies."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rigedit
+from rigedit.core.clip import Clip
+from rigedit.core.ik.limits import ConeLimit, HingeLimit, limit_error_deg
+from rigedit.core.rig import BUNDLED_PRESETS, Rig
+from rigedit.core.skeleton import Skeleton
+from rigedit.core.transforms import quat_from_axis_angle, quat_mul, quat_rotate, quat_slerp
+
+PRESETS = sorted(p.stem for p in BUNDLED_PRESETS.glob("*.json"))
+
+
+def load(name: str) -> Rig:
+    return Rig.load(BUNDLED_PRESETS / f"{name}.json")
+
+
+def tip(rig: Rig, chain: str) -> np.ndarray:
+    return rig.world_position(rig.chain(chain).joints[-1])
+
+
+def world_rotations(rig: Rig) -> np.ndarray:
+    return rig.skeleton.fk(rig.pose)[1]
+
+
+def limit_errors_deg(rig: Rig, chain: str) -> dict[str, float]:
+    """How far each limited joint of the chain is outside its limit in the current pose,
+    measured independently of the solver with limits.limit_error_deg on plain FK."""
+    sk, ch = rig.skeleton, rig.chain(chain)
+    pos, rot = sk.fk(rig.pose)
+    out = {}
+    for name, lim in ch.limits.items():
+        j = sk.index(name)
+        p = sk.parents[j]
+        child = sk.index(ch.joints[list(ch.joints).index(name) + 1])
+        out[name] = limit_error_deg(lim, pos[j] - pos[p], rot[p], pos[child] - pos[j])
+    return out
+
+
+def test_bundled_presets_are_there():
+    assert {"humanoid", "creature", "tentacle"} <= set(PRESETS)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_a_fresh_bundled_rig_is_already_solved(name):
+    rig = load(name)
+    before = rig.world_positions()
+    reports = rig.solve()
+    assert set(reports) == set(rig.chain_names)
+    assert all(r.reached for r in reports.values())
+    assert np.allclose(rig.world_positions(), before, atol=1e-9, rtol=0)
+    for chain in rig.chain_names:
+        assert all(e < 1e-6 for e in limit_errors_deg(rig, chain).values())
+
+
+def nearby_targets(rig: Rig, chain: str) -> list[np.ndarray]:
+    """Targets a few centimetres from the tip, pulled 3 cm toward the chain's root (so a
+    limb near full stretch stays in reach) and pushed 2 cm sideways in four directions."""
+    ch = rig.chain(chain)
+    root, end = rig.world_position(ch.joints[0]), rig.world_position(ch.joints[-1])
+    inward = (root - end) / np.linalg.norm(root - end)
+    a = np.cross(inward, [0.0, 0.0, 1.0] if abs(inward[2]) < 0.9 else [1.0, 0.0, 0.0])
+    a /= np.linalg.norm(a)
+    b = np.cross(inward, a)
+    return [end + 0.03 * inward + 0.02 * side for side in (a, -a, b, -b)]
+
+
+@pytest.mark.parametrize("name,chain", [(n, c) for n in PRESETS for c in load(n).chain_names])
+def test_every_bundled_chain_reaches_nearby_targets(name, chain):
+    rig = load(name)
+    for target in nearby_targets(rig, chain):
+        fresh = rig.copy()
+        fresh.chain(chain).target = target
+        report = fresh.solve()[chain]
+        assert report.reached, (target, report)
+        assert np.linalg.norm(tip(fresh, chain) - target) <= fresh.chain(chain).tolerance
+        # Limits hold in the pose as written, not only inside the solver.
+        assert all(e < 1e-6 for e in limit_errors_deg(fresh, chain).values())
+
+
+def test_the_default_rig_is_the_humanoid():
+    rig = rigedit.Rig.default()
+    names = set(rig.skeleton.names)
+    for j in ["Hips", "Spine", "Spine1", "Spine2", "Chest", "Neck", "Head"]:
+        assert j in names
+    for side in ("Left", "Right"):
+        for j in ["Shoulder", "Arm", "ForeArm", "Hand", "UpLeg", "Leg", "Foot", "ToeBase"]:
+            assert side + j in names
+    assert rig.chain_names[0] == "spine"
+    assert set(rig.chain_names) == {"spine", "left_arm", "right_arm", "left_leg", "right_leg"}
+    assert 1.7 <= rig.skeleton.height() <= 1.8
+    for limb in ("left_arm", "right_arm", "left_leg", "right_leg"):
+        ch = rig.chain(limb)
+        assert ch.solver == "two_bone" and ch.pole is not None
+        assert isinstance(ch.limits[ch.joints[1]], HingeLimit)
+    assert rig.chain("spine").solver == "fabrik" and len(rig.chain("spine").joints) >= 5
+
+
+def test_poles_sit_in_front_of_knees_and_behind_elbows():
+    rig = rigedit.Rig.default()  # faces +Z
+    for side in ("left", "right"):
+        knee = rig.world_position(rig.chain(f"{side}_leg").joints[1])
+        elbow = rig.world_position(rig.chain(f"{side}_arm").joints[1])
+        assert rig.chain(f"{side}_leg").pole[2] > knee[2] + 0.1
+        assert rig.chain(f"{side}_arm").pole[2] < elbow[2] - 0.1
+
+
+# --- weights ---------------------------------------------------------------------------------
+
+
+def swaying_clip(rig: Rig, frames: int = 11, joints=None) -> Clip:
+    """The hips sliding 20 cm along X and the given joints (default: all) swaying 0.2 rad."""
+    rest = rig.skeleton.rest_pose()
+    rot = np.tile(rest.rotations, (frames, 1, 1))
+    trans = np.tile(rest.translations, (frames, 1, 1))
+    s = np.linspace(0.0, 1.0, frames)
+    trans[:, 0, 0] += 0.2 * s
+    for j in range(1, len(rig.skeleton)) if joints is None else [rig.skeleton.index(n) for n in joints]:
+        axis = np.array([np.sin(j), 1.0, np.cos(j)])
+        rot[:, j] = quat_mul(quat_from_axis_angle(axis, 0.2 * np.sin(6.0 * s + j)), rot[:, j])
+    return Clip(rot, trans, 0.1)
+
+
+@pytest.mark.parametrize("with_clip", [False, True])
+def test_weight_zero_gives_the_animated_pose_exactly(with_clip):
+    rig = rigedit.Rig.default()
+    if with_clip:
+        rig.clip = swaying_clip(rig)
+        rig.time = 0.37
+    for ch in rig.chains:
+        ch.weight = 0.0
+        ch.target = ch.target + np.array([0.05, -0.1, 0.08])
+    reports = rig.solve()
+    anim = rig.animated_pose()
+    assert np.array_equal(rig.pose.rotations, anim.rotations)
+    assert np.array_equal(rig.pose.translations, anim.translations)
+    # The IK still ran (it warm-starts the next solve): the reports say how it went.
+    assert set(reports) == set(rig.chain_names)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.floats(0.0, 1.0),
+    st.tuples(*[st.floats(-0.15, 0.15)] * 3),
+)
+def test_weight_blends_local_rotations_by_slerp(w, offset):
+    base = rigedit.Rig.default()
+    base.clip = swaying_clip(base)
+    base.time = 0.5
+    full = base.copy()
+    for rig in (base, full):
+        rig.chain("left_arm").target = rig.chain("left_arm").target + np.array(offset)
+    base.chain("left_arm").weight = w
+    base.solve()
+    full.solve()
+    idx = [base.skeleton.index(j) for j in base.chain("left_arm").joints[:-1]]
+    anim = base.animated_pose().rotations[idx]
+    ik = full.pose.rotations[idx]
+    assert np.allclose(base.pose.rotations[idx], quat_slerp(anim, ik, w), atol=1e-12)
+    others = [j for j in range(len(base.skeleton)) if j not in idx]
+    assert np.array_equal(base.pose.rotations[others], full.pose.rotations[others])
+
+
+def test_weight_one_reaches_and_weight_between_falls_short():
+    rig = rigedit.Rig.default()
+    target = np.array([0.3, 1.2, 0.25])
+    rig.chain("left_arm").target = target
+    assert rig.solve()["left_arm"].reached
+    assert np.linalg.norm(tip(rig, "left_arm") - target) < 1e-9
+    rest_hand = rigedit.Rig.default().world_position("LeftHand")
+    rig.chain("left_arm").weight = 0.5
+    rig.solve()
+    half = tip(rig, "left_arm")
+    assert np.linalg.norm(half - target) > 0.05
+    assert np.linalg.norm(half - rest_hand) > 0.05
+
+
+def test_out_of_reach_straightens_toward_the_target_and_says_so():
+    rig = rigedit.Rig.default()
+    shoulder = rig.world_position("LeftArm")
+    target = shoulder + np.array([2.0, 0.5, 1.0])
+    rig.chain("left_arm").target = target
+    report = rig.solve()["left_arm"]
+    assert not report.reached
+    hand = tip(rig, "left_arm")
+    direction = (target - shoulder) / np.linalg.norm(target - shoulder)
+    assert np.allclose((hand - shoulder) / np.linalg.norm(hand - shoulder), direction, atol=1e-9)
+    assert report.error == pytest.approx(np.linalg.norm(target - hand), abs=1e-12)
+
+
+# --- order, warm starts, caching ------------------------------------------------------------
+
+
+def test_later_chains_solve_on_the_pose_earlier_chains_made():
+    rig = rigedit.Rig.default()
+    hand_target = rig.chain("left_arm").target.copy()
+    shoulder_before = rig.world_position("LeftArm")
+    rig.chain("spine").target = rig.chain("spine").target + np.array([0.06, -0.03, 0.05])
+    reports = rig.solve()
+    assert reports["spine"].reached
+    assert np.linalg.norm(rig.world_position("LeftArm") - shoulder_before) > 0.02
+    assert reports["left_arm"].reached
+    assert np.linalg.norm(rig.world_position("LeftHand") - hand_target) < 1e-9
+
+
+def test_each_chain_warm_starts_from_its_own_solution_not_the_blended_pose():
+    rig = load("tentacle")
+    ch = rig.chain("tentacle")
+    ch.weight = 0.5
+    ch.target = ch.target + np.array([0.15, -0.1, 0.1])
+    first = rig.solve()["tentacle"]
+    assert first.reached
+    assert np.linalg.norm(tip(rig, "tentacle") - ch.target) > 10 * ch.tolerance  # half blended
+    # A nudge far inside what is left of the tolerance: the chain's own last solution still
+    # reaches it, the half-blended pose does not, so a solve from the former runs no pass.
+    ch.target = ch.target + np.array([1e-3 * (ch.tolerance - first.error), 0.0, 0.0])
+    report = rig.solve()["tentacle"]
+    assert report.reached and report.iterations == 0
+
+
+def test_solving_again_changes_nothing_and_a_change_is_picked_up():
+    rig = rigedit.Rig.default()
+    rig.chain("left_leg").target = (0.12, 0.3, 0.25)
+    rig.solve()
+    pose = rig.pose
+    again = rig.solve()
+    assert all(r.iterations == 0 for r in again.values())
+    assert np.array_equal(rig.pose.rotations, pose.rotations)
+    rig.chain("left_leg").pole = (0.4, 0.5, 0.5)
+    rig.solve()
+    assert not np.array_equal(rig.pose.rotations, pose.rotations)
+    assert np.linalg.norm(tip(rig, "left_leg") - (0.12, 0.3, 0.25)) < 1e-9
+
+
+def test_solve_follows_the_clip_time():
+    rig = rigedit.Rig.default()
+    rig.clip = swaying_clip(rig, joints=["Spine"])
+    rig.chain("left_leg").weight = 0.0
+    rig.chain("left_arm").target = rig.world_position("LeftArm") + np.array([0.1, -0.3, 0.15])
+    positions = []
+    for t in (0.0, 0.5, 1.0):
+        rig.time = t
+        rig.solve()
+        positions.append(rig.world_position("LeftFoot"))
+        assert rig.solve()["left_arm"].reached  # the hand target holds while the body sways
+    assert np.linalg.norm(positions[0] - positions[2]) > 0.05
+
+
+def test_copy_is_independent():
+    rig = rigedit.Rig.default()
+    other = rig.copy()
+    other.chain("left_arm").target = (0.3, 1.2, 0.3)
+    other.chain("left_arm").weight = 0.25
+    other.solve()
+    assert rig.chain("left_arm").weight == 1.0
+    assert np.array_equal(rig.pose.rotations, rigedit.Rig.default().pose.rotations)
+    rig.solve()
+    assert not np.allclose(rig.world_position("LeftHand"), other.world_position("LeftHand"))
+
+
+def test_reset_forgets_the_solution():
+    rig = rigedit.Rig.default()
+    rig.chain("left_arm").target = (0.3, 1.2, 0.3)
+    rig.solve()
+    rig.reset()
+    assert np.array_equal(rig.pose.rotations, rig.animated_pose().rotations)
+
+
+# --- limits in the written pose ----------------------------------------------------------
+
+
+def test_knee_hinge_stops_the_fold_and_the_foot_falls_short():
+    rig = rigedit.Rig.default()
+    hip = rig.world_position("LeftUpLeg")
+    target = hip + np.array([0.0, -0.08, 0.02])  # needs the knee folded far past 150 degrees
+    rig.chain("left_leg").target = target
+    report = rig.solve()["left_leg"]
+    assert not report.reached
+    pos = rig.world_positions()
+    sk = rig.skeleton
+    thigh = pos[sk.index("LeftLeg")] - pos[sk.index("LeftUpLeg")]
+    shin = pos[sk.index("LeftFoot")] - pos[sk.index("LeftLeg")]
+    bend = np.degrees(np.arccos(thigh @ shin / np.linalg.norm(thigh) / np.linalg.norm(shin)))
+    assert bend == pytest.approx(150.0, abs=1e-6)
+    assert limit_errors_deg(rig, "left_leg")["LeftLeg"] < 1e-6
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.tuples(st.floats(-0.3, 0.3), st.floats(-0.6, 0.1), st.floats(-0.3, 0.4)), st.booleans())
+def test_two_bone_hinges_hold_in_the_written_pose(offset, pole_behind):
+    rig = rigedit.Rig.default()
+    ch = rig.chain("left_leg")
+    ch.target = rig.world_position("LeftUpLeg") + np.array(offset) + np.array([0.0, -0.2, 0.0])
+    if pole_behind:
+        ch.pole = ch.pole * np.array([1.0, 1.0, -1.0])
+    rig.solve()
+    assert limit_errors_deg(rig, "left_leg")["LeftLeg"] < 1e-6
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.tuples(*[st.floats(-0.08, 0.08)] * 3), min_size=1, max_size=6))
+def test_fabrik_limits_hold_in_the_written_pose_while_dragging(steps):
+    rig = load("creature")
+    ch = rig.chain("leg_L2")
+    for step in steps:
+        ch.target = ch.target + np.array(step)
+        rig.solve()
+        assert all(e < 1e-6 for e in limit_errors_deg(rig, "leg_L2").values())
+
+
+# --- the write-back agrees with skeleton.write_chain_positions ---------------------------------
+
+from rigedit.core import scalar_quat as sq  # noqa: E402
+from rigedit.core.rig_solve import chain_pose, local_turns, turn_toward  # noqa: E402
+from rigedit.core.skeleton import write_chain_positions  # noqa: E402
+
+unit_quats = st.tuples(*[st.floats(-1.0, 1.0)] * 4).filter(lambda q: sum(c * c for c in q) > 0.1)
+vectors = st.tuples(*[st.floats(-1.0, 1.0)] * 3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(vectors, unit_quats), min_size=2, max_size=6),
+    unit_quats,
+    st.lists(vectors, min_size=6, max_size=6),
+)
+def test_the_float_write_back_matches_write_chain_positions(joints, base, moves):
+    """The float write-backs (parent-frame and world-frame forms) and the skeleton's numpy
+    one give the same pose."""
+    offsets = [j[0] for j in joints]
+    rots = np.array([j[1] for j in joints], dtype=np.float64)
+    rots /= np.linalg.norm(rots, axis=1, keepdims=True)
+    base_q = np.array(base) / np.linalg.norm(base)
+    # Joint 0 is a root holding the base rotation; the chain is joints 1..n.
+    sk = Skeleton.from_joints([("base", None, (0.0, 0.0, 0.0))] + [(f"j{i}", "base" if i == 0 else f"j{i - 1}", o) for i, o in enumerate(offsets)])
+    pose = sk.rest_pose()
+    pose.rotations[0] = base_q
+    pose.rotations[1:] = rots
+    chain = list(range(1, len(sk)))
+    points, _ = chain_pose(sq.ZERO, tuple(base_q), [tuple(o) for o in offsets], [tuple(q) for q in rots[:-1]])
+    solved = [points[0]] + [tuple(np.array(p) + np.array(m)) for p, m in zip(points[1:], moves)]
+    expected = write_chain_positions(sk, pose, chain, np.array(solved))
+    warm = [tuple(q) for q in rots[:-1]]
+    _, frames = chain_pose(sq.ZERO, tuple(base_q), [tuple(o) for o in offsets], warm)
+    for got in (
+        local_turns(tuple(base_q), warm, [tuple(o) for o in offsets], solved),
+        turn_toward(tuple(base_q), frames, points, solved),
+    ):
+        for k, q in enumerate(got):
+            e = expected.rotations[chain[k]]
+            assert min(np.abs(np.array(q) - e).max(), np.abs(np.array(q) + e).max()) < 1e-9
+
+
+# --- structure ---------------------------------------------------------------------------------
+
+
+def test_unknown_chain_is_a_key_error_naming_it():
+    rig = rigedit.Rig.default()
+    with pytest.raises(KeyError, match="no chain named 'tail'"):
+        rig.chain("tail")
+
+
+def test_world_position_is_a_copy_of_the_current_pose():
+    rig = rigedit.Rig.default()
+    p = rig.world_position("LeftHand")
+    assert p.shape == (3,) and p.dtype == np.float64
+    p[:] = 99.0
+    assert not np.allclose(rig.world_position("LeftHand"), 99.0)
+    with pytest.raises(KeyError):
+        rig.world_position("NoSuchJoint")
+
+
+def test_add_chain_targets_the_tip_and_changes_nothing():
+    rig = rigedit.Rig.default()
+    before = rig.world_positions()
+    ch = rig.add_chain("head", ["Chest", "Neck", "Head"], solver="fabrik", limits={"Neck": ConeLimit(30.0)})
+    assert np.allclose(ch.target, rig.world_position("Head"))
+    assert rig.chain_names[-1] == "head"
+    rig.solve()
+    assert np.allclose(rig.world_positions(), before, atol=1e-9)
+    rig.remove_chain("head")
+    assert "head" not in rig.chain_names
+
+
+@pytest.mark.parametrize(
+    "joints,message",
+    [
+        (["LeftArm", "LeftHand"], "chain 'bad': 'LeftHand' is not a child of 'LeftArm'"),
+        (["LeftArm", "Nope"], "chain 'bad': no joint named 'Nope'"),
+    ],
+)
+def test_add_chain_refuses_joints_that_are_not_a_chain(joints, message):
+    rig = rigedit.Rig.default()
+    with pytest.raises(ValueError) as e:
+        rig.add_chain("bad", joints)
+    assert str(e.value) == message
+
+
+def test_add_chain_refuses_a_taken_name():
+    rig = rigedit.Rig.default()
+    with pytest.raises(ValueError, match="a chain named 'spine' already exists"):
+        rig.add_chain("spine", ["Neck", "Head"])
+
+
+def test_pose_setter_checks_shape_and_values():
+    rig = rigedit.Rig.default()
+    pose = rig.pose
+    pose.rotations[3] = np.nan
+    with pytest.raises(ValueError, match="pose must be finite"):
+        rig.pose = pose
+    with pytest.raises(ValueError, match=r"pose must be rotations \(28, 4\)"):
+        rig.pose = rig.skeleton.rest_pose().__class__(np.zeros((3, 4)), np.zeros((3, 3)))
+    other = rig.copy()
+    other.chain("left_arm").target = (0.3, 1.2, 0.3)
+    other.solve()
+    rig.pose = other.pose
+    assert np.allclose(rig.world_position("LeftHand"), (0.3, 1.2, 0.3))
+
+
+def test_clip_must_match_the_skeleton():
+    rig = rigedit.Rig.default()
+    with pytest.raises(ValueError, match="clip has 2 joints, the skeleton 28"):
+        rig.clip = Clip(np.tile([0.0, 0.0, 0.0, 1.0], (3, 2, 1)), np.zeros((3, 2, 3)), 0.1)
+    with pytest.raises(ValueError, match="time must be a finite number, got nan"):
+        rig.time = float("nan")
+
+
+def test_world_rotations_follow_the_solved_bones():
+    """The hand's world rotation moves with the forearm (the tip keeps its local rotation)."""
+    rig = rigedit.Rig.default()
+    rig.chain("left_arm").target = (0.3, 1.2, 0.3)
+    rig.solve()
+    sk = rig.skeleton
+    pos, rot = sk.fk(rig.pose)
+    hand, end = sk.index("LeftHand"), sk.index("LeftHand_End")
+    assert np.allclose(pos[end], pos[hand] + quat_rotate(rot[hand], sk.offsets[end]), atol=1e-12)
