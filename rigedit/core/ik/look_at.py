@@ -22,7 +22,7 @@ from typing import Sequence
 import numpy as np
 
 from ..skeleton import Pose, Skeleton
-from ..transforms import TINY, quat_between, quat_conj, quat_from_axis_angle, quat_mul, quat_normalize, quat_rotate
+from ..transforms import TINY, quat_from_matrix, quat_normalize, quat_to_matrix
 
 
 def solve_look_at(
@@ -80,19 +80,21 @@ def solve_look_at(
 
     head = idx[-1]
     # Only the joints from the root to the head matter (every turning joint is on that
-    # path), so world transforms are walked down it and updated in place after each turn:
-    # full FK per joint would cost 20x more on a 60-joint skeleton.
+    # path), so their world transforms are walked down it once and updated in place after
+    # each turn. Rotation matrices, not quaternions: a 3x3 matmul is one cheap numpy call
+    # where a quaternion rotate is several, and per-call cost is what a single frame pays.
     path = _path_to(skeleton, head)
     at = {j: k for k, j in enumerate(path)}
     world, pos = _walk(out, path)
-    ref_fwd = quat_rotate(world[-1], fwd)
-    ref_up = quat_rotate(world[-1], up)
+    ref_fwd = world[-1] @ fwd
+    ref_up = world[-1] @ up
     max_angle = np.radians(max_angle_deg)
 
     # What is left for each joint and those after it; summed from the tip so a tiny weight
     # never leaves a round-off zero to divide by.
     left = np.cumsum(share[::-1])[::-1]
     last = max(k for k, w in enumerate(share) if w > 0.0)
+    turned = []
     for k, (j, w) in enumerate(zip(idx, share)):
         if w <= 0.0:
             continue
@@ -102,17 +104,24 @@ def solve_look_at(
         # and the target, which a turn about that axis never leaves), so splitting the turn
         # adds no roll.
         frac = 1.0 if k == last else w / left[k]
-        cur_fwd = quat_rotate(world[-1], fwd)
-        aim = _aim(target - pos[-1], ref_fwd, cur_fwd, max_angle, blend)
-        turn = _scale_rotation(quat_between(cur_fwd, aim), frac)
-        _turn_at(out, path, at[j], world, pos, turn)
+        cur_fwd = world[-1] @ fwd
+        offset = target - pos[-1]
+        # A target on the head gives no direction: keep looking where the head looks now.
+        near = np.linalg.norm(offset, axis=-1, keepdims=True) <= TINY
+        aim = _apply(_swing(ref_fwd, np.where(near, cur_fwd, offset), blend, max_angle), ref_fwd)
+        _turn_at(path, at[j], world, pos, _swing(cur_fwd, aim, frac))
+        turned.append(at[j])
 
     if max_twist_deg is not None:
-        new_fwd = quat_rotate(world[-1], fwd)
-        roll = head_roll(ref_up, new_fwd, quat_rotate(world[-1], up))
+        new_fwd = world[-1] @ fwd
+        roll = head_roll(ref_up, new_fwd, world[-1] @ up)
         limit = np.radians(max_twist_deg)
-        fix = quat_from_axis_angle(new_fwd, np.clip(roll, -limit, limit) - roll)
-        _turn_at(out, path, len(path) - 1, world, pos, fix)
+        _turn_at(path, len(path) - 1, world, pos, _rotation(new_fwd, np.clip(roll, -limit, limit) - roll))
+        turned.append(len(path) - 1)
+
+    turned = sorted(set(turned))
+    local = np.stack([world[k] if k == 0 else np.swapaxes(world[k - 1], -1, -2) @ world[k] for k in turned], axis=-3)
+    out.rotations[..., [path[k] for k in turned], :] = quat_normalize(quat_from_matrix(local))
     return out
 
 
@@ -124,25 +133,61 @@ def _path_to(skeleton: Skeleton, joint: int) -> list[int]:
 
 
 def _walk(pose: Pose, path: list[int]):
-    """World rotations and positions of the joints on a root-to-joint path."""
-    world = [pose.rotations[..., path[0], :]]
-    pos = [pose.translations[..., path[0], :]]
-    for j in path[1:]:
-        pos.append(pos[-1] + quat_rotate(world[-1], pose.translations[..., j, :]))
-        world.append(quat_mul(world[-1], pose.rotations[..., j, :]))
+    """World rotation matrices and positions of the joints on a root-to-joint path."""
+    mats = quat_to_matrix(pose.rotations[..., path, :])
+    offsets = pose.translations[..., path, :]
+    world = [mats[..., 0, :, :]]
+    pos = [offsets[..., 0, :]]
+    for k in range(1, len(path)):
+        pos.append(pos[-1] + _apply(world[-1], offsets[..., k, :]))
+        world.append(world[-1] @ mats[..., k, :, :])
     return world, pos
 
 
-def _turn_at(pose: Pose, path: list[int], k: int, world: list, pos: list, turn) -> None:
-    """Turn path joint k by a world rotation about its own position: set its local rotation
-    and carry the joints below it along."""
-    j = path[k]
+def _turn_at(path: list[int], k: int, world: list, pos: list, turn) -> None:
+    """Turn path joint k by a world rotation about its own position; the joints below follow."""
     for m in range(k, len(path)):
-        world[m] = quat_normalize(quat_mul(turn, world[m]))
+        world[m] = turn @ world[m]
         if m > k:
-            pos[m] = pos[k] + quat_rotate(turn, pos[m] - pos[k])
-    parent = world[k - 1] if k > 0 else np.array([0.0, 0.0, 0.0, 1.0])
-    pose.rotations[..., j, :] = quat_normalize(quat_mul(quat_conj(parent), world[k]))
+            pos[m] = pos[k] + _apply(turn, pos[m] - pos[k])
+
+
+def _swing(a, b, frac, max_angle=np.pi):
+    """Rotation matrix turning unit direction a toward direction b along the shortest arc,
+    by `frac` of the angle between them after capping it at `max_angle`."""
+    b = b / np.linalg.norm(b, axis=-1, keepdims=True)
+    axis = _cross(a, b)
+    s = np.linalg.norm(axis, axis=-1)
+    c = np.sum(a * b, axis=-1)
+    # Opposite directions: turn about a fixed perpendicular (as quat_between does), so the
+    # result is deterministic rather than round-off.
+    perp = _cross(a, np.where(np.abs(a[..., :1]) < 0.9, [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]))
+    axis = np.where((s <= TINY)[..., None], perp, axis)
+    return _rotation(axis, np.minimum(np.arctan2(s, c), max_angle) * frac)
+
+
+def _rotation(axis, angle):
+    """Rotation matrices (Rodrigues) about axes (..., 3), any length, by angles (...)."""
+    n = np.linalg.norm(axis, axis=-1, keepdims=True)
+    x, y, z = np.moveaxis(axis / np.where(n > TINY, n, 1.0), -1, 0)
+    zero = np.zeros_like(x)
+    k = np.stack([zero, -z, y, z, zero, -x, -y, x, zero], axis=-1).reshape(x.shape + (3, 3))
+    sin = np.sin(angle)[..., None, None]
+    cos = np.cos(angle)[..., None, None]
+    return np.eye(3) + sin * k + (1.0 - cos) * (k @ k)
+
+
+def _apply(m, v):
+    """Matrices (..., 3, 3) times vectors (..., 3), broadcast over the leading axes."""
+    return (m @ v[..., None])[..., 0]
+
+
+def _cross(a, b):
+    # np.cross spends most of its time on axis handling; three vectors' worth of products
+    # written out are several times faster for the small arrays a single frame has.
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    return np.stack((a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0), axis=-1)
 
 
 def head_roll(ref_up, fwd, up) -> np.ndarray:
@@ -155,7 +200,7 @@ def head_roll(ref_up, fwd, up) -> np.ndarray:
     level = ref_up - fwd * np.sum(ref_up * fwd, axis=-1, keepdims=True)
     b = up - fwd * np.sum(up * fwd, axis=-1, keepdims=True)
     defined = np.linalg.norm(level, axis=-1) > 1e-9
-    roll = np.arctan2(np.sum(np.cross(level, b) * fwd, axis=-1), np.sum(level * b, axis=-1))
+    roll = np.arctan2(np.sum(_cross(level, b) * fwd, axis=-1), np.sum(level * b, axis=-1))
     return np.where(defined, roll, 0.0)
 
 
@@ -167,33 +212,7 @@ def clamp_to_cone(direction, axis, max_angle: float) -> np.ndarray:
     d = np.asarray(direction, dtype=np.float64)
     norm = np.linalg.norm(d, axis=-1, keepdims=True)
     d = np.where(norm > TINY, d / np.where(norm > TINY, norm, 1.0), axis)
-    swing = quat_between(axis, d)
-    return quat_rotate(_clamp_rotation(swing, max_angle), axis)
-
-
-def _aim(offset, ref_fwd, cur_fwd, max_angle, blend):
-    norm = np.linalg.norm(offset, axis=-1, keepdims=True)
-    # A target on the head gives no direction: keep looking where the head looks now.
-    direction = np.where(norm > TINY, offset, cur_fwd)
-    swing = _clamp_rotation(quat_between(ref_fwd, direction), max_angle)
-    return quat_rotate(_scale_rotation(swing, blend), ref_fwd)
-
-
-def _axis_angle(q):
-    q = np.where(q[..., 3:4] < 0.0, -q, q)
-    s = np.linalg.norm(q[..., :3], axis=-1)
-    axis = q[..., :3] / np.where(s > TINY, s, 1.0)[..., None]
-    return axis, 2.0 * np.arctan2(s, q[..., 3])
-
-
-def _scale_rotation(q, t):
-    axis, angle = _axis_angle(q)
-    return quat_from_axis_angle(axis, angle * t)
-
-
-def _clamp_rotation(q, max_angle):
-    axis, angle = _axis_angle(q)
-    return quat_from_axis_angle(axis, np.minimum(angle, max_angle))
+    return _apply(_swing(axis, d, 1.0, max_angle), axis)
 
 
 def _unit(v, name):
