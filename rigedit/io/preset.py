@@ -14,13 +14,13 @@ from typing import Any, Callable
 import numpy as np
 from pydantic import ValidationError
 
-from rigedit.core.chain import Chain
+from rigedit.core.chain import Chain, LimitFitError
 from rigedit.core.ik.limits import ConeLimit, HingeLimit
 from rigedit.core.rig import BUNDLED_PRESETS, Rig, register_preset_io
 from rigedit.core.skeleton import Skeleton
 
 from .atomic import atomic_write_text
-from .preset_errors import PresetError, problems_from, show
+from .preset_errors import PresetError, json_path, problems_from, show
 from .preset_model import FORMAT, VERSION, ConeLimitModel, PresetModel
 from .timeline_model import timeline_document, timeline_from_model
 
@@ -52,10 +52,7 @@ def loads_preset(text: str | bytes, file: str = "<preset>") -> Rig:
         model = PresetModel.model_validate(data)
     except ValidationError as e:
         raise PresetError(file, problems_from(e, data)) from None
-    try:
-        return _rig_from(model)
-    except ValueError as e:  # the model should have caught it; say so plainly if not
-        raise PresetError(file, [("", str(e))]) from None
+    return _rig_from(model, file)
 
 
 def save_preset(rig: Rig, path: str | Path) -> None:
@@ -166,7 +163,9 @@ def _migrate(data: Any, file: str) -> dict:
     return data
 
 
-def _rig_from(model: PresetModel) -> Rig:
+def _rig_from(model: PresetModel, file: str) -> Rig:
+    """The Rig a validated model describes. The checks only the rig can make (which joints
+    may carry which limits, given the bones) come back as PresetErrors at the chain's path."""
     joints = _parents_first(model)
     index = {j.name: i for i, j in enumerate(joints)}
     skeleton = Skeleton(
@@ -182,18 +181,23 @@ def _rig_from(model: PresetModel) -> Rig:
     unit = np.abs(np.linalg.norm(given, axis=1) - 1.0) <= 1e-12
     skeleton.rest_rotations = np.where(unit[:, None], given, skeleton.rest_rotations)
     rig = Rig(skeleton, name=model.name, timeline=timeline_from_model(model.timeline))
-    for c in model.chains:
-        rig.add_chain(
-            c.name,
-            c.joints,
-            solver=c.solver,
-            target=c.target,
-            pole=c.pole,
-            tolerance=c.tolerance,
-            max_iterations=c.max_iterations,
-            weight=c.weight,
-            limits={name: _limit_from(m) for name, m in c.limits.items()},
-        )
+    for i, c in enumerate(model.chains):
+        try:
+            rig.add_chain(
+                c.name,
+                c.joints,
+                solver=c.solver,
+                target=c.target,
+                pole=c.pole,
+                tolerance=c.tolerance,
+                max_iterations=c.max_iterations,
+                weight=c.weight,
+                limits={name: _limit_from(m) for name, m in c.limits.items()},
+            )
+        except LimitFitError as e:
+            raise PresetError(file, [(json_path(["chains", i, "limits", e.joint]), e.problem)]) from None
+        except ValueError as e:  # the model should have caught it; still say where
+            raise PresetError(file, [(f"chains[{i}]", str(e))]) from None
     return rig
 
 
