@@ -175,8 +175,8 @@ def parallel_frames(dirs, root_dir, root_frame) -> list:
 def forward_limited(aim, prep: PreparedLimits, keep_shape: bool = False):
     """FABRIK's forward pass with limits: from the root aim[0], aim each bone at the next
     point of `aim` (root to tip), clamp it relative to its already placed parent, and carry
-    the frame turns along. Returns the new points and each hinge's world axis (for the next
-    backward pass). With keep_shape, each bone aims where its frame already points instead
+    the frame turns along. Returns the new points, each hinge's world axis and each bone's
+    direction (what the next backward pass or CCD sweep reads limits against). With keep_shape, each bone aims where its frame already points instead
     (keeping its angle to its parent): that conforms a start pose to lengths and limits.
     """
     lengths, kinds, params = prep.lengths, prep.kinds, prep.params
@@ -186,6 +186,7 @@ def forward_limited(aim, prep: PreparedLimits, keep_shape: bool = False):
     x0, y0, z0 = aim[0]
     out = [(x0, y0, z0)]
     axes = [None] * len(lengths)
+    dirs = []
     for k in range(len(aim) - 1):
         carried = qrot(turn, ref_dirs[k])
         l = lengths[k]
@@ -208,8 +209,9 @@ def forward_limited(aim, prep: PreparedLimits, keep_shape: bool = False):
         y0 += l * u[1]
         z0 += l * u[2]
         out.append((x0, y0, z0))
+        dirs.append(u)
         parent = u
-    return out, axes
+    return out, axes, dirs
 
 
 def backward_limited(pts, axes, prep: PreparedLimits, target) -> list:

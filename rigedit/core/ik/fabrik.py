@@ -35,6 +35,7 @@ import numpy as np
 
 from ._floats import TINY
 from .arc_start import arc_pose, is_straight
+from .ccd_sweep import ccd_sweep
 from .chain_frames import backward_limited, bone_directions, forward_limited, prepare_limits, solved_frames
 
 # A pass that brings the tip in by less than this fraction of the chain's length has
@@ -69,9 +70,10 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
     ls = measure_lengths(pts) if lengths is None else read_lengths(lengths, n - 1)
     prep = prepare_limits(limits, pts, ls, toward)
     dirs = prep.ref_dirs if prep is not None else StartDirections(pts, toward)
-    axes = None
+    limited = None
     if prep is not None:
-        pts, axes = forward_limited(pts, prep, keep_shape=True)
+        limited = forward_limited(pts, prep, keep_shape=True)
+        pts = limited[0]
     elif lengths is not None:
         pts = place_along(root, ls, [dirs[k] for k in range(n - 1)])
     total = sum(ls)
@@ -91,12 +93,13 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
         if is_straight(span, total):
             straight = (span_dir[0] / span, span_dir[1] / span, span_dir[2] / span)
             arc = arc_pose(root, (tx, ty, tz), ls, total, straight, hint, tol)
-            arc_axes = None
+            arc_limited = None
             if prep is not None:
-                arc, arc_axes = forward_limited(arc, prep)
+                arc_limited = forward_limited(arc, prep)
+                arc = arc_limited[0]
             arc_err = _gap(arc, tx, ty, tz)
             if arc_err < err:
-                pts, axes, err = arc, arc_axes, arc_err
+                pts, limited, err = arc, arc_limited, arc_err
 
     if prep is None:
         ls_rev = ls[::-1]
@@ -115,10 +118,13 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
             q = backward_limited(state[0], state[1], prep, (tx, ty, tz))
             q[-1] = root
             q.reverse()
-            p, new_axes = forward_limited(q, prep)
-            return (p, new_axes), _gap(p, tx, ty, tz)
+            passed = forward_limited(q, prep)
+            tries = (passed, ccd_sweep(*passed, prep, (tx, ty, tz)), ccd_sweep(*state, prep, (tx, ty, tz)))
+            best = min(tries, key=lambda t: _gap(t[0], tx, ty, tz))
+            return best, _gap(best[0], tx, ty, tz)
 
-        (pts, axes), err, errors = iterate((pts, axes), step, err, tol, cap, STALL_RELATIVE * total)
+        limited, err, errors = iterate(limited, step, err, tol, cap, STALL_RELATIVE * total)
+        pts = limited[0]
     frames = solved_frames(pts, prep) if prep is not None else None
     return FabrikResult(_to_array(pts), len(errors), err, errors, err <= tol, frames)
 
