@@ -48,6 +48,11 @@ def check_finite(value: Any) -> float:
 
 
 def check_vec3(value: Any) -> tuple[float, float, float]:
+    # Targets are set on every dragged frame: plain floats take a short path.
+    if type(value) in (tuple, list) and len(value) == 3:
+        x, y, z = value
+        if type(x) is float and type(y) is float and type(z) is float and math.isfinite(x + y + z):
+            return (x, y, z)
     if isinstance(value, np.ndarray):
         items = value.tolist() if value.shape == (3,) else None
     elif isinstance(value, (list, tuple)):

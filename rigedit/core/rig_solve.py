@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from math import sqrt
 
 import numpy as np
 
 from . import scalar_quat as sq
 from .ik.chain_frames import ChainLimits
 from .ik.fabrik import fabrik
-from .ik.limits import ConeLimit, hinge_axis
+from .ik.limits import ConeLimit, HingeLimit, hinge_axis
 from .ik.two_bone import two_bone_ik
 
 # Below this (radians) a two-bone limb counts as straight: it has no bend plane of its own.
@@ -35,8 +36,8 @@ def world_of(j: int, parents: list[int], rot: list, trans: list, world: list):
         j = parents[j]
     pos, q = world[j] if j >= 0 else (sq.ZERO, sq.IDENTITY)
     for k in reversed(path):
-        pos = sq.add(pos, sq.qrot(q, trans[k]))
-        q = sq.qmul(q, rot[k])
+        pos = _add_rotated(pos, q, trans[k])
+        q = _qmul(q, rot[k])
         world[k] = (pos, q)
     return pos, q
 
@@ -45,12 +46,12 @@ def chain_pose(base_pos, base_rot, offsets: list, rots: list) -> tuple[list, lis
     """World positions of a chain's joints and world rotations of all but the tip, from the
     root parent's world transform, the joints' local offsets and the local rotations."""
     q = base_rot
-    pos = sq.add(base_pos, sq.qrot(q, offsets[0]))
+    pos = _add_rotated(base_pos, q, offsets[0])
     points, frames = [pos], []
     for r, off in zip(rots, offsets[1:]):
-        q = sq.qmul(q, r)
+        q = _qmul(q, r)
         frames.append(q)
-        pos = sq.add(pos, sq.qrot(q, off))
+        pos = _add_rotated(pos, q, off)
         points.append(pos)
     return points, frames
 
@@ -65,18 +66,75 @@ def local_turns(base_rot, warm: list, offsets: list, solved: list, twists: dict 
     Worked in each joint's parent frame, where the world turn T of a bone conjugates into
     the shortest arc between the bone's old and new local directions: L_new =
     between(L_old t, conj(W_parent) s) L_old, with t the child's offset, s the solved bone and
-    W_parent the parent's new world rotation. Same rotations, half the products."""
+    W_parent the parent's new world rotation. Same rotations, half the products, and the
+    products written out: this runs for every bone of every chain on every frame."""
     out = []
-    parent = base_rot
+    px, py, pz, pw = base_rot  # the parent's new world rotation
+    tiny = sq.TINY
     for k, old in enumerate(warm):
         a, b = solved[k], solved[k + 1]
-        new_dir = sq.qrot(sq.qconj(parent), (b[0] - a[0], b[1] - a[1], b[2] - a[2]))
-        local = sq.qnormalize(sq.qmul(sq.qbetween(sq.qrot(old, offsets[k + 1]), new_dir), old))
+        # The solved bone in the parent's frame: rotate by conj(parent).
+        vx, vy, vz = b[0] - a[0], b[1] - a[1], b[2] - a[2]
+        tx, ty, tz = 2.0 * (pz * vy - py * vz), 2.0 * (px * vz - pz * vx), 2.0 * (py * vx - px * vy)
+        sx = vx + pw * tx - py * tz + pz * ty
+        sy = vy + pw * ty - pz * tx + px * tz
+        sz = vz + pw * tz - px * ty + py * tx
+        # The old bone in the parent's frame: the old local rotation turns the child's offset.
+        ox, oy, oz, ow = old
+        cx, cy, cz = offsets[k + 1]
+        tx, ty, tz = 2.0 * (oy * cz - oz * cy), 2.0 * (oz * cx - ox * cz), 2.0 * (ox * cy - oy * cx)
+        dx = cx + ow * tx + oy * tz - oz * ty
+        dy = cy + ow * ty + oz * tx - ox * tz
+        dz = cz + ow * tz + ox * ty - oy * tx
+        nd = sqrt(dx * dx + dy * dy + dz * dz)
+        ns = sqrt(sx * sx + sy * sy + sz * sz)
+        if nd <= tiny or ns <= tiny:
+            local = sq.qnormalize(old)  # a zero-length bone has no direction to turn
+        else:
+            dx, dy, dz, sx, sy, sz = dx / nd, dy / nd, dz / nd, sx / ns, sy / ns, sz / ns
+            dot = dx * sx + dy * sy + dz * sz
+            if dot < -1.0 + 1e-12:
+                bx, by, bz, bw = sq.qbetween((dx, dy, dz), (sx, sy, sz))  # a half turn
+            else:
+                bx, by, bz, bw = dy * sz - dz * sy, dz * sx - dx * sz, dx * sy - dy * sx, 1.0 + dot
+            # between * old, normalised (between's own normalisation folds into this one).
+            lx = bw * ox + bx * ow + by * oz - bz * oy
+            ly = bw * oy - bx * oz + by * ow + bz * ox
+            lz = bw * oz + bx * oy - by * ox + bz * ow
+            lw = bw * ow - bx * ox - by * oy - bz * oz
+            n = sqrt(lx * lx + ly * ly + lz * lz + lw * lw)
+            local = (lx / n, ly / n, lz / n, lw / n)
         if twists and k in twists:
-            local = sq.qnormalize(sq.qmul(sq.qmul(sq.qmul(sq.qconj(parent), twists[k]), parent), local))
+            parent = (px, py, pz, pw)
+            local = sq.qnormalize(_qmul(_qmul(_qmul(sq.qconj(parent), twists[k]), parent), local))
         out.append(local)
-        parent = sq.qmul(parent, local)
+        px, py, pz, pw = _qmul((px, py, pz, pw), local)
     return out
+
+
+def _qmul(a, b):
+    ax, ay, az, aw = a
+    bx, by, bz, bw = b
+    return (
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+        aw * bw - ax * bx - ay * by - az * bz,
+    )
+
+
+def _add_rotated(p, q, v):
+    """p + q v for a unit quaternion q."""
+    ux, uy, uz, w = q
+    vx, vy, vz = v
+    tx = 2.0 * (uy * vz - uz * vy)
+    ty = 2.0 * (uz * vx - ux * vz)
+    tz = 2.0 * (ux * vy - uy * vx)
+    return (
+        p[0] + vx + w * tx + uy * tz - uz * ty,
+        p[1] + vy + w * ty + uz * tx - ux * tz,
+        p[2] + vz + w * tz + ux * ty - uy * tx,
+    )
 
 
 def turn_toward(base_rot, frames: list, points: list, solved: list, twists: dict | None = None) -> list:
@@ -98,7 +156,10 @@ def solve_fabrik(ch, base_rot, points: list, frames: list, root_dir):
     if ch._limits:
         index = {name: k for k, name in enumerate(ch.joints)}
         joints = {index[name]: lim for name, lim in ch._limits.items()}
-        limits = ChainLimits(joints, root_dir=root_dir, root_frame=base_rot, frames=np.array(frames))
+        if any(isinstance(lim, HingeLimit) for lim in joints.values()):
+            limits = ChainLimits(joints, root_dir=root_dir, root_frame=base_rot, frames=np.array(frames))
+        else:  # cones need no frames: leave them to FABRIK, which then builds none we must check
+            limits = ChainLimits(joints, root_dir=root_dir)
     r = fabrik(
         points,
         ch._target,
