@@ -3,10 +3,10 @@
 Solving a frame: start from the animated pose (the clip at `time`, or the rest pose); for each
 chain in order, find the world transform of the chain root's parent in the pose built so far
 (so an arm sees the solved spine), warm-start the solver from the chain's OWN last IK solution
-(its local rotations put back on the current parent), turn each bone of the current pose
-toward the solved positions by the shortest arc, and slerp those IK rotations with the
-current ones by the chain's weight. The chain walk is plain floats (see scalar_quat.py): a
-full FK per chain would cost more than the solvers.
+(its local rotations put back on the current parent), turn each bone of that warm start
+toward the solved positions by the shortest arc (rig_solve.py), and slerp those IK rotations
+with the pose's by the chain's weight. The chain walk is plain floats: a full FK per chain
+would cost more than the solvers.
 """
 from __future__ import annotations
 
@@ -291,13 +291,14 @@ class Rig:
             offsets = [trans[j] for j in idx]
             last = self._state.get(name)
             key = (base_pos, base_rot, offsets, ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations)
-            if last is not None and last.limits is ch._limits and last.key == key and (last.reached or ch._solver == "two_bone"):
+            same = last is not None and last.limits is ch._limits and last.key == key
+            if same and last.final:
                 state, iterations = last, 0  # same inputs, same answer
             else:
                 warm = last.ik if last is not None else [rot[j] for j in idx[:-1]]
-                state, iterations = _solve_chain(ch, base_pos, base_rot, offsets, warm, key)
+                state, iterations = _solve_chain(ch, base_pos, base_rot, offsets, warm, key, last if same else None)
                 self._state[name] = state
-            settled = settled and (state.reached or ch._solver == "two_bone")
+            settled = settled and state.final
             w = ch._weight
             if w != 0.0:
                 ik = state.ik
@@ -335,16 +336,27 @@ def _idle(r: ChainReport) -> ChainReport:
 
 
 class _ChainState:
-    """A chain's last solve: its IK local rotations (all joints but the tip) and what it was
-    solved for, so an unchanged chain is not solved again."""
+    """A chain's last solve: its IK local rotations (all joints but the tip), what it was
+    solved for, and whether solving the same again could change anything (`final`: reached,
+    closed-form, or FABRIK no longer getting closer), so an unchanged chain is not solved
+    again."""
 
-    __slots__ = ("ik", "key", "limits", "error", "reached")
+    __slots__ = ("ik", "key", "limits", "error", "reached", "final")
 
-    def __init__(self, ik: list, key: tuple, limits, error: float, reached: bool) -> None:
-        self.ik, self.key, self.limits, self.error, self.reached = ik, key, limits, error, reached
+    def __init__(self, ik: list, key: tuple, limits, error: float, reached: bool, final: bool) -> None:
+        self.ik, self.key, self.limits, self.error, self.reached, self.final = ik, key, limits, error, reached, final
 
 
-def _solve_chain(ch: Chain, base_pos, base_rot, offsets: list, warm: list, key: tuple) -> tuple[_ChainState, int]:
+# FABRIK short of its target is solved again on the next frame, warm-started, until a solve of
+# unchanged inputs gains less than this fraction of its error: then it has stalled (out of
+# reach, or held by its limits) and is left alone until something changes.
+STALL_GAIN = 1e-6
+
+
+def _solve_chain(
+    ch: Chain, base_pos, base_rot, offsets: list, warm: list, key: tuple, previous: _ChainState | None
+) -> tuple[_ChainState, int]:
+    """Solve one chain from `warm`; `previous` is its last state when the inputs are unchanged."""
     points, frames = chain_pose(base_pos, base_rot, offsets, warm)
     if ch._solver == "two_bone":
         solved, twists = solve_two_bone(ch, base_rot, points, frames)
@@ -359,7 +371,11 @@ def _solve_chain(ch: Chain, base_pos, base_rot, offsets: list, warm: list, key: 
         twists = None
     ik = warm if solved is points else local_turns(base_rot, warm, offsets, solved, twists)
     error = sq.dist(solved[-1], ch._target)
-    return _ChainState(ik, key, ch._limits, error, error <= ch._tolerance), iterations
+    reached = error <= ch._tolerance
+    final = reached or ch._solver == "two_bone" or iterations == 0
+    if previous is not None and error >= previous.error * (1.0 - STALL_GAIN):
+        final = True
+    return _ChainState(ik, key, ch._limits, error, reached, final), iterations
 
 
 class _Plan:

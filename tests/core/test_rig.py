@@ -238,6 +238,31 @@ def test_solving_again_changes_nothing_and_a_change_is_picked_up():
     assert np.linalg.norm(tip(rig, "left_leg") - (0.12, 0.3, 0.25)) < 1e-9
 
 
+def test_fabrik_short_of_its_target_keeps_going_on_later_frames():
+    rig = load("tentacle")
+    ch = rig.chain("tentacle")
+    ch.max_iterations = 1
+    ch.target = ch.target + np.array([0.2, -0.15, 0.1])
+    errors = [rig.solve()["tentacle"].error]
+    while errors[-1] > ch.tolerance and len(errors) < 200:
+        errors.append(rig.solve()["tentacle"].error)
+    assert len(errors) > 2 and errors[-1] <= ch.tolerance
+    assert all(b <= a for a, b in zip(errors, errors[1:]))
+
+
+def test_an_unreachable_fabrik_target_stops_being_solved_once_it_stalls():
+    rig = load("tentacle")
+    ch = rig.chain("tentacle")
+    ch.target = (3.0, 0.5, 0.0)  # metres beyond a 1 m tentacle
+    reports = [rig.solve()["tentacle"] for _ in range(30)]
+    assert not any(r.reached for r in reports)
+    idle = [k for k, r in enumerate(reports) if r.iterations == 0]
+    assert idle and idle == list(range(idle[0], 30))  # once idle, it stays idle
+    pose = rig.pose
+    rig.solve()
+    assert np.array_equal(rig.pose.rotations, pose.rotations)
+
+
 def test_solve_follows_the_clip_time():
     rig = rigedit.Rig.default()
     rig.clip = swaying_clip(rig, joints=["Spine"])
