@@ -24,16 +24,11 @@ from typing import Callable
 
 import numpy as np
 
-from .clip import Clip
-from .transforms import quat_between, quat_conj, quat_mul, quat_normalize, quat_rotate, quat_slerp
-
 from . import scalar_quat as sq
+from .clip import Clip
+from .ik import two_bone_ik_batch
 from .rig_solve import chain_pose, solve_fabrik, solve_two_bone, turn_toward
-
-try:  # the public name, once rigedit.core.ik exports it
-    from .ik import two_bone_ik_batch  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - until then, straight from its module
-    from .ik.two_bone_batch import two_bone_ik_batch
+from .transforms import quat_between, quat_conj, quat_mul, quat_normalize, quat_rotate, quat_slerp
 
 # Progress: called with (steps done, steps in all); returning False cancels the bake.
 Progress = Callable[[int, int], "bool | None"]
@@ -116,6 +111,8 @@ def _solve_frame(ch, base_pos, base_rot, rot, trans, idx, target, pole):
     points, frames = chain_pose(base_pos, base_rot, offsets, current)
     if c.solver == "two_bone":
         solved, twists = solve_two_bone(c, base_rot, points, frames)
+    elif sq.dist(points[-1], c.target.tolist()) <= c.tolerance:
+        return points, current  # already there: the rig keeps the rotations as they are, so do we
     else:
         root_dir = sq.qrot(base_rot, offsets[0]) if c.joints[0] in c.limits else None
         solved, _ = solve_fabrik(c, base_rot, points, frames, root_dir)
