@@ -3,6 +3,8 @@
     rigedit check FILE...                        validate presets (exit 1 if any is bad, saying why)
     rigedit solve FILE --target CHAIN=X,Y,Z ...  solve one frame, print joint world positions
     rigedit schema                               print the preset JSON Schema
+    rigedit import FILE.bvh|.glb -o PRESET.json  a rig preset with auto IK chains (rigedit/import_cli.py)
+    rigedit bake PRESET.json --clip CLIP -o OUT.bvh  bake the preset's IK over a clip into BVH
     rigedit [FILE] [editor options]              open the editor
 
 To add a subcommand, write `def cmd_NAME(argv: list[str]) -> int` (here or in its own module)
@@ -127,6 +129,8 @@ COMMANDS: dict[str, tuple[str, Command]] = {
     "check": ("validate presets", cmd_check),
     "solve": ("solve one frame headless and print joint positions", cmd_solve),
     "schema": ("print the preset JSON Schema", cmd_schema),
+    "import": ("make a rig preset from a BVH or glTF file, with IK chains proposed", lazy("rigedit.import_cli", "cmd_import")),
+    "bake": ("bake a preset's IK over a BVH/glTF clip and write BVH", lazy("rigedit.import_cli", "cmd_bake")),
 }
 
 

@@ -122,3 +122,14 @@ def test_clip_match_rejects_other_proportions(tmp_path):
     matched = read_clip_for(imp.skeleton, DATA / "cmu_12_01_walk.bvh")
     assert matched.layout.scale == pytest.approx(imp.scale)
     np.testing.assert_allclose(matched.clip.translations, imp.clip.translations, atol=1e-12)
+
+
+def test_the_rigedit_command_dispatches_import_and_bake(tmp_path, capsys):
+    from rigedit.cli import main
+
+    preset, out = tmp_path / "rig.json", tmp_path / "out.bvh"
+    assert main(["import", str(DATA / "RiggedSimple.glb"), "-o", str(preset)]) == 0
+    assert main(["bake", str(preset), "--clip", str(DATA / "RiggedSimple.glb"), "-o", str(out), "-q"]) == 0
+    assert read_bvh(out, scale=1.0).clip.n_frames == 50
+    assert main(["import", "--help"]) == 0
+    assert "--up-axis" in capsys.readouterr().out
