@@ -161,12 +161,14 @@ class ChainSettings:
 class ChainReport:
     """What one solve did for one chain. `error` is the IK solution's tip distance to the
     target (before blending); `reached` is error <= the chain's tolerance; `iterations` is the
-    FABRIK passes run (0 for the closed-form two-bone solver)."""
+    FABRIK passes run (0 for the closed-form two-bone solver, and for a chain not solved again
+    because nothing changed); `errors` is the tip error after each of those passes."""
 
     name: str
     error: float
     iterations: int
     reached: bool
+    errors: tuple[float, ...] = ()
 
 
 class Chain:

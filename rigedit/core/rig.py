@@ -292,11 +292,12 @@ class Rig:
             last = self._state.get(name)
             key = (base_pos, base_rot, offsets, ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations)
             same = last is not None and last.limits is ch._limits and last.key == key
+            errors: list = []
             if same and last.final:
                 state, iterations = last, 0  # same inputs, same answer
             else:
                 warm = last.ik if last is not None else [rot[j] for j in idx[:-1]]
-                state, iterations = _solve_chain(ch, base_pos, base_rot, offsets, warm, key, last if same else None)
+                state, iterations = _solve_chain(ch, base_pos, base_rot, offsets, warm, key, last if same else None, errors)
                 self._state[name] = state
             settled = settled and state.final
             w = ch._weight
@@ -309,7 +310,7 @@ class Rig:
                     rot[j] = q
                 for j in plan.below:
                     world[j] = None
-            reports[name] = ChainReport(name, state.error, iterations, state.reached)
+            reports[name] = ChainReport(name, state.error, iterations, state.reached, tuple(errors))
         self._pose = Pose(np.array(rot, dtype=np.float64).reshape(-1, 4), translations.copy())
         self._world_cache = None
         self._last_frame = (frame_key, tuple(self._chains), reports, self._clip) if settled else None
@@ -332,7 +333,7 @@ class Rig:
 
 
 def _idle(r: ChainReport) -> ChainReport:
-    return r if r.iterations == 0 else ChainReport(r.name, r.error, 0, r.reached)
+    return r if r.iterations == 0 else ChainReport(r.name, r.error, 0, r.reached)  # no passes, no errors
 
 
 class _ChainState:
@@ -354,9 +355,10 @@ STALL_GAIN = 1e-6
 
 
 def _solve_chain(
-    ch: Chain, base_pos, base_rot, offsets: list, warm: list, key: tuple, previous: _ChainState | None
+    ch: Chain, base_pos, base_rot, offsets: list, warm: list, key: tuple, previous: _ChainState | None, errors: list
 ) -> tuple[_ChainState, int]:
-    """Solve one chain from `warm`; `previous` is its last state when the inputs are unchanged."""
+    """Solve one chain from `warm`; `previous` is its last state when the inputs are
+    unchanged; FABRIK's error after each pass goes to `errors`."""
     points, frames = chain_pose(base_pos, base_rot, offsets, warm)
     if ch._solver == "two_bone":
         solved, twists = solve_two_bone(ch, base_rot, points, frames)
@@ -367,7 +369,7 @@ def _solve_chain(
         solved, twists, iterations = points, None, 0
     else:
         root_dir = sq.qrot(base_rot, offsets[0]) if ch.joints[0] in ch._limits else None
-        solved, iterations = solve_fabrik(ch, base_rot, points, frames, root_dir)
+        solved, iterations = solve_fabrik(ch, base_rot, points, frames, root_dir, errors)
         twists = None
     ik = warm if solved is points else local_turns(base_rot, warm, offsets, solved, twists)
     error = sq.dist(solved[-1], ch._target)

@@ -149,9 +149,10 @@ def turn_toward(base_rot, frames: list, points: list, solved: list, twists: dict
     return local_turns(base_rot, warm, offsets, solved, twists)
 
 
-def solve_fabrik(ch, base_rot, points: list, frames: list, root_dir):
+def solve_fabrik(ch, base_rot, points: list, frames: list, root_dir, errors_out: list | None = None):
     """FABRIK from the warm-start points, with the chain's limits in the warm-start frames.
-    Returns (solved points, iterations)."""
+    Returns (solved points, iterations); `errors_out`, if given, receives the tip error after
+    each iteration."""
     limits = None
     if ch._limits:
         index = {name: k for k, name in enumerate(ch.joints)}
@@ -168,6 +169,8 @@ def solve_fabrik(ch, base_rot, points: list, frames: list, root_dir):
         limits=limits,
         pole=ch._pole,
     )
+    if errors_out is not None:
+        errors_out.extend(r.errors)
     return [tuple(p) for p in r.points.tolist()], int(r.iterations)
 
 

@@ -66,8 +66,8 @@ def save_preset(rig: Rig, path: str | Path) -> None:
 
 def dumps_preset(rig: Rig, file: str = "<preset>") -> str:
     """The preset text for a rig, checked by the same model that reads it back."""
-    doc = _document_from(rig)
     try:
+        doc = _document_from(rig)
         PresetModel.model_validate(doc)
         text = _pretty(doc) + "\n"
     except ValidationError as e:
