@@ -41,7 +41,8 @@ class Document(QObject):
         self.generation = 0  # bumped with every new rig, so stale solver results are ignored
         self._remembered_poles: dict[str, tuple[float, float, float]] = {}
         self._restored = False  # holds changes from a recovery file that no undo step knows
-        self.undo_stack.cleanChanged.connect(lambda _clean: self.modified_changed.emit(self.modified))
+        # A method, not a lambda: Qt drops it when this object goes, before the stack does.
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
 
     # --- the rig and its file -------------------------------------------------------------
 
@@ -79,6 +80,9 @@ class Document(QObject):
     @property
     def modified(self) -> bool:
         return self._restored or not self.undo_stack.isClean()
+
+    def _clean_changed(self, clean: bool) -> None:
+        self.modified_changed.emit(self._restored or not clean)
 
     def mark_saved(self) -> None:
         self._restored = False

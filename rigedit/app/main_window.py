@@ -5,14 +5,19 @@ Automation surface (DESIGN.md): `window.rig`, `window.viewport.world_to_screen(x
 `window.undo_stack`, `window.open_preset(path)`, `window.save_preset(path)`; objectNames
 `viewport`, `properties`, `chainSelector`, `blendWeight`, `timeline`.
 
-The timeline dock is filled by `rigedit/app/timeline_dock.py` when that module exists: it
-must define `create_timeline_widget(window) -> QWidget`, which gets this window (its
-`document` has `set_time`, `set_clip`, `edit_chain`, `set_chain_live` and the signals) and
-returns the widget to put in the dock. Until then the dock holds a placeholder.
+Plug-ins from other parts of the app, each optional (the window works without them):
+- `rigedit/app/timeline_dock.py`: `create_timeline_widget(window) -> QWidget` fills the
+  `timeline` dock (the window's `document` has `set_time`, `set_clip`, `edit_chain`,
+  `set_chain_live` and the signals); without it the dock holds a placeholder.
+- `rigedit/app/import_actions.py`: `install_import_actions(window)` adds its File menu items
+  (`window.file_menu`, `window.action_save` to insert before).
+A plug-in that fails to load is reported on stderr and left out; the editor still opens.
 """
 from __future__ import annotations
 
 import importlib
+import sys
+import traceback
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -40,7 +45,9 @@ class MainWindow(QMainWindow):
         self.undo_stack = self.document.undo_stack
         self.solver = SolverThread(self)
         self.solver.worker.solved.connect(self._solved)
-        self.solver.worker.failed.connect(lambda msg: self.statusBar().showMessage(f"Solver: {msg}", 8000))
+        # Bound methods of this window, not lambdas: a lambda has no thread of its own, so Qt
+        # would call it in the solver thread; a method of a QObject is queued to the GUI thread.
+        self.solver.worker.failed.connect(self._solver_failed)
         self.solves = 0
         self.posted_serial = 0  # goals posted so far
         self.solved_serial = 0  # the newest goals whose pose the window has applied
@@ -58,6 +65,7 @@ class MainWindow(QMainWindow):
         self.keep_layout = keep_layout
         self.files = FileController(self)
         build_menus(self)
+        self._plugin("import_actions", "install_import_actions", self)
         self.panels_menu.addAction(self.properties.toggleViewAction())
         self.panels_menu.addAction(self.timeline_dock.toggleViewAction())
         self.status = StatusReadout(self.statusBar(), self.document, lambda: self.solves, lambda: self.viewport.frames)
@@ -113,6 +121,9 @@ class MainWindow(QMainWindow):
         self.solver.post_rig(self.document.rig.copy(), self.document.generation)
         self.post_goals()
 
+    def _solver_failed(self, message: str) -> None:
+        self.statusBar().showMessage(f"Solver: {message}", 8000)
+
     def _solved(self, s: Solution) -> None:
         if self.document.apply_solution(s.generation, s.pose, s.reports, s.errors):
             self.solves += 1
@@ -120,16 +131,26 @@ class MainWindow(QMainWindow):
 
     # --- window ------------------------------------------------------------------------------
 
-    def _install_timeline(self) -> None:
-        widget: QWidget | None = None
+    def _plugin(self, module: str, function: str, *args):
+        """Call rigedit.app.MODULE.FUNCTION(*args) if that module exists; None if not or if it fails."""
         try:
-            module = importlib.import_module(".timeline_dock", __package__)
+            mod = importlib.import_module(f".{module}", __package__)
         except ModuleNotFoundError as e:
-            if e.name != f"{__package__}.timeline_dock":
-                raise
-            module = None
-        if module is not None and hasattr(module, "create_timeline_widget"):
-            widget = module.create_timeline_widget(self)
+            if e.name == f"{__package__}.{module}":
+                return None
+            mod = e
+        try:
+            if isinstance(mod, Exception):
+                raise mod
+            fn = getattr(mod, function, None)
+            return fn(*args) if fn is not None else None
+        except Exception:
+            print(f"rigedit: the {module} plug-in failed and is left out:", file=sys.stderr)
+            traceback.print_exc()
+            return None
+
+    def _install_timeline(self) -> None:
+        widget: QWidget | None = self._plugin("timeline_dock", "create_timeline_widget", self)
         if widget is None:
             widget = QLabel("Timeline: blend-weight keys will appear here.")
             widget.setAlignment(Qt.AlignmentFlag.AlignCenter)

@@ -78,9 +78,19 @@ def fill_recent(w: "MainWindow") -> None:
 def _action(w, menu, text, shortcut, slot) -> QAction:
     act = QAction(text, w)
     act.setShortcut(QKeySequence(shortcut))
-    act.triggered.connect(lambda _c=False: slot())
+    act.triggered.connect(_discarding(slot))
     menu.addAction(act)
     return act
+
+
+def _discarding(slot):
+    """A slot that returns nothing: the actions' targets return bools (save succeeded, ...),
+    and a value handed back to Qt from a slot is at best ignored."""
+
+    def run(_checked: bool = False) -> None:
+        slot()
+
+    return run
 
 
 def _toggle(w, menu, text, on: bool, slot) -> QAction:

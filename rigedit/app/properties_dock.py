@@ -121,14 +121,14 @@ class PropertiesPanel(QWidget):
         self.limits.problem.connect(self._refused)
 
         document.rig_replaced.connect(self.reload)
-        document.selection_changed.connect(lambda _n: self.reload())
+        document.selection_changed.connect(self.reload)
         document.chain_changed.connect(self._chain_changed)
         document.pose_changed.connect(self._show_errors)
         self.reload()
 
     # --- document -> widgets -----------------------------------------------------------------
 
-    def reload(self) -> None:
+    def reload(self, *_ignored) -> None:
         self._loading = True
         try:
             rig = self.doc.rig

@@ -60,12 +60,12 @@ class StatusReadout:
         self.timer.timeout.connect(self.tick)
         self.timer.start()
         document.pose_changed.connect(self.refresh_chain)
-        document.selection_changed.connect(lambda _n: self.refresh_chain())
+        document.selection_changed.connect(self.refresh_chain)
         document.rig_replaced.connect(self.refresh_chain)
         self.refresh_chain()
         self.tick()
 
-    def refresh_chain(self) -> None:
+    def refresh_chain(self, *_ignored) -> None:
         sel = self.doc.selected
         if not sel:
             self.chain.setText("no chain selected")

@@ -32,6 +32,8 @@ class SkeletonView:
         """Which bones to draw and their colours: chain `k`'s bones in chain colour k, brighter
         when k is the selected chain."""
         parents = np.asarray(parents)
+        if self._positions is not None and len(self._positions) != len(parents):
+            self._positions = None  # another rig: its first pose comes with the next sync
         tails = np.nonzero(parents >= 0)[0]
         self._heads = parents[tails]
         self._tails = tails

@@ -55,8 +55,8 @@ class Viewport(gl.GLViewWidget):
 
         self._sync_pending = False
         document.rig_replaced.connect(self.rebuild)
-        document.chain_changed.connect(lambda _name: self.schedule_sync())
-        document.selection_changed.connect(lambda _name: self._restyle())
+        document.chain_changed.connect(self._chain_changed)
+        document.selection_changed.connect(self._selection_changed)
         document.pose_changed.connect(self.schedule_sync)
         self.rebuild()
         self.reset_camera()
@@ -87,6 +87,12 @@ class Viewport(gl.GLViewWidget):
             pos=np.array([[-a, y, 0], [a, y, 0], [0, y, -a], [0, y, a]], dtype=np.float32),
             color=np.array([palette.GRID_AXIS_X] * 2 + [palette.GRID_AXIS_Z] * 2, dtype=np.float32),
         )
+        self._restyle()
+
+    def _chain_changed(self, _name: str) -> None:
+        self.schedule_sync()
+
+    def _selection_changed(self, _name: str) -> None:
         self._restyle()
 
     def _restyle(self) -> None:
