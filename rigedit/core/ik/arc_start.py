@@ -169,7 +169,7 @@ def arc_half_turn_batch(q, r):
 
 def arc_pose_batch(root, target, lengths, total, straight_dir, hint, tolerance):
     """arc_pose for M chains: root, target, straight_dir, hint (3, M) (hint may be None),
-    lengths (m, M), total (M,). Returns points (3, m + 1, M)."""
+    lengths (m, M), total (M,). Returns points (m + 1, 3, M)."""
     to_t = target - root
     chord = np.sqrt(np.sum(to_t * to_t, axis=0))
     e1 = _unit_or_v(to_t, -straight_dir)
@@ -188,12 +188,12 @@ def arc_pose_batch(root, target, lengths, total, straight_dir, hint, tolerance):
     c, s, cp, sp = _arc_angles_batch(lengths, total, chord, tolerance)
     a = cp * e1 + sp * e2
     b = cp * e2 - sp * e1
-    out = np.empty((3, lengths.shape[0] + 1, lengths.shape[1]))
-    out[:, 0] = root
+    out = np.empty((lengths.shape[0] + 1, 3, lengths.shape[1]))
+    out[0] = root
     acc = root.copy()
     for k in range(lengths.shape[0]):
         acc += (lengths[k] * c[k]) * a + (lengths[k] * s[k]) * b
-        out[:, k + 1] = acc
+        out[k + 1] = acc
     return out
 
 
