@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from rigedit.core.ik.look_at import clamp_to_cone, head_roll, solve_look_at
 from rigedit.core.skeleton import Pose, Skeleton
-from rigedit.core.transforms import quat_angle, quat_between, quat_from_axis_angle, quat_rotate
+from rigedit.core.transforms import quat_angle, quat_between, quat_from_axis_angle, quat_mul, quat_rotate
 
 FWD = np.array([0.0, 0.0, 1.0])
 UP = np.array([0.0, 1.0, 0.0])
@@ -79,6 +79,27 @@ def test_the_cone_is_measured_from_the_incoming_pose():
     out = solve(skel, pose, np.array([0.0, 1.7, 5.0]), max_angle_deg=30.0)
     _, fwd, _ = head_frame(skel, out)
     assert np.degrees(angle_between(fwd, ref_fwd)) == pytest.approx(30.0, abs=1e-9)
+
+
+def test_a_rest_cone_follows_the_torso_not_the_clip():
+    # The incoming pose already turns the neck 60 degrees left; a 30 degree cone from rest
+    # still reaches straight ahead of the torso and stops 30 degrees right of it, while a
+    # cone from the pose stays within 30 degrees of where the clip looked.
+    skel = upper_body()
+    pose = skel.rest_pose()
+    pose.rotations[skel.index("Neck")] = quat_from_axis_angle(UP, np.radians(60.0))
+    ahead = np.array([0.0, 1.72, 5.0])
+    right = np.array([-5.0, 1.72, 0.05])
+    out = solve(skel, pose, ahead, max_angle_deg=30.0, cone_from="rest")
+    pos, fwd, _ = head_frame(skel, out)
+    assert angle_between(fwd, ahead - pos) < 1e-9
+    out = solve(skel, pose, right, max_angle_deg=30.0, cone_from="rest")
+    _, fwd, _ = head_frame(skel, out)
+    assert np.degrees(angle_between(fwd, FWD)) == pytest.approx(30.0, abs=1e-9)
+    assert fwd[0] < 0.0
+    out = solve(skel, pose, ahead, max_angle_deg=30.0, cone_from="pose")
+    _, fwd, _ = head_frame(skel, out)
+    assert np.degrees(angle_between(fwd, FWD)) == pytest.approx(30.0, abs=1e-6)
 
 
 def max_up_step(ups):
@@ -262,6 +283,7 @@ def test_clamp_to_cone():
         (dict(up_axis=(0.0, 0.0, 2.0)), "parallel"),
         (dict(blend=1.5), "blend"),
         (dict(max_twist_deg=-1.0), "max_twist_deg"),
+        (dict(cone_from="parent"), "cone_from"),
         (dict(target=np.array([np.nan, 0.0, 0.0])), "target"),
     ],
 )
@@ -286,13 +308,15 @@ unit_vec = st.tuples(*[st.floats(-1, 1)] * 3).filter(lambda v: np.linalg.norm(v)
     st.lists(st.tuples(*[st.floats(-0.4, 0.4)] * 3), min_size=5, max_size=5),
     st.lists(unit_vec, min_size=5, max_size=5),
     st.lists(st.floats(-np.pi, np.pi), min_size=5, max_size=5),
+    st.lists(st.floats(-1.0, 1.0), min_size=3, max_size=3),
     st.tuples(*[st.floats(-5, 5)] * 3).map(np.array),
     st.lists(st.floats(0.0, 1.0), min_size=3, max_size=3).filter(lambda w: sum(w) > 1e-3),
     unit_vec,
     st.floats(0.0, 180.0),
     st.one_of(st.none(), st.floats(0.0, 45.0)),
+    st.sampled_from(["rest", "pose"]),
 )
-def test_properties(offsets, axes, angles, target, weights, forward, max_angle, max_twist):
+def test_properties(offsets, axes, angles, posed, target, weights, forward, max_angle, max_twist, cone_from):
     rots = quat_from_axis_angle(np.array(axes), np.array(angles))
     skel = Skeleton.from_joints(
         [("Root", None, offsets[0]), ("A", "Root", offsets[1]), ("B", "A", offsets[2]),
@@ -302,24 +326,31 @@ def test_properties(offsets, axes, angles, target, weights, forward, max_angle, 
     up = np.cross(forward, [0.3, 0.9, 0.1])
     if np.linalg.norm(up) < 1e-3:
         up = np.cross(forward, [1.0, 0.0, 0.0])
-    rest = skel.rest_pose()
-    out = solve_look_at(skel, rest, ["A", "B", "D"], weights, target, forward, up, max_angle, max_twist_deg=max_twist)
+    fwd_axis = forward / np.linalg.norm(forward)
+    # The incoming pose turns the look-at joints away from rest (as a clip would).
+    joints = ["A", "B", "D"]
+    pose = skel.rest_pose()
+    for j, a in zip(joints, posed):
+        pose.rotations[skel.index(j)] = quat_mul(pose.rotations[skel.index(j)], quat_from_axis_angle(np.array(axes[0]), a))
+    out = solve_look_at(skel, pose, joints, weights, target, forward, up, max_angle,
+                        max_twist_deg=max_twist, cone_from=cone_from)
     assert np.all(np.isfinite(out.rotations))
     assert np.allclose(np.linalg.norm(out.rotations, axis=-1), 1.0, atol=1e-12)
-    _, ref_fwd, _ = head_frame(skel, rest, "D", forward / np.linalg.norm(forward))
-    pos, fwd, _ = head_frame(skel, out, "D", forward / np.linalg.norm(forward))
-    assert np.degrees(angle_between(fwd, ref_fwd)) <= max_angle + 1e-6
+    _, cone_axis, _ = head_frame(skel, skel.rest_pose() if cone_from == "rest" else pose, "D", fwd_axis)
+    pos, fwd, _ = head_frame(skel, out, "D", fwd_axis)
+    assert np.degrees(angle_between(fwd, cone_axis)) <= max_angle + 1e-6
     for j in ("Root", "C"):
-        assert np.array_equal(out.rotations[skel.index(j)], rest.rotations[skel.index(j)])
+        assert np.array_equal(out.rotations[skel.index(j)], pose.rotations[skel.index(j)])
     # The aim is exact when the aiming joint itself has a share: it turns last, on the spot.
-    if weights[-1] > 0.0 and np.linalg.norm(target - pos) > 1e-3 and np.degrees(angle_between(target - pos, ref_fwd)) < max_angle - 1e-3:
+    if weights[-1] > 0.0 and np.linalg.norm(target - pos) > 1e-3 and np.degrees(angle_between(target - pos, cone_axis)) < max_angle - 1e-3:
         assert angle_between(fwd, target - pos) < 1e-6
 
 
 DATA = "/work/shared/data"
 
 
-def test_a_mocap_walk_looks_at_a_point_it_passes():
+@pytest.mark.parametrize("cone_from", ["rest", "pose"])
+def test_a_mocap_walk_looks_at_a_point_it_passes(cone_from):
     # CMU 12_01 walks 3.9 m along +z; the point is off to the side, so the head turns to it,
     # follows it, and ends clamped at the cone as the point falls behind.
     from rigedit.io.bvh import read_bvh
@@ -329,14 +360,21 @@ def test_a_mocap_walk_looks_at_a_point_it_passes():
     pose = Pose(clip.rotations, clip.translations)
     target = np.array([1.0, 1.6, 0.5])
     joints, weights = ["Neck", "Neck1", "Head"], [0.3, 0.3, 0.4]
-    out = solve_look_at(skel, pose, joints, weights, target, max_angle_deg=70.0)
+    out = solve_look_at(skel, pose, joints, weights, target, max_angle_deg=70.0, cone_from=cone_from)
     assert np.all(np.isfinite(out.rotations))
     assert np.allclose(np.linalg.norm(out.rotations, axis=-1), 1.0, atol=1e-12)
-    _, ref_fwd, _ = head_frame(skel, pose)
+    if cone_from == "pose":
+        _, axis, _ = head_frame(skel, pose)
+    else:
+        # The neck and head at rest, the torso as the clip has it (full FK, independently).
+        rest = pose.copy()
+        for j in joints:
+            rest.rotations[:, skel.index(j)] = skel.rest_rotations[skel.index(j)]
+        _, axis, _ = head_frame(skel, rest)
     pos, fwd, up = head_frame(skel, out)
-    cone = np.degrees(angle_between(fwd, ref_fwd))
+    cone = np.degrees(angle_between(fwd, axis))
     assert cone.max() <= 70.0 + 1e-9
-    inside = np.degrees(angle_between(target - pos, ref_fwd)) < 70.0
+    inside = np.degrees(angle_between(target - pos, axis)) < 70.0
     assert inside.any() and (~inside).any()
     assert np.all(angle_between(fwd[inside], target - pos[inside]) < 1e-9)
     assert np.allclose(cone[~inside], 70.0)

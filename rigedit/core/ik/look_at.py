@@ -1,8 +1,9 @@
 """Look-at: turn a head (eye, turret) so its forward axis points at a target.
 
 The turn is spread over several joints (neck and head share it by weights) and limited to a
-cone around the forward direction the head has in the incoming pose, so the look-at is a
-layer over the animation: when the body turns, the cone turns with it.
+cone around the head's rest forward, taken under the incoming pose of everything above the
+look-at joints: when the body turns, the cone turns with it. Turns start from the incoming
+pose, so the look-at is a layer over the animation and keeps the roll the clip gave the head.
 
 Why swings, not look-at matrices: a "look-at matrix" rebuilds the head frame from the aim
 direction and a world up vector, and that frame spins 180 degrees about the aim as the target
@@ -37,6 +38,7 @@ def solve_look_at(
     *,
     max_twist_deg: float | None = None,
     blend: float = 1.0,
+    cone_from: str = "rest",
 ) -> Pose:
     """Return a new pose whose last joint in `joints` aims `forward_axis` at `target`.
 
@@ -45,12 +47,16 @@ def solve_look_at(
     The aim is exact when the aiming joint has a share (it turns last, about its own
     position); with weight only on its parents a near target is approximate.
     forward_axis, up_axis: in the aiming joint's local frame.
-    max_angle_deg: the cone around the incoming forward direction the aim stays inside.
+    max_angle_deg: the cone the aim stays inside, around the rest forward (see cone_from).
     max_twist_deg: if given, the head's roll about its forward axis away from level (see
     head_roll) is limited to this; 0 keeps the horizon level like a turret. Level is
     undefined looking straight up the incoming up axis, so a twist limit is flip-free only
     with a cone under 90 degrees; without one (None) the pure swing never flips.
     blend: 0 keeps the incoming pose, 1 aims fully; in between the aim angle is scaled.
+    cone_from: "rest" centres the cone on the forward the head has with the look-at joints
+    at their rest rotations and everything above them as posed: an anatomical limit that
+    follows the torso, whatever the clip does with the neck. "pose" centres it on the
+    incoming forward: a layer that may add max_angle_deg to whatever the clip looks at.
 
     Pose and target may carry matching leading (frame) axes: a whole clip is solved at once.
     """
@@ -63,6 +69,8 @@ def solve_look_at(
         raise ValueError(f"look-at: max_angle_deg must be within [0, 180], got {max_angle_deg!r}")
     if max_twist_deg is not None and not (np.isfinite(max_twist_deg) and max_twist_deg >= 0.0):
         raise ValueError(f"look-at: max_twist_deg must be >= 0 or None, got {max_twist_deg!r}")
+    if cone_from not in ("rest", "pose"):
+        raise ValueError(f"look-at: cone_from must be 'rest' or 'pose', got {cone_from!r}")
     if not (np.isfinite(blend) and 0.0 <= blend <= 1.0):
         raise ValueError(f"look-at: blend must be within [0, 1], got {blend!r}")
     target = np.asarray(target, dtype=np.float64)
@@ -88,6 +96,12 @@ def solve_look_at(
     world, pos = _walk(out, path)
     ref_fwd = world[-1] @ fwd
     ref_up = world[-1] @ up
+    if cone_from == "rest":
+        rest = Pose(out.rotations.copy(), out.translations)
+        rest.rotations[..., idx, :] = skeleton.rest_rotations[idx]
+        cone_axis = _walk(rest, path)[0][-1] @ fwd
+    else:
+        cone_axis = ref_fwd
     max_angle = np.radians(max_angle_deg)
 
     # What is left for each joint and those after it; summed from the tip so a tiny weight
@@ -108,7 +122,9 @@ def solve_look_at(
         offset = target - pos[-1]
         # A target on the head gives no direction: keep looking where the head looks now.
         near = np.linalg.norm(offset, axis=-1, keepdims=True) <= TINY
-        aim = _apply(_swing(ref_fwd, np.where(near, cur_fwd, offset), blend, max_angle), ref_fwd)
+        aim = _apply(_swing(cone_axis, np.where(near, cur_fwd, offset), 1.0, max_angle), cone_axis)
+        if blend < 1.0:
+            aim = _apply(_swing(ref_fwd, aim, blend), ref_fwd)
         _turn_at(path, at[j], world, pos, _swing(cur_fwd, aim, frac))
         turned.append(at[j])
 
