@@ -17,10 +17,16 @@ A straight start (a bind pose) is first bent into an arc toward the target, or t
 
 `limits`: None; {joint index: HingeLimit | ConeLimit}; a list with one limit-or-None per
 point; or a ChainLimits, which also says where the frames are (chain_frames.py). A limit
-acts on the bone leaving its joint and is enforced in every forward pass. With limits the
-start pose is first conformed to them and there is no straight out-of-reach shortcut (a
-straight chain may not be allowed): the passes run as usual. r.frames then gives the bones'
-frames at the result, to pass back as ChainLimits.frames when warm-starting.
+acts on the bone leaving its joint (index into `points`; one on the tip is ignored) and is
+enforced in every forward pass. With limits:
+- the start pose is first conformed to them (each bone keeps its angle to its parent where
+  allowed), and there is no straight out-of-reach shortcut (a straight chain may not be
+  allowed): iterations run as usual;
+- an iteration is the FABRIK pass (limits read backwards in the backward pass, as caliko
+  does) and a CCD sweep (ccd_sweep.py), keeping whichever of pass, sweep, or pass then
+  sweep ends nearest: FABRIK alone stalls when a hinge plane has to turn;
+- r.frames gives each bone's frame at the result, (n - 1, 4), to pass back as
+  ChainLimits.frames when warm-starting (None when no limit is in play).
 
 Per chain the work is plain Python floats: numpy's per-call cost would be ten times the
 arithmetic of a joint update (see _floats.py).
@@ -67,7 +73,12 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
     if pole is not None:
         px, py, pz = read_vec3(pole, "pole")
         hint = (px - root[0], py - root[1], pz - root[2])
-    ls = measure_lengths(pts) if lengths is None else read_lengths(lengths, n - 1)
+    if lengths is None:
+        ls = measure_lengths(pts)
+        check_finite(pts, ls)
+    else:
+        check_finite(pts, measure_lengths(pts))
+        ls = read_lengths(lengths, n - 1)
     prep = prepare_limits(limits, pts, ls, toward)
     dirs = prep.ref_dirs if prep is not None else StartDirections(pts, toward)
     limited = None
@@ -257,27 +268,41 @@ def _gap(pts, tx, ty, tz) -> float:
 
 
 def read_points(points):
+    """(n, 3) points as a list of [x, y, z]. Finiteness is checked by the caller, on the
+    bone lengths, where it costs nothing: see check_finite."""
     try:
         a = np.asarray(points, dtype=np.float64)
     except (TypeError, ValueError):
         raise ValueError("points must be an (n, 3) array of numbers") from None
     if a.ndim != 2 or a.shape[1] != 3 or a.shape[0] < 2:
         raise ValueError(f"points must be an (n, 3) array with n >= 2, got shape {a.shape}")
-    # Python's float sum: NaN and inf show through, and it never warns on overflow.
-    if not isfinite(sum(a.ravel().tolist())) and not np.all(np.isfinite(a)):
-        row = int(np.nonzero(~np.all(np.isfinite(a), axis=1))[0][0])
-        raise ValueError(f"points must be finite; row {row} is {a[row].tolist()}")
     return a.tolist()
 
 
+def check_finite(points, lengths) -> None:
+    """Every coordinate feeds a bone length, so NaN or inf anywhere shows in their sum;
+    only then are the points searched for the culprit."""
+    if isfinite(sum(lengths)):
+        return
+    a = np.asarray(points, dtype=np.float64)
+    bad = ~np.all(np.isfinite(a), axis=1)
+    if bad.any():
+        row = int(np.nonzero(bad)[0][0])
+        raise ValueError(f"points must be finite; row {row} is {a[row].tolist()}")
+    raise ValueError("points are too far apart: bone lengths overflow float64")
+
+
 def read_vec3(v, what: str):
-    try:
-        a = np.asarray(v, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{what} must be 3 numbers, got {v!r}") from None
-    if a.shape != (3,):
-        raise ValueError(f"{what} must be 3 numbers, got shape {a.shape}")
-    x, y, z = a.tolist()
+    if type(v) is np.ndarray and v.shape == (3,) and v.dtype == np.float64:
+        x, y, z = v.tolist()
+    else:
+        try:
+            a = np.asarray(v, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"{what} must be 3 numbers, got {v!r}") from None
+        if a.shape != (3,):
+            raise ValueError(f"{what} must be 3 numbers, got shape {a.shape}")
+        x, y, z = a.tolist()
     if not (isfinite(x) and isfinite(y) and isfinite(z)):
         raise ValueError(f"{what} must be finite, got {[x, y, z]}")
     return x, y, z
