@@ -1,26 +1,39 @@
 """Joint hierarchy, poses and forward kinematics.
 
-A skeleton is stored as flat arrays in parent-before-child order. Forward kinematics uses
-pointer jumping: every joint's transform is composed with its current ancestor's, then the
-ancestor link skips ahead, so a tree of depth d needs ceil(log2(d + 1)) vectorised steps
-instead of one Python step per joint (numpy's per-call cost, ~1 us, is what a 60-joint
-skeleton pays for). A leading frame axis makes the same steps bake a whole clip.
+A skeleton is stored as flat arrays in parent-before-child order.
+
+Forward kinematics is sized for numpy's per-call cost (~1 us here), not its arithmetic:
+a 60-joint skeleton must cost a few dozen calls, whatever its depth.
+
+- World rotations by pointer jumping on quaternions: every joint composes with its current
+  ancestor, then the ancestor link skips ahead, so a tree of depth d needs
+  ceil(log2(d + 1)) steps. A virtual root with the identity rotation sits in column 0 and
+  is its own ancestor (identity * identity = identity), so every step updates every
+  joint with no gather/scatter of "joints still short of the root".
+- Quaternions are kept component-major, (4, n + 1): the Hamilton product is then one
+  broadcast outer product with 60-long inner loops and one small BLAS product, where
+  (n, 4)-shaped arrays run 4-long inner loops 16n times.
+- World positions without a second pass over the hierarchy: joint i is at the sum over
+  itself and its ancestors j of R_world(parent(j)) t_j, one product with a constant 0/1
+  ancestor matrix.
+
+A leading frame axis makes the same steps bake a whole clip.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import sqrt
 from typing import Sequence
 
 import numpy as np
 
 from .transforms import (
-    quat_between,
+    _QUAT_TO_MATRIX,
+    TINY,
     quat_conj,
-    quat_from_matrix,
     quat_mul,
     quat_normalize,
     quat_rotate,
-    quat_to_matrix,
 )
 
 
@@ -50,8 +63,9 @@ class Skeleton:
     parents: np.ndarray  # int, -1 for a root; parents[i] < i
     offsets: np.ndarray  # (n, 3) rest local translation, metres
     rest_rotations: np.ndarray  # (n, 4) rest local rotation
-    _index: dict[str, int] = field(init=False, repr=False)
-    _jumps: list[tuple[np.ndarray, np.ndarray]] = field(init=False, repr=False)
+    _index: dict[str, int] = field(init=False, repr=False, compare=False)
+    _fk: "_FkPlan" = field(init=False, repr=False, compare=False)
+    _paths: dict = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.names = list(self.names)
@@ -69,7 +83,7 @@ class Skeleton:
         if not (np.all(np.isfinite(self.offsets)) and np.all(np.isfinite(self.rest_rotations))):
             raise ValueError("skeleton offsets and rotations must be finite")
         self._index = {name: i for i, name in enumerate(self.names)}
-        self._jumps = _pointer_jumps(self.parents)
+        self._fk = _FkPlan(self.parents)
 
     @classmethod
     def from_joints(cls, joints: Sequence[tuple[str, str | None, Sequence[float]]], rest_rotations=None) -> "Skeleton":
@@ -97,30 +111,36 @@ class Skeleton:
         return Pose(self.rest_rotations.copy(), self.offsets.copy())
 
     def fk(self, pose: Pose) -> tuple[np.ndarray, np.ndarray]:
-        """World positions (..., n, 3) and world rotations (..., n, 4) of every joint."""
-        pos, mats = self.fk_matrices(pose)
-        return pos, quat_from_matrix(mats)
+        """World positions (..., n, 3) and world rotations (..., n, 4) of every joint.
+
+        Pose rotations must be unit quaternions. The world rotations are the products of
+        the local ones (not re-derived from matrices), so their sign is whatever the
+        products give.
+        """
+        pos, q, _ = self._fk.run(pose.rotations, pose.translations)
+        if q.ndim == 2:
+            return pos, q[:, 1:].T
+        return pos, np.swapaxes(q[..., :, 1:], -1, -2)
 
     def fk_matrices(self, pose: Pose) -> tuple[np.ndarray, np.ndarray]:
         """World positions (..., n, 3) and world rotation matrices (..., n, 3, 3).
 
-        Matrices, not quaternions, because a batched matmul is the cheapest composition
-        numpy offers; callers that need quaternions convert once at the end.
+        The matrices may be a strided view; copy them before writing into them.
         """
-        m = self.fk_homogeneous(pose)
-        return m[..., :3, 3], m[..., :3, :3]
+        pos, _, m9 = self._fk.run(pose.rotations, pose.translations)
+        n = self._fk.n
+        if m9.ndim == 2:
+            return pos, m9[:, 1:].reshape(3, 3, n).transpose(2, 0, 1)
+        lead = m9.shape[:-2]
+        return pos, np.moveaxis(m9[..., :, 1:].reshape(lead + (3, 3, n)), -1, -3)
 
     def fk_homogeneous(self, pose: Pose) -> np.ndarray:
         """World transforms (..., n, 4, 4)."""
-        rot = np.asarray(pose.rotations, dtype=np.float64)
-        m = np.zeros(rot.shape[:-1] + (4, 4))
-        m[..., :3, :3] = quat_to_matrix(rot)
-        m[..., :3, 3] = pose.translations
+        pos, mats = self.fk_matrices(pose)
+        m = np.zeros(pos.shape[:-1] + (4, 4))
+        m[..., :3, :3] = mats
+        m[..., :3, 3] = pos
         m[..., 3, 3] = 1.0
-        for upd, src in self._jumps:
-            # The right-hand side is gathered before the write, so every joint composes
-            # with its ancestor's transform from the previous step, as pointer jumping needs.
-            m[..., upd, :, :] = m[..., src, :, :] @ m[..., upd, :, :]
         return m
 
     def world_to_local_rotation(self, pose: Pose, joint: int, world_rotation: np.ndarray) -> np.ndarray:
@@ -148,45 +168,218 @@ class Skeleton:
                 raise ValueError(f"{self.names[b]!r} is not a child of {self.names[a]!r}")
         return idx
 
+    def _path_above(self, joint: int) -> list[int]:
+        """The ancestors of `joint`, root first (cached: chains are written every frame)."""
+        path = self._paths.get(joint)
+        if path is None:
+            path = []
+            p = int(self.parents[joint])
+            while p >= 0:
+                path.append(p)
+                p = int(self.parents[p])
+            path = self._paths[joint] = path[::-1]
+        return path
+
     def height(self) -> float:
         pos, _ = self.fk_matrices(self.rest_pose())
         return float(np.ptp(pos[:, 1])) if len(pos) else 0.0
 
 
-def _pointer_jumps(parents: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Per step: the joints still short of the root, and the ancestor each composes with."""
-    anc = parents.copy()
-    steps = []
-    while np.any(anc >= 0):
-        upd = np.nonzero(anc >= 0)[0]
-        src = anc[upd]
-        steps.append((upd, src))
-        anc = anc.copy()
-        anc[upd] = anc[src]
-    return steps
+def _quat_product_table() -> np.ndarray:
+    """(4, 16): a * b = table @ outer(a, b).ravel() for the Hamilton product (x, y, z, w)."""
+    x, y, z, w = range(4)
+    terms = {
+        x: ((w, x, 1), (x, w, 1), (y, z, 1), (z, y, -1)),
+        y: ((w, y, 1), (x, z, -1), (y, w, 1), (z, x, 1)),
+        z: ((w, z, 1), (x, y, 1), (y, x, -1), (z, w, 1)),
+        w: ((w, w, 1), (x, x, -1), (y, y, -1), (z, z, -1)),
+    }
+    k = np.zeros((4, 4, 4))
+    for out, products in terms.items():
+        for i, j, sign in products:
+            k[out, i, j] = sign
+    return k.reshape(4, 16)
 
 
-def write_chain_positions(skeleton: Skeleton, pose: Pose, chain: Sequence[int], positions: np.ndarray) -> Pose:
+_QMUL_T = _quat_product_table()
+_Q2M_T = np.ascontiguousarray(_QUAT_TO_MATRIX.T)  # (9, 16): row-major matrix of a unit quat
+
+
+class _FkPlan:
+    """Index arrays for one skeleton's forward kinematics (see the module docstring)."""
+
+    def __init__(self, parents: np.ndarray) -> None:
+        n = len(parents)
+        self.n = n
+        shifted = np.where(parents >= 0, parents + 1, 0)  # column 0 is the virtual root
+        self.parent_col = shifted
+        anc = np.concatenate(([0], shifted))
+        steps = []
+        while np.any(anc[1:] > 0):
+            steps.append(anc)
+            anc = anc[anc]
+        self.steps = steps
+        ancestors = np.zeros((n, n))
+        for i in range(n):
+            j = i
+            while j >= 0:
+                ancestors[i, j] = 1.0
+                j = parents[j]
+        self.ancestors = ancestors
+        self.start = np.zeros((4, n + 1))
+        self.start[3, 0] = 1.0  # the virtual root's identity rotation
+
+    def run(self, rotations, translations):
+        """World positions (..., n, 3), world quaternions (..., 4, n + 1) and matrices
+        (..., 9, n + 1), both component-major with the virtual root in column 0."""
+        rot = np.asarray(rotations, dtype=np.float64)
+        trans = np.asarray(translations, dtype=np.float64)
+        n = self.n
+        if rot.shape[-2:] != (n, 4) or trans.shape[-2:] != (n, 3):
+            raise ValueError(
+                f"pose does not fit a {n}-joint skeleton: rotations {rot.shape}, translations {trans.shape}"
+            )
+        if rot.ndim == 2 and trans.ndim == 2:
+            return self._run_one(rot, trans)
+        lead = np.broadcast_shapes(rot.shape[:-2], trans.shape[:-2])
+        rot = np.broadcast_to(rot, lead + (n, 4))
+        q = np.empty(lead + (4, n + 1))
+        q[..., :, 0] = (0.0, 0.0, 0.0, 1.0)
+        q[..., :, 1:] = np.swapaxes(rot, -1, -2)
+        spare = np.empty_like(q)
+        for anc in self.steps:
+            outer = np.take(q, anc, axis=-1)[..., :, None, :] * q[..., None, :, :]
+            np.matmul(_QMUL_T, outer.reshape(lead + (16, n + 1)), out=spare)
+            q, spare = spare, q
+        outer = q[..., :, None, :] * q[..., None, :, :]
+        m9 = np.matmul(_Q2M_T, outer.reshape(lead + (16, n + 1)))
+        # Each joint's offset turned by its parent's world rotation, then summed over
+        # the joint and its ancestors.
+        rp = np.take(m9, self.parent_col, axis=-1).reshape(lead + (3, 3, n))
+        prod = rp * np.swapaxes(trans, -1, -2)[..., None, :, :]
+        v = prod[..., 0, :]
+        v += prod[..., 1, :]
+        v += prod[..., 2, :]
+        pos = self.ancestors @ np.swapaxes(v, -1, -2)
+        return pos, q, m9
+
+    def _run_one(self, rot, trans):
+        # `run` for a single pose, written out without `...` indexing (which costs ~1 us
+        # a time) and with np.dot (a third cheaper than matmul for plain 2-D products).
+        n = self.n
+        q = self.start.copy()
+        q[:, 1:] = rot.T
+        spare = np.empty((4, n + 1))
+        dot = np.dot
+        for anc in self.steps:
+            outer = q.take(anc, axis=1)[:, None, :] * q[None, :, :]
+            dot(_QMUL_T, outer.reshape(16, n + 1), out=spare)
+            q, spare = spare, q
+        outer = q[:, None, :] * q[None, :, :]
+        m9 = dot(_Q2M_T, outer.reshape(16, n + 1))
+        prod = m9.take(self.parent_col, axis=1).reshape(3, 3, n) * trans.T[None, :, :]
+        v = prod[:, 0]  # sum over the matrix columns: R_parent @ t, for every joint
+        v += prod[:, 1]
+        v += prod[:, 2]
+        return dot(self.ancestors, v.T), q, m9
+
+
+def write_chain_positions(skeleton: Skeleton, pose: Pose, chain: Sequence[int], positions) -> Pose:
     """Turn each bone of a chain toward solved positions and return the new pose.
 
     Each bone is turned by the shortest arc from its current world direction to the solved
     one, so the twist it had is kept (an IK solver only knows positions and cannot say
     anything about twist). The root joint's translation is left alone: solvers never move
-    the chain root. FK of the result reproduces `positions` to round-off.
+    the chain root. FK of the result reproduces `positions` to round-off when they keep
+    the bone lengths and the chain root where the pose has it.
+
+    A rig writes back five chains a frame, so this runs on plain floats: the world
+    rotation above the chain comes from a walk up its ancestors (no full FK), and each
+    bone is a handful of quaternion products. Numpy is touched once to read and once to
+    write.
     """
-    positions = np.asarray(positions, dtype=np.float64)
-    out = pose.copy()
-    pos, world = skeleton.fk(out)
-    for k in range(len(chain) - 1):
-        j, child = chain[k], chain[k + 1]
-        cur_dir = quat_rotate(world[j], out.translations[child])
-        new_dir = positions[k + 1] - positions[k]
-        turn = quat_between(cur_dir, new_dir)
-        new_world = quat_normalize(quat_mul(turn, world[j]))
-        p = skeleton.parents[j]
-        parent_world = world[p] if p >= 0 else np.array([0.0, 0.0, 0.0, 1.0])
-        out.rotations[j] = quat_normalize(quat_mul(quat_conj(parent_world), new_world))
-        world[j] = new_world
-        # The child's world rotation follows its parent's turn; later bones read it.
-        world[child] = quat_normalize(quat_mul(new_world, out.rotations[child]))
+    chain = [int(c) for c in chain]
+    count = len(chain)
+    pts = np.asarray(positions, dtype=np.float64)
+    rotations = np.asarray(pose.rotations, dtype=np.float64)
+    if rotations.ndim != 2:
+        raise ValueError(f"write_chain_positions writes one pose; got rotations of shape {rotations.shape}")
+    if pts.shape != (count, 3):
+        raise ValueError(f"positions must be ({count}, 3) for a {count}-joint chain, got {pts.shape}")
+    above = skeleton._path_above(chain[0])
+    rows = rotations[above + chain].tolist()
+    offsets = np.asarray(pose.translations, dtype=np.float64)[chain[1:]].tolist()
+    p = pts.tolist()
+
+    # World rotation of the chain root's parent, then of the chain root.
+    px, py, pz, pw = 0.0, 0.0, 0.0, 1.0
+    for bx, by, bz, bw in rows[: len(above)]:
+        px, py, pz, pw = (
+            pw * bx + px * bw + py * bz - pz * by,
+            pw * by - px * bz + py * bw + pz * bx,
+            pw * bz + px * by - py * bx + pz * bw,
+            pw * bw - px * bx - py * by - pz * bz,
+        )
+    local = rows[len(above):]
+    wx, wy, wz, ww = _qmul((px, py, pz, pw), local[0])
+
+    new_local = []
+    for k in range(count - 1):
+        # The bone's current world direction: its child's offset turned by the world rotation.
+        vx, vy, vz = offsets[k]
+        tx, ty, tz = 2.0 * (wy * vz - wz * vy), 2.0 * (wz * vx - wx * vz), 2.0 * (wx * vy - wy * vx)
+        cur = (vx + ww * tx + wy * tz - wz * ty, vy + ww * ty + wz * tx - wx * tz, vz + ww * tz + wx * ty - wy * tx)
+        a, b = p[k], p[k + 1]
+        turn = _qbetween(cur, (b[0] - a[0], b[1] - a[1], b[2] - a[2]))
+        nw = _qnormalize(_qmul(turn, (wx, wy, wz, ww)))
+        new_local.append(_qnormalize(_qmul((-px, -py, -pz, pw), nw)))
+        px, py, pz, pw = nw
+        # The child's world rotation follows its parent's turn; the next bone reads it.
+        wx, wy, wz, ww = _qnormalize(_qmul(nw, local[k + 1]))
+
+    out = Pose(rotations.copy(), np.array(pose.translations, dtype=np.float64))
+    if new_local:
+        out.rotations[chain[:-1]] = new_local
     return out
+
+
+# Plain-float quaternion helpers for write_chain_positions: the formulas of transforms.py
+# (same shortest arc, same half-turn axis, same TINY), so both agree to round-off.
+
+
+def _qmul(a, b):
+    ax, ay, az, aw = a
+    bx, by, bz, bw = b
+    return (
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+        aw * bw - ax * bx - ay * by - az * bz,
+    )
+
+
+def _qnormalize(q):
+    x, y, z, w = q
+    n = sqrt(x * x + y * y + z * z + w * w)
+    if n <= TINY:
+        return (0.0, 0.0, 0.0, 1.0)
+    return (x / n, y / n, z / n, w / n)
+
+
+def _qbetween(a, b):
+    ax, ay, az = a
+    bx, by, bz = b
+    na = sqrt(ax * ax + ay * ay + az * az)
+    nb = sqrt(bx * bx + by * by + bz * bz)
+    if na <= TINY or nb <= TINY:
+        return (0.0, 0.0, 0.0, 1.0)
+    ax, ay, az = ax / na, ay / na, az / na
+    bx, by, bz = bx / nb, by / nb, bz / nb
+    d = ax * bx + ay * by + az * bz
+    if d < -1.0 + 1e-12:
+        # Opposite: a half turn about u x (the world axis u is least aligned with).
+        ox, oy = (1.0, 0.0) if abs(ax) < 0.9 else (0.0, 1.0)
+        px, py, pz = ay * 0.0 - az * oy, az * ox - ax * 0.0, ax * oy - ay * ox
+        n = sqrt(px * px + py * py + pz * pz)
+        return (px / n, py / n, pz / n, 0.0)
+    return _qnormalize((ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx, 1.0 + d))

@@ -116,6 +116,7 @@ def quat_slerp(a: np.ndarray, b: np.ndarray, t) -> np.ndarray:
     b = np.asarray(b, dtype=np.float64)
     t = np.asarray(t, dtype=np.float64)
     dot = np.sum(a * b, axis=-1, keepdims=True)
+    end = b
     b = np.where(dot < 0.0, -b, b)
     dot = np.abs(dot)
     tt = t[..., None] if t.ndim else t
@@ -127,7 +128,8 @@ def quat_slerp(a: np.ndarray, b: np.ndarray, t) -> np.ndarray:
     wb = np.where(near, tt, np.sin(tt * theta) / safe)
     out = quat_normalize(wa * a + wb * b)
     out = np.where(tt == 0.0, a, out)
-    return np.where(tt == 1.0, b, out)
+    # The end itself, not its sign-flipped twin used for the shorter arc.
+    return np.where(tt == 1.0, end, out)
 
 
 def _quadratic_form_for_matrix() -> np.ndarray:
