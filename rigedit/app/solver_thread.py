@@ -13,7 +13,6 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
 from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
 
 from rigedit import ChainSettings, Rig
@@ -117,51 +116,20 @@ class SolverWorker(QObject):
             rig.chain(name).apply(settings)
         if goals.time is not None:
             rig.time = goals.time
-        before = rig.pose
         reports = rig.solve()
         errors = {}
         if goals.plot_chain in reports:
-            curve = _error_curve(rig, goals.plot_chain, reports[goals.plot_chain], before)
+            curve = _error_curve(rig, goals.plot_chain, reports[goals.plot_chain])
             if curve is not None:
                 errors[goals.plot_chain] = curve
         return Solution(goals.generation, rig.pose, reports, errors, 0.0, goals.serial)
 
 
-def _error_curve(rig: Rig, name: str, report, before) -> tuple[float, ...] | None:
-    """The tip error after each FABRIK pass of the last solve, for the property dock's plot.
-
-    When the rig's report carries them (`errors`), those are used. Otherwise the same FABRIK
-    call is repeated from the chain's pose before the solve: that is the rig's own warm start
-    when the chain's weight is 1 and nothing above it moved, which is the case while a user
-    drags this chain's target.
-    """
-    ch = rig.chain(name)
-    if ch.solver != "fabrik":
+def _error_curve(rig: Rig, name: str, report) -> tuple[float, ...] | None:
+    """The tip error after each FABRIK pass of the last solve, for the property dock's plot."""
+    if rig.chain(name).solver != "fabrik":
         return None
-    own = getattr(report, "errors", None)
-    if own is not None:
-        return tuple(float(e) for e in own)
-    fabrik = _fabrik()
-    idx = rig.skeleton.chain_indices(ch.joints)
-    points = rig.skeleton.fk_matrices(before)[0][idx]
-    limits = [ch.limits.get(j) for j in ch.joints] if ch.limits else None
-    kwargs = {"limits": limits} if limits else {}
-    try:
-        r = fabrik(points, np.asarray(ch.target), tolerance=ch.tolerance, max_iterations=ch.max_iterations, **kwargs)
-    except TypeError:  # a fabrik without limits support
-        r = fabrik(points, np.asarray(ch.target), tolerance=ch.tolerance, max_iterations=ch.max_iterations)
-    return tuple(float(e) for e in r.errors)
-
-
-def _fabrik():
-    from rigedit.core import ik
-
-    f = getattr(ik, "fabrik", None)
-    if callable(f):
-        return f
-    from rigedit.core import rig  # until core.ik exports the solver, the rig's own import is the one
-
-    return rig.fabrik
+    return tuple(float(e) for e in getattr(report, "errors", ()))
 
 
 class SolverThread(QObject):
