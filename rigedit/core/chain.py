@@ -22,6 +22,9 @@ SOLVERS = ("two_bone", "fabrik")
 DEFAULT_TOLERANCE = 1e-3
 DEFAULT_MAX_ITERATIONS = 10
 MAX_ITERATIONS_CAP = 10_000  # a typo guard: more passes never help a chain converge
+# Coordinates (metres) beyond this are refused: 1000 km is past any rig, and keeping well
+# inside float64's range means squares and cross products of them never overflow.
+MAX_COORD = 1e6
 
 
 def fmt(value: Any) -> str:
@@ -51,7 +54,7 @@ def check_vec3(value: Any) -> tuple[float, float, float]:
     # Targets are set on every dragged frame: plain floats take a short path.
     if type(value) in (tuple, list) and len(value) == 3:
         x, y, z = value
-        if type(x) is float and type(y) is float and type(z) is float and math.isfinite(x + y + z):
+        if type(x) is float and type(y) is float and type(z) is float and abs(x) + abs(y) + abs(z) <= MAX_COORD:
             return (x, y, z)
     if isinstance(value, np.ndarray):
         items = value.tolist() if value.shape == (3,) else None
@@ -64,7 +67,13 @@ def check_vec3(value: Any) -> tuple[float, float, float]:
     out = (float(items[0]), float(items[1]), float(items[2]))
     if not all(math.isfinite(v) for v in out):
         raise ValueError(f"must be 3 finite numbers, got {fmt(out)}")
+    check_coords(out)
     return out
+
+
+def check_coords(values) -> None:
+    if any(abs(v) > MAX_COORD for v in values):
+        raise ValueError(f"must be within -{MAX_COORD:g} and {MAX_COORD:g}, got {fmt(list(values))}")
 
 
 def check_between(value: Any, lo: float, hi: float) -> float:

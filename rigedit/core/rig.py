@@ -64,6 +64,8 @@ class Rig:
         self._time = 0.0
         self._last_frame = None  # (inputs, chain order, reports, clip) of a settled solve
         self._anim_cache = None  # the animated pose as float lists, per (clip, time)
+        self._outputs: dict[str, tuple] = {}  # per chain, what the last solve wrote (see solve)
+        self._outputs_anim = None  # the animated pose those outputs were written on
         self.clip = clip
         self.time = time
         self.timeline = Timeline() if timeline is None else timeline  # keyed curves; opaque to the solver
@@ -143,6 +145,7 @@ class Rig:
         self.chain(name)
         del self._chains[name], self._plans[name]
         self._state.pop(name, None)
+        self._link_plans()
 
     def _check_joints(self, name: str, joints: list[str]) -> list[int]:
         try:
@@ -167,6 +170,21 @@ class Rig:
             raise
         self._chains[ch.name] = ch
         self._plans[ch.name] = _Plan(idx, self._parents[idx[0]], below)
+        self._link_plans()
+
+    def _link_plans(self) -> None:
+        """Record, for each chain, the earlier chains whose output it reads: those that turn a
+        joint above its root (its base moves) or one of its own joints (what it blends with)."""
+        written: list[tuple[str, set[int]]] = []
+        for name, plan in self._plans.items():
+            reads = set(plan.idx[:-1])
+            j = plan.parent
+            while j >= 0:
+                reads.add(j)
+                j = self._parents[j]
+            plan.upstream = tuple(other for other, joints in written if joints & reads)
+            written.append((name, set(plan.idx[:-1])))
+        self._last_frame = self._outputs_anim = None  # what chains read has changed: a full pass
 
     # --- animation input -------------------------------------------------------------------
 
@@ -181,7 +199,7 @@ class Rig:
         self._clip = clip
         # Solves remember the clip by identity; assigning a clip, even the same one edited
         # in place, makes the next solve read it afresh.
-        self._anim_cache = self._last_frame = None
+        self._anim_cache = self._last_frame = self._outputs_anim = None
 
     @property
     def time(self) -> float:
@@ -238,7 +256,7 @@ class Rig:
         self._state.clear()
         self._pose = self.animated_pose()
         self._world_cache = None
-        self._last_frame = None
+        self._last_frame = self._outputs_anim = None
 
     def copy(self) -> "Rig":
         """A deep copy (chains, warm starts, pose, clip, timeline) that shares nothing mutable."""
@@ -246,7 +264,7 @@ class Rig:
         other.__dict__.update(self.__dict__)
         other._skeleton = _copy.deepcopy(self._skeleton)
         other._chains = {k: ch.copy() for k, ch in self._chains.items()}
-        other._plans = dict(self._plans)  # immutable plans
+        other._plans = dict(self._plans)  # plans are replaced, never changed, once linked
         for k, ch in other._chains.items():
             ch._fit = _LimitFit(other._skeleton, self._plans[k].idx)
         other._state = dict(self._state)  # states are never changed in place
@@ -254,7 +272,8 @@ class Rig:
         other.timeline = _copy.deepcopy(self.timeline)
         other._pose = self._pose.copy()
         other._world_cache = None
-        other._last_frame = other._anim_cache = None
+        other._last_frame = other._anim_cache = other._outputs_anim = None
+        other._outputs = {}
         return other
 
     # --- solving ---------------------------------------------------------------------------
@@ -275,7 +294,12 @@ class Rig:
         last_frame = self._last_frame
         if last_frame is not None and last_frame[0] == frame_key and tuple(self._chains) == last_frame[1]:
             return {name: _idle(r) for name, r in last_frame[2].items()}
-        rot, trans, translations = self._animated_lists()
+        anim_key, rot, trans, translations = self._animated_lists()
+        # What last frame's solve left per chain: its state, the weight it blended with and
+        # the rotations it wrote. A chain whose settings, animation and upstream chains are all
+        # as they were can take its rotations from there without looking at the pose.
+        before = self._outputs if self._outputs_anim is anim_key else {}
+        outputs: dict[str, tuple] = {}
         rot = list(rot)  # the chains write into it; the cached animated lists stay as they are
         world: list = [None] * len(rot)
         parents = self._parents
@@ -284,33 +308,54 @@ class Rig:
         for name, ch in self._chains.items():
             plan = self._plans[name]
             idx = plan.idx
-            if plan.parent >= 0:
-                base_pos, base_rot = world_of(plan.parent, parents, rot, trans, world)
-            else:
-                base_pos, base_rot = sq.ZERO, sq.IDENTITY
-            offsets = [trans[j] for j in idx]
             last = self._state.get(name)
-            key = (base_pos, base_rot, offsets, ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations)
-            same = last is not None and last.limits is ch._limits and last.key == key
-            errors: list = []
-            if same and last.final:
-                state, iterations = last, 0  # same inputs, same answer
-            else:
-                warm = last.ik if last is not None else [rot[j] for j in idx[:-1]]
-                state, iterations = _solve_chain(ch, base_pos, base_rot, offsets, warm, key, last if same else None, errors)
-                self._state[name] = state
-            settled = settled and state.final
+            kept = before.get(name)
             w = ch._weight
-            if w != 0.0:
-                ik = state.ik
-                if w != 1.0:  # quat_slerp gives its ends exactly, so 0 and 1 need no call
+            errors: list = []
+            if (
+                kept is not None
+                and kept[0] is last
+                and last.final
+                and last.limits is ch._limits
+                and last.key[3:] == (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations)
+                and all(outputs[u][3] for u in plan.upstream)
+            ):
+                # Nothing it reads has moved: same state, and the same rotations if the weight is too.
+                state, iterations = last, 0
+                written = kept[2] if kept[1] == w else None
+            else:
+                if plan.parent >= 0:
+                    base_pos, base_rot = world_of(plan.parent, parents, rot, trans, world)
+                else:
+                    base_pos, base_rot = sq.ZERO, sq.IDENTITY
+                offsets = [trans[j] for j in idx]
+                key = (base_pos, base_rot, offsets, ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations)
+                same = last is not None and last.limits is ch._limits and last.key == key
+                if same and last.final:
+                    state, iterations = last, 0  # same inputs, same answer
+                else:
+                    warm = last.ik if last is not None else [rot[j] for j in idx[:-1]]
+                    state, iterations = _solve_chain(ch, base_pos, base_rot, offsets, warm, key, last if same else None, errors)
+                    self._state[name] = state
+                written = None
+            settled = settled and state.final
+            if written is None:
+                if w == 0.0:
+                    written = ()
+                elif w == 1.0:
+                    written = state.ik
+                else:  # quat_slerp gives its ends exactly, so 0 and 1 need no call
                     current = np.array([rot[j] for j in idx[:-1]])
-                    ik = [tuple(q) for q in quat_slerp(current, np.array(ik), w).tolist()]
-                for j, q in zip(idx, ik):
+                    written = [tuple(q) for q in quat_slerp(current, np.array(state.ik), w).tolist()]
+            unchanged = kept is not None and kept[2] is written
+            outputs[name] = (state, w, written, unchanged)
+            if written:
+                for j, q in zip(idx, written):
                     rot[j] = q
                 for j in plan.below:
                     world[j] = None
             reports[name] = ChainReport(name, state.error, iterations, state.reached, tuple(errors))
+        self._outputs, self._outputs_anim = outputs, anim_key
         self._pose = Pose(np.array(rot, dtype=np.float64).reshape(-1, 4), translations.copy())
         self._world_cache = None
         self._last_frame = (frame_key, tuple(self._chains), reports, self._clip) if settled else None
@@ -318,7 +363,8 @@ class Rig:
 
     def _animated_lists(self):
         """The animated pose as lists of float tuples (rotations, translations) and the
-        translations array, kept while the clip and time stay the same."""
+        translations array, kept while the clip and time stay the same; first, an object
+        standing for that animated pose (the same object while it is the same)."""
         key = (id(self._clip), self._time if self._clip is not None else None)
         cached = self._anim_cache
         if cached is None or cached[0] != key:
@@ -326,7 +372,7 @@ class Rig:
             rot = [tuple(q) for q in anim.rotations.tolist()]
             trans = [tuple(t) for t in anim.translations.tolist()]
             cached = self._anim_cache = (key, rot, trans, anim.translations, self._clip)
-        return cached[1], cached[2], cached[3]
+        return cached, cached[1], cached[2], cached[3]
 
     def __repr__(self) -> str:
         return f"Rig({self.name!r}, {len(self._skeleton)} joints, chains={self.chain_names})"
@@ -382,13 +428,14 @@ def _solve_chain(
 
 class _Plan:
     """What the solve loop needs about a chain, resolved once: joint indices root to tip, the
-    root's parent (-1 for none), and every joint at or below the root (whose world transforms
-    go stale when the chain turns)."""
+    root's parent (-1 for none), every joint at or below the root (whose world transforms go
+    stale when the chain turns) and the earlier chains it depends on."""
 
-    __slots__ = ("idx", "parent", "below")
+    __slots__ = ("idx", "parent", "below", "upstream")
 
     def __init__(self, idx: list[int], parent: int, below: list[int]) -> None:
         self.idx, self.parent, self.below = idx, parent, below
+        self.upstream: tuple[str, ...] = ()  # earlier chains whose output this one reads
 
 
 def _reader() -> Callable[[str | Path], Rig]:

@@ -30,9 +30,12 @@ def _vector(n: int, shape: str):
     def check(v: list[float]) -> list[float]:
         if len(v) != n:
             raise ValueError(f"must be {n} numbers {shape}, got {len(v)}: {v}")
+        checks.check_coords(v)
         return v
 
-    return Annotated[list[float], AfterValidator(check), Field(json_schema_extra={"minItems": n, "maxItems": n})]
+    bound = {"minimum": -checks.MAX_COORD, "maximum": checks.MAX_COORD}
+    schema = {"minItems": n, "maxItems": n, "items": {"type": "number", **bound}}
+    return Annotated[list[float], AfterValidator(check), Field(json_schema_extra=schema)]
 
 
 def _name(v: str) -> str:

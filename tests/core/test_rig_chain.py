@@ -33,6 +33,7 @@ def rig():
         ("left_arm", "target", (1.0, 2.0), "chain 'left_arm': target must be 3 numbers [x, y, z], got [1.0, 2.0]"),
         ("left_arm", "target", None, "chain 'left_arm': target must be 3 numbers [x, y, z], got None"),
         ("left_arm", "pole", (INF, 0.0, 0.0), "chain 'left_arm': pole must be 3 finite numbers, got [inf, 0.0, 0.0]"),
+        ("left_arm", "target", (0.0, 1e300, 0.0), "chain 'left_arm': target must be within -1e+06 and 1e+06, got [0.0, 1e+300, 0.0]"),
         ("spine", "tolerance", 0.0, "chain 'spine': tolerance must be greater than 0, got 0.0"),
         ("spine", "tolerance", -INF, "chain 'spine': tolerance must be a finite number, got -inf"),
         ("spine", "max_iterations", 0, "chain 'spine': max_iterations must be between 1 and 10000, got 0"),

@@ -187,6 +187,7 @@ BAD = [
     (chain_set("left_leg", "pole", [0.0, None, 1.0]), "humanoid.json: chains[3].pole[1]: must be a number, got null"),
     (chain_set("left_leg", "colour", "red"), "humanoid.json: chains[3].colour: unknown field"),
     (joint_set("Hips", "offset", {"x": 0}), "humanoid.json: skeleton.joints[0].offset: must be a list, got an object"),
+    (joint_set("Hips", "offset", [0.0, 1e308, 0.0]), "humanoid.json: skeleton.joints[0].offset: must be within -1e+06 and 1e+06, got [0.0, 1e+308, 0.0]"),
     (joint_set("Head", "rest_rotation", [0, 0, 0, 0]), "humanoid.json: skeleton.joints[6].rest_rotation: must be a rotation (x, y, z, w), got a zero quaternion"),
     (lambda d: d["chains"][0].pop("target"), "humanoid.json: chains[0].target: required field is missing"),
     (lambda d: d.update(chains={}), "humanoid.json: chains: must be a list, got an object"),
