@@ -25,7 +25,8 @@ DEFAULT_REACH_CLAMP = 0.999
 def soft_distance(distance, chain_length, reach_clamp: float = DEFAULT_REACH_CLAMP, softness=0.0) -> np.ndarray:
     """The root -> target distance the solver should aim for, element-wise.
 
-    `reach_clamp` >= 1 with `softness` 0 is the identity (clamp and soft IK both off).
+    `reach_clamp` >= 1 with `softness` 0 is the identity (clamp and soft IK both off);
+    softness under a nanometre counts as 0.
     With `reach_clamp` < 1 the reachable length is `reach_clamp * chain_length`, and soft IK
     eases into that length, never past it.
     """
