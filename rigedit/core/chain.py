@@ -351,8 +351,9 @@ class Chain:
 
     def copy(self) -> "Chain":
         other = object.__new__(Chain)
+        # Every member is an immutable value or, for limits, a dict that is replaced and never
+        # changed in place, so sharing is safe (and lets a copied rig see its limits unchanged).
         other.__dict__.update(self.__dict__)
-        other._limits = dict(self._limits)  # the only mutable member; the rest are immutable values
         return other
 
     def __repr__(self) -> str:
