@@ -206,18 +206,29 @@ class Timeline:
 
     # -- driving a rig ----------------------------------------------------------------------
 
+    def values_at(self, time: float) -> dict[str, dict[str, object]]:
+        """Chain name -> {"weight": float, "target": (x, y, z), "pole": (x, y, z)}, holding
+        only the settings whose curves have keys."""
+        out: dict[str, dict[str, object]] = {}
+        for name, track in self._tracks.items():
+            values: dict[str, object] = {}
+            if len(track.weight):
+                values["weight"] = track.weight.at(time)
+            for kind in ("target", "pole"):
+                curve = track.curve(kind)
+                if len(curve):
+                    values[kind] = tuple(float(v) for v in curve.at(time))
+            out[name] = values
+        return out
+
     def apply(self, rig, time: float) -> None:
         """Set the rig's time and each keyed chain's weight, target and pole at `time`."""
         time = float(time)
         rig.time = time
-        for name, track in self._tracks.items():
+        for name, values in self.values_at(time).items():
             ch = rig.chain(name)
-            if len(track.weight):
-                ch.weight = track.weight.at(time)
-            if len(track.target):
-                ch.target = tuple(track.target.at(time))
-            if len(track.pole):
-                ch.pole = tuple(track.pole.at(time))
+            for field_name, value in values.items():
+                setattr(ch, field_name, value)
 
     # -- value semantics --------------------------------------------------------------------
 

@@ -1,0 +1,1 @@
+"""Parts of the timeline dock (rigedit/app/timeline_dock.py): the plot, undo commands, playback."""

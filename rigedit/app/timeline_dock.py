@@ -1,0 +1,387 @@
+"""The timeline dock: blend-weight curves per chain, keys to edit, a playhead to scrub, play.
+
+The main window calls `create_timeline_widget(window)` and puts the result in its `timeline`
+dock. The panel edits `window.rig.timeline` (saved with the preset) through undo commands
+on `window.undo_stack`, one per key edit, and drives the rig at the playhead: each keyed
+chain's weight, target and pole go in as live settings (no undo step: scrubbing is not an
+edit) and the document's time moves the clip under the IK; the solver thread follows.
+
+Auto-key: with it on, finishing a target or pole drag in the viewport keys that value at the
+playhead (updating a key already there), in one undo step with the move.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from PySide6.QtCore import QTimer, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from rigedit.core.timeline import EASE_DEFAULT_S, EASE_MAX_S, EASE_MIN_S, KINDS, Timeline, Track
+
+from .timeline.commands import TrackEditCommand
+from .timeline.playback import Playback
+from .timeline.plot import TimelinePlot
+from .timeline.refcount_guard import protect_singletons
+
+INTERPOLATION_LABELS = [("ease", "Ease in-out"), ("linear", "Linear"), ("constant", "Constant (hold)")]
+
+
+def create_timeline_widget(window) -> "TimelinePanel":
+    protect_singletons()  # PySide6 6.12 on Python 3.11: see refcount_guard.py
+    return TimelinePanel(window)
+
+
+class TimelinePanel(QWidget):
+    def __init__(self, window, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("timelinePanel")
+        self.window_ = window
+        self.doc = window.document
+        self.undo_stack = window.undo_stack
+        self.timeline: Timeline = self.doc.rig.timeline
+        self.time = float(self.doc.rig.time)
+        self.selected_key: int | None = None
+        self.menu: QMenu | None = None  # the open key menu, if any
+        self._drag: tuple[str, Track, dict] | None = None  # chain, track and live settings at drag start
+        self._redraw_pending = False
+
+        self.plot = TimelinePlot()
+        self.plot.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.play_button = QToolButton()
+        self.play_button.setObjectName("playButton")
+        self.play_button.setCheckable(True)
+        self.play_button.setToolTip("Play / pause, looping over the range (Space).\n"
+                                    "With the plot focused, ← → step frames and Delete removes the selected key.")
+        self.readout = QLabel()
+        self.readout.setObjectName("timeReadout")
+        self.readout.setMinimumWidth(230)
+        self.ease_in_button = QPushButton("Ease in here")
+        self.ease_in_button.setObjectName("easeIn")
+        self.ease_in_button.setToolTip("Weight rises 0 → 1 with ease in-out, reaching 1 at the playhead (a foot plants)")
+        self.ease_out_button = QPushButton("Ease out here")
+        self.ease_out_button.setObjectName("easeOut")
+        self.ease_out_button.setToolTip("Weight falls 1 → 0 with ease in-out, starting at the playhead (a foot lifts)")
+        self.duration = QDoubleSpinBox()
+        self.duration.setObjectName("easeDuration")
+        self.duration.setRange(EASE_MIN_S, EASE_MAX_S)
+        self.duration.setSingleStep(0.05)
+        self.duration.setDecimals(2)
+        self.duration.setValue(EASE_DEFAULT_S)
+        self.duration.setSuffix(" s")
+        self.duration.setToolTip("How long an ease in or out takes")
+        self.key_target_button = QPushButton("Key target")
+        self.key_target_button.setObjectName("keyTarget")
+        self.key_target_button.setToolTip("Key the selected chain's target where it is now, at the playhead")
+        self.auto_key = QCheckBox("Auto-key")
+        self.auto_key.setObjectName("autoKey")
+        self.auto_key.setToolTip("Dragging a target or pole keys it at the playhead")
+
+        row = QHBoxLayout()
+        row.setContentsMargins(4, 2, 4, 0)
+        row.addWidget(self.play_button)
+        row.addWidget(self.readout)
+        row.addStretch(1)
+        row.addWidget(self.ease_in_button)
+        row.addWidget(self.ease_out_button)
+        row.addWidget(QLabel("over"))
+        row.addWidget(self.duration)
+        row.addSpacing(12)
+        row.addWidget(self.key_target_button)
+        row.addWidget(self.auto_key)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        lay.addLayout(row)
+        lay.addWidget(self.plot, 1)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+
+        self.playback = Playback(lambda: self.timeline, lambda: self.time, self.scrub_to, self)
+        self.playback.running_changed.connect(self._show_running)
+        self._add_actions()
+        self._connect()
+        self._hook_gizmo_drags(window.viewport.drag)
+        self._show_running(False)
+        self.redraw()
+        self._drive(self.time)
+
+    # --- wiring --------------------------------------------------------------------------
+
+    def _add_actions(self) -> None:
+        # Space plays and pauses wherever the focus is in the window (the viewport, mostly);
+        # with the plot focused, its own key handling (_key_command) covers every key.
+        self.play_action = QAction("Play/Pause", self)
+        self.play_action.setShortcut(QKeySequence(Qt.Key.Key_Space))
+        self.play_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.play_action.triggered.connect(lambda _c=False: self.playback.toggle())
+        self.addAction(self.play_action)
+
+    def _key_command(self, key: int) -> None:
+        if key == Qt.Key.Key_Space.value:
+            self.playback.toggle()
+        elif key == Qt.Key.Key_Right.value:
+            self.step(1)
+        elif key == Qt.Key.Key_Left.value:
+            self.step(-1)
+        elif key in (Qt.Key.Key_Delete.value, Qt.Key.Key_Backspace.value):
+            self.delete_selected_key()
+
+    def _connect(self) -> None:
+        doc, plot = self.doc, self.plot
+        doc.rig_replaced.connect(self._rebind)
+        doc.selection_changed.connect(self._selection_changed)
+        doc.chain_changed.connect(self._chain_changed)
+        doc.time_changed.connect(self._time_changed)
+        doc.animation_changed.connect(self._fit_to_clip)
+        plot.playhead_moved.connect(self.scrub_to)
+        plot.key_command.connect(self._key_command)
+        plot.key_clicked.connect(self._select_key)
+        plot.key_drag_started.connect(self._key_drag_started)
+        plot.key_dragged.connect(self._key_dragged)
+        plot.key_menu_requested.connect(self._open_key_menu)
+        plot.add_requested.connect(self.add_key)
+        plot.background_clicked.connect(lambda: self._select_key(None))
+        self.play_button.clicked.connect(lambda _c=False: self.playback.toggle())
+        self.ease_in_button.clicked.connect(lambda: self.ease(True))
+        self.ease_out_button.clicked.connect(lambda: self.ease(False))
+        self.key_target_button.clicked.connect(self.key_target)
+
+    def _hook_gizmo_drags(self, drag) -> None:
+        """Wrap the viewport's drag controller so a finished handle drag can also key its value."""
+        finish = drag.finish
+
+        def finish_and_key() -> bool:
+            d = drag.active
+            if d is None or not self.auto_key.isChecked() or d.handle.kind not in ("target", "pole"):
+                return finish()
+            chain, kind = d.handle.chain, d.handle.kind
+            value = getattr(self.doc.settings(chain), kind)
+            if value is None:
+                return finish()
+            before = self.timeline.track(chain)
+            after = before.with_curve(kind, before.curve(kind).with_key(self.timeline.snap(self.time), tuple(value)))
+            live = {**self._live(chain), kind: d.start}
+            self.undo_stack.beginMacro(f"Move {chain} {kind} and key it")
+            try:
+                moved = finish()
+                self._push(chain, before, after, f"Key {chain} {kind}", live)
+            finally:
+                self.undo_stack.endMacro()
+            return moved
+
+        drag.finish = finish_and_key
+
+    # --- time ----------------------------------------------------------------------------
+
+    def scrub_to(self, time: float) -> None:
+        """Move the playhead to the frame nearest `time` (within the range) and drive the rig there."""
+        tl = self.timeline
+        frame = min(max(tl.frame_at(time), tl.first_frame), tl.last_frame)
+        t = tl.time_of_frame(frame)
+        self.plot.set_playhead(t)
+        self._drive(t)
+
+    def step(self, frames: int) -> None:
+        self.playback.stop()
+        self.scrub_to(self.timeline.time_of_frame(self.timeline.frame_at(self.time) + frames))
+
+    def _drive(self, time: float) -> None:
+        self.time = float(time)
+        names = set(self.doc.rig.chain_names)
+        for chain, values in self.timeline.values_at(self.time).items():
+            if chain in names and values:
+                self.doc.set_chain_live(chain, **values)
+        self.doc.set_time(self.time)
+        self._show_time()
+
+    def _time_changed(self, time: float) -> None:
+        if time != self.time:  # someone else moved the time: follow it
+            self.plot.set_playhead(time)
+            self._drive(time)
+
+    def _show_time(self) -> None:
+        tl = self.timeline
+        self.plot.set_playhead(self.time)
+        self.readout.setText(
+            f"{self.time:7.3f} s   frame {tl.frame_at(self.time)}   "
+            f"({tl.first_frame}–{tl.last_frame} @ {tl.frame_rate:g} fps)"
+        )
+
+    def _show_running(self, running: bool) -> None:
+        self.play_button.setChecked(running)
+        self.play_button.setText("❚❚ Pause" if running else "▶ Play")
+
+    def _fit_to_clip(self) -> None:
+        """A clip under the IK sets the range and frame rate to its own."""
+        clip = self.doc.rig.clip
+        if clip is not None and clip.duration > 0:
+            self.timeline.frame_rate = clip.frame_rate
+            self.timeline.set_range(0.0, clip.duration)
+            self.redraw()
+            self.scrub_to(self.time)
+
+    # --- the document --------------------------------------------------------------------
+
+    def _rebind(self) -> None:
+        self.playback.stop()
+        self._drag = None
+        self.timeline = self.doc.rig.timeline
+        self.time = float(self.doc.rig.time)
+        self.selected_key = None
+        self.redraw()
+        self._drive(self.time)
+
+    def _selection_changed(self, _chain: str) -> None:
+        self.selected_key = None
+        self.redraw()
+
+    def _chain_changed(self, chain: str) -> None:
+        # Only an unkeyed chain's flat line shows its own weight; coalesce the redraws.
+        if chain in self.doc.rig.chain_names and not len(self.timeline.curve(chain)) and not self._redraw_pending:
+            self._redraw_pending = True
+            QTimer.singleShot(0, self.redraw)
+
+    def redraw(self) -> None:
+        self._redraw_pending = False
+        tl, rig, chain = self.timeline, self.doc.rig, self.doc.selected
+        order = rig.chain_names
+        self.plot.set_range(tl.start, tl.end)
+        self.plot.show_curves({n: (tl.curve(n), rig.chain(n).weight) for n in order}, order, chain)
+        track = tl.track(chain) if chain else Track()
+        if self.selected_key is not None and self.selected_key >= len(track.weight):
+            self.selected_key = None
+        self.plot.show_keys(track.weight, track.target, track.pole, order.index(chain) if chain in order else 0,
+                            self.selected_key)
+        for w in (self.ease_in_button, self.ease_out_button, self.key_target_button):
+            w.setEnabled(bool(chain))
+        self._show_time()
+
+    # --- key edits: each one undo command ------------------------------------------------
+
+    def _live(self, chain: str) -> dict[str, Any]:
+        s = self.doc.settings(chain)
+        return {kind: getattr(s, kind) for kind in KINDS}
+
+    def _push(self, chain: str, before: Track, after: Track, text: str, live: Mapping[str, Any] | None = None) -> bool:
+        if after == before:
+            return False
+        live = self._live(chain) if live is None else live
+        self.undo_stack.push(TrackEditCommand(self.timeline, chain, before, after, text, live, self._track_changed))
+        return True
+
+    def _edit(self, text: str, change: Callable[[Track], Track], select: Callable[[Track], int | None] | None = None) -> bool:
+        chain = self.doc.selected
+        if not chain:
+            return False
+        before = self.timeline.track(chain)
+        try:
+            after = change(before)
+        except ValueError as e:
+            self.window_.statusBar().showMessage(f"Timeline: {e}", 8000)
+            return False
+        if select is not None:
+            self.selected_key = select(after)
+        pushed = self._push(chain, before, after, f"{text} ({chain})")
+        self.redraw()
+        return pushed
+
+    def _track_changed(self, chain: str, live: Mapping[str, Any] | None) -> None:
+        if live and chain in self.doc.rig.chain_names:
+            self.doc.set_chain_live(chain, **live)
+        self.redraw()
+        self._drive(self.time)
+
+    def add_key(self, time: float, value: float) -> bool:
+        t = self.timeline.snap(time)
+        v = min(max(float(value), 0.0), 1.0)
+        return self._edit("Add weight key", lambda tr: tr.with_curve("weight", tr.weight.with_key(t, v)),
+                          lambda tr: tr.weight.index_at(t))
+
+    def delete_selected_key(self) -> bool:
+        i = self.selected_key
+        if i is None:
+            return False
+        self.selected_key = None
+        return self._edit("Delete weight key", lambda tr: tr.with_curve("weight", tr.weight.without_key(i)))
+
+    def set_interpolation(self, index: int, interpolation: str) -> bool:
+        return self._edit("Set interpolation", lambda tr: tr.with_curve("weight", tr.weight.with_interpolation(index, interpolation)))
+
+    def ease(self, ease_in: bool) -> bool:
+        chain, d, t = self.doc.selected, self.duration.value(), self.timeline.snap(self.time)
+
+        def change(track: Track) -> Track:
+            probe = Timeline(self.timeline.frame_rate, self.timeline.start, self.timeline.end, {chain: track})
+            (probe.ease_in if ease_in else probe.ease_out)(chain, t, d)
+            return probe.track(chain)
+
+        return self._edit("Ease in" if ease_in else "Ease out", change)
+
+    def key_target(self) -> bool:
+        chain = self.doc.selected
+        if not chain:
+            return False
+        t, value = self.timeline.snap(self.time), tuple(self.doc.settings(chain).target)
+        return self._edit("Key target", lambda tr: tr.with_curve("target", tr.target.with_key(t, value)))
+
+    # --- the mouse on keys ---------------------------------------------------------------
+
+    def _select_key(self, index: int | None) -> None:
+        if index != self.selected_key:
+            self.selected_key = index
+            self.redraw()
+
+    def _key_drag_started(self, index: int) -> None:
+        chain = self.doc.selected
+        if chain:
+            self.playback.stop()
+            self._drag = (chain, self.timeline.track(chain), self._live(chain))
+            self.selected_key = index
+
+    def _key_dragged(self, index: int, time: float, value: float, finished: bool) -> None:
+        if self._drag is None:
+            return
+        chain, before, live = self._drag
+        curve, self.selected_key = before.weight.moved_key(index, self.timeline.snap(time), min(max(value, 0.0), 1.0))
+        after = before.with_curve("weight", curve)
+        self.timeline.set_track(chain, after)  # live while the mouse is down; one command on release
+        if finished:
+            self._drag = None
+            self.timeline.set_track(chain, before)
+            if not self._push(chain, before, after, f"Move weight key ({chain})", live):
+                self.redraw()
+        else:
+            self.redraw()
+            self._drive(self.time)
+
+    def _open_key_menu(self, index: int, screen_pos) -> None:
+        self.menu = self.key_menu(index)
+        self.menu.popup(screen_pos)
+
+    def key_menu(self, index: int) -> QMenu:
+        chain = self.doc.selected
+        key = self.timeline.curve(chain).key(index)
+        menu = QMenu(self)
+        menu.setObjectName("keyMenu")
+        menu.addSection(f"Key at {key.time:.3f} s → next key")
+        for name, label in INTERPOLATION_LABELS:
+            act = menu.addAction(label)
+            act.setCheckable(True)
+            act.setChecked(key.interpolation == name)
+            act.setData(name)
+            act.triggered.connect(lambda _c=False, n=name: self.set_interpolation(index, n))
+        menu.addSeparator()
+        delete = menu.addAction("Delete key")
+        delete.triggered.connect(lambda _c=False: (self._select_key(index), self.delete_selected_key()))
+        return menu

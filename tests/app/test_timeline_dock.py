@@ -1,0 +1,292 @@
+"""The timeline dock, driven with real mouse and key events on the plot's viewport."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+import rigedit
+from rigedit.core.clip import Clip
+from rigedit.core.curve import Key
+from rigedit.core.transforms import quat_from_axis_angle, quat_mul
+
+from .helpers import drag, move_with_buttons, screen, wait_solved
+
+LEG = "left_leg"
+FOOT = "LeftFoot"
+NO_MOD = Qt.KeyboardModifier.NoModifier
+RIGHT = Qt.MouseButton.RightButton
+LEFT = Qt.MouseButton.LeftButton
+
+
+@pytest.fixture
+def panel(window):
+    p = window.timeline_dock.widget()
+    window.document.select(LEG)
+    return p
+
+
+def px(panel, t: float, v: float) -> QPointF:
+    return panel.plot.to_widget(t, v)
+
+
+def double_click(widget, pos: QPointF) -> None:
+    """What the window system sends for a double-click: press, release, double-click, release.
+    (QTest.mouseDClick sends press, double-click, release, which pyqtgraph reads as one click.)"""
+    QTest.mouseClick(widget, LEFT, NO_MOD, pos.toPoint())
+    ev = QMouseEvent(QEvent.Type.MouseButtonDblClick, pos, QPointF(widget.mapToGlobal(pos.toPoint())), LEFT, LEFT, NO_MOD)
+    QApplication.sendEvent(widget, ev)
+    QTest.mouseRelease(widget, LEFT, NO_MOD, pos.toPoint())
+
+
+def plot_drag(qtbot, widget, start: QPointF, end: QPointF, steps: int = 10) -> None:
+    """A mouse drag on the plot, paced: pyqtgraph drops mouse moves closer than its rate limit
+    (10 ms), and a dropped first hover means the press never finds the key or playhead."""
+    QTest.mouseMove(widget, start.toPoint())
+    qtbot.wait(25)
+    QTest.mousePress(widget, LEFT, NO_MOD, start.toPoint())
+    for i in range(1, steps + 1):
+        u = i / steps
+        qtbot.wait(15)
+        move_with_buttons(widget, QPointF(start.x() + (end.x() - start.x()) * u, start.y() + (end.y() - start.y()) * u))
+    qtbot.wait(15)
+    QTest.mouseRelease(widget, LEFT, NO_MOD, end.toPoint())
+
+
+def weight_keys(panel, chain=LEG):
+    return [(k.time, k.value) for k in panel.timeline.curve(chain).keys]
+
+
+def swaying_clip(rig, seconds: float = 2.0, fps: float = 30.0) -> Clip:
+    """The rest pose with the hips walking 0.4 m forward and the spine swaying."""
+    frames = int(round(seconds * fps)) + 1
+    rest = rig.skeleton.rest_pose()
+    rot = np.tile(rest.rotations, (frames, 1, 1))
+    trans = np.tile(rest.translations, (frames, 1, 1))
+    s = np.linspace(0.0, 1.0, frames)
+    trans[:, 0, 2] += 0.4 * s
+    spine = rig.skeleton.index("Spine")
+    rot[:, spine] = quat_mul(quat_from_axis_angle(np.array([0.0, 0.0, 1.0]), 0.3 * np.sin(2 * np.pi * s)), rot[:, spine])
+    return Clip(rot, trans, 1.0 / fps)
+
+
+def expected_foot(window, time: float) -> np.ndarray:
+    """The left foot at `time`, solved headless from a copy of the editor's rig and timeline."""
+    rig = window.rig.copy()
+    rig.timeline.apply(rig, time)
+    rig.solve()
+    return rig.world_position(FOOT)
+
+
+def test_the_dock_holds_the_panel_and_shows_every_chain(window):
+    panel = window.timeline_dock.widget()
+    assert window.timeline_dock.objectName() == "timeline"
+    assert type(panel).__name__ == "TimelinePanel"
+    assert set(panel.plot._curves) == set(window.rig.chain_names)
+
+
+def test_drag_a_key_in_time_and_value_snaps_to_frames_and_clamps(qtbot, window, panel):
+    panel.scrub_to(1.0)
+    panel.ease(True)
+    (t0, _), (t1, _) = weight_keys(panel)
+    window.undo_stack.clear()
+    before = panel.timeline.track(LEG)
+
+    vp = panel.plot.viewport()
+    plot_drag(qtbot, vp, px(panel, t0, 0.0), px(panel, 0.52, 0.6))
+    (m0, v0), (m1, v1) = weight_keys(panel)
+    fps = panel.timeline.frame_rate
+    assert abs(m0 - 0.52) <= 0.5 / fps + 0.01  # where the mouse let go, to a pixel or so ...
+    assert m0 * fps == pytest.approx(round(m0 * fps), abs=1e-9)  # ... on a frame
+    assert v0 == pytest.approx(0.6, abs=0.02)
+    assert (m1, v1) == (t1, 1.0)
+    assert window.undo_stack.count() == 1  # the whole drag is one step
+
+    # Above the top of the band the value stays 1.
+    plot_drag(qtbot, vp, px(panel, m0, v0), px(panel, 0.3, 1.2))
+    assert weight_keys(panel)[0][1] == 1.0
+
+    window.undo_stack.undo()
+    window.undo_stack.undo()
+    assert panel.timeline.track(LEG) == before
+    window.undo_stack.redo()
+    assert weight_keys(panel)[0] == (m0, v0)
+
+
+def test_double_click_adds_a_key_and_delete_removes_the_selected_one(qtbot, window, panel):
+    vp = panel.plot.viewport()
+    double_click(vp, px(panel, 0.7, 0.4))
+    ((t, v),) = weight_keys(panel)
+    assert t == panel.timeline.snap(t) and abs(t - 0.7) < 0.05 and v == pytest.approx(0.4, abs=0.02)
+    assert panel.selected_key == 0
+    assert window.undo_stack.count() == 1
+    # A chain whose weight is keyed follows the curve at the playhead.
+    qtbot.waitUntil(lambda: window.rig.chain(LEG).weight == v)
+
+    panel.plot.setFocus()
+    QTest.keyClick(panel.plot, Qt.Key.Key_Delete)
+    assert weight_keys(panel) == []
+    assert window.undo_stack.count() == 2
+    window.undo_stack.undo()
+    assert weight_keys(panel) == [(t, v)]
+
+
+def test_right_click_on_a_key_sets_its_interpolation(qtbot, window, panel):
+    panel.add_key(0.5, 0.0)
+    panel.add_key(1.0, 1.0)
+    window.undo_stack.clear()
+    QTest.mouseClick(panel.plot.viewport(), RIGHT, NO_MOD, px(panel, 0.5, 0.0).toPoint())
+    menu = panel.menu
+    qtbot.waitUntil(menu.isVisible)
+    checked = [a.data() for a in menu.actions() if a.isCheckable() and a.isChecked()]
+    assert checked == ["ease"]
+    next(a for a in menu.actions() if a.data() == "constant").trigger()
+    menu.close()
+    assert panel.timeline.curve(LEG).key(0).interpolation == "constant"
+    assert panel.timeline.curve(LEG).at(0.99) == 0.0  # held until the next key
+    assert window.undo_stack.count() == 1
+    window.undo_stack.undo()
+    assert panel.timeline.curve(LEG).key(0).interpolation == "ease"
+
+
+def test_scrubbing_the_playhead_drives_weight_and_pose(qtbot, window, panel):
+    window.document.set_clip(swaying_clip(window.rig))
+    assert (panel.timeline.start, panel.timeline.end) == (0.0, 2.0)  # the range follows the clip
+    panel.scrub_to(0.0)
+    panel.add_key(0.0, 0.0)
+    panel.scrub_to(1.0)
+    panel.ease(True)
+    # The foot's target moves forward with the hips, keyed at both ends.
+    for t, target in ((0.0, (0.09, 0.12, 0.05)), (1.6, (0.09, 0.2, 0.3))):
+        panel.scrub_to(t)
+        window.document.set_chain_live(LEG, target=target)
+        panel.key_target()
+    wait_solved(qtbot, window)
+
+    line = panel.plot.playhead
+    for goal in (0.9, 0.5, 1.6):
+        start = px(panel, line.value(), 0.5)
+        plot_drag(qtbot, panel.plot.viewport(), start, px(panel, goal, 0.5))
+        t = panel.time
+        assert abs(t - goal) < 0.05 and t == panel.timeline.snap(t)
+        assert line.value() == t and window.rig.time == t
+        assert window.rig.chain(LEG).weight == panel.timeline.curve(LEG).at(t)
+        np.testing.assert_array_equal(window.rig.chain(LEG).target, panel.timeline.curve(LEG, "target").at(t))
+        wait_solved(qtbot, window)
+        np.testing.assert_allclose(window.rig.world_position(FOOT), expected_foot(window, t), atol=1e-6)
+        np.testing.assert_allclose(window.rig.world_position("Hips")[2], window.rig.clip.pose_at(t).translations[0, 2],
+                                   atol=1e-9)
+    assert window.undo_stack.count() == 4  # scrubbing is not an edit: only the add, the ease and two target keys
+
+
+def test_space_plays_and_pauses_and_the_pose_moves(qtbot, window, panel):
+    window.document.set_clip(swaying_clip(window.rig))
+    panel.scrub_to(0.2)
+    wait_solved(qtbot, window)
+    hips = window.rig.world_position("Hips").copy()
+    panel.plot.setFocus()
+    QTest.keyClick(panel.plot, Qt.Key.Key_Space)
+    assert panel.playback.running and panel.play_button.isChecked()
+    qtbot.waitUntil(lambda: panel.time > 0.2 + 5 / 30, timeout=5000)
+    QTest.keyClick(panel.plot, Qt.Key.Key_Space)
+    assert not panel.playback.running
+    stopped_at = panel.time
+    assert window.rig.time == stopped_at
+    wait_solved(qtbot, window)
+    assert window.rig.world_position("Hips")[2] > hips[2] + 0.01  # the clip walked the hips on
+    qtbot.wait(150)
+    assert panel.time == stopped_at  # paused means paused
+
+
+def test_playback_loops_over_the_range(qtbot, window, panel):
+    panel.timeline.set_range(0.0, 0.2)
+    panel.redraw()
+    panel.scrub_to(0.1)
+    seen = set()
+    window.document.time_changed.connect(lambda t: seen.add(round(t * 30)))
+    qtbot.mouseClick(panel.play_button, LEFT)
+    qtbot.waitUntil(lambda: {0, 6} <= seen, timeout=8000)  # reached the end and came round to the start
+    qtbot.mouseClick(panel.play_button, LEFT)
+    assert not panel.playback.running
+    assert seen <= set(range(0, 7))
+
+
+def test_arrow_keys_step_frames_within_the_range(window, panel):
+    panel.scrub_to(0.5)
+    panel.plot.setFocus()
+    QTest.keyClick(panel.plot, Qt.Key.Key_Right)
+    assert panel.time == panel.timeline.time_of_frame(16)
+    QTest.keyClick(panel.plot, Qt.Key.Key_Left)
+    QTest.keyClick(panel.plot, Qt.Key.Key_Left)
+    assert panel.time == panel.timeline.time_of_frame(14)
+    panel.scrub_to(0.0)
+    QTest.keyClick(panel.plot, Qt.Key.Key_Left)
+    assert panel.time == 0.0
+    assert "frame 0" in panel.readout.text() and "0.000 s" in panel.readout.text()
+
+
+def test_ease_in_and_out_buttons_with_the_duration_box(qtbot, window, panel):
+    panel.scrub_to(1.0)
+    panel.duration.setValue(0.3)
+    qtbot.mouseClick(panel.ease_in_button, LEFT)
+    assert weight_keys(panel) == [(panel.timeline.time_of_frame(21), 0.0), (1.0, 1.0)]
+    panel.scrub_to(1.5)
+    panel.duration.setValue(0.1)
+    qtbot.mouseClick(panel.ease_out_button, LEFT)
+    assert weight_keys(panel)[2:] == [(1.5, 1.0), (panel.timeline.time_of_frame(48), 0.0)]
+    assert [window.undo_stack.text(i) for i in range(window.undo_stack.count())] == ["Ease in (left_leg)", "Ease out (left_leg)"]
+    assert window.rig.chain(LEG).weight == 1.0  # the playhead is on the 1.5 s key
+    panel.scrub_to(1.55)
+    assert 0.0 < window.rig.chain(LEG).weight < 1.0
+    # Undoing both puts the chain's own weight back as it was before any key.
+    window.undo_stack.undo()
+    window.undo_stack.undo()
+    assert weight_keys(panel) == [] and window.rig.chain(LEG).weight == 1.0
+
+
+def test_auto_key_keys_a_dragged_target_in_one_undo_step(qtbot, window, panel):
+    arm = "left_arm"
+    window.document.select(arm)
+    panel.scrub_to(0.5)
+    qtbot.mouseClick(panel.auto_key, LEFT)
+    assert panel.auto_key.isChecked()
+    before = np.asarray(window.rig.chain(arm).target).copy()
+    start = screen(window, before)
+    drag(window.viewport, start, QPointF(start.x() + 40, start.y() - 60))
+    moved = tuple(window.rig.chain(arm).target)
+    assert np.linalg.norm(np.subtract(moved, before)) > 0.03
+    assert panel.timeline.curve(arm, "target").keys == (Key(0.5, moved, "ease"),)
+    assert window.undo_stack.count() == 1
+    window.undo_stack.undo()
+    assert len(panel.timeline.curve(arm, "target")) == 0
+    np.testing.assert_array_equal(window.rig.chain(arm).target, before)
+
+    # With auto-key off, Key target does it by hand.
+    qtbot.mouseClick(panel.auto_key, LEFT)
+    window.undo_stack.redo()
+    panel.scrub_to(1.0)
+    qtbot.mouseClick(panel.key_target_button, LEFT)
+    assert [k.time for k in panel.timeline.curve(arm, "target").keys] == [0.5, 1.0]
+
+
+def test_save_and_reopen_keep_the_timeline(qtbot, tmp_path, window, panel):
+    panel.scrub_to(0.6)
+    panel.ease(True)
+    panel.scrub_to(1.4)
+    panel.ease(False)
+    panel.key_target()
+    saved = panel.timeline.copy()
+    path = tmp_path / "walk.json"
+    assert window.save_preset(path)
+    window.document.replace_rig(rigedit.Rig.default(), None)
+    assert window.timeline_dock.widget().timeline.tracks == {}
+    assert window.open_preset(path)
+    panel = window.timeline_dock.widget()
+    assert panel.timeline == saved and panel.timeline is window.rig.timeline
+    window.document.select(LEG)
+    assert len(panel.plot.keys.data) == 4 and len(panel.plot.target_marks.data) == 1
+    panel.scrub_to(1.45)
+    assert window.rig.chain(LEG).weight == saved.curve(LEG).at(panel.time) < 1.0
