@@ -14,6 +14,8 @@ Single chains are timed per call (median); batches as 10,000 chains in one call,
 (median of repeats). Then issue #7's table: the share of random reachable targets still
 outside the tolerance after 10 passes from the straight pose, plain FABRIK
 (arc_start=False) against the arc start, for a few chain shapes and target spreads.
+Last, limited chains: the share of targets reached from the straight pose, where each
+target is the tip of a random pose the limits allow (so every one is reachable).
 Timings are indicative: the machine has 2 cores and other work shares them.
 """
 from __future__ import annotations
@@ -29,7 +31,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rigedit.core.ik import ConeLimit, fabrik, fabrik_batch  # noqa: E402
+from rigedit.core.ik import ChainLimits, ConeLimit, HingeLimit, fabrik, fabrik_batch  # noqa: E402
+from rigedit.core.ik.chain_frames import forward_limited, prepare_limits  # noqa: E402
 
 N_JOINTS = 10
 BONE_M = 0.1
@@ -171,6 +174,46 @@ def main() -> None:
             arc = unreached_share(rng, lengths, spread, count, arc_start=True)
             print(f"{label:<34} {what:<22} {plain:>12.3f} {arc:>10.3f}")
     print("(tolerance scaled with the chain's reach: 1 mm per 0.9 m)")
+
+    print()
+    print("Limits: share of allowed-pose targets reached from the straight pose")
+    print(f"{'chain':<44} {'passes':>6} {'reached':>8} {'median us':>10}")
+    for label, pts, lim in limited_cases():
+        tips = allowed_tips(rng, pts, lim, 200)
+        for cap in (10, 100):
+            times, hits = [], 0
+            for t in tips:
+                t0 = time.perf_counter_ns()
+                r = fabrik(pts, t, tolerance=TOL_M, max_iterations=cap, limits=lim)
+                times.append((time.perf_counter_ns() - t0) / 1000.0)
+                hits += r.reached
+            print(f"{label:<44} {cap:>6} {hits / len(tips):>8.3f} {statistics.median(times):>10.0f}")
+
+
+def limited_cases():
+    down = np.zeros((3, 3))
+    down[:, 1] = -np.arange(3) * 0.45
+    leg3 = np.vstack([down, [[0.0, -0.9, 0.12]]])
+    tail = straight_chain()
+    yield "leg: free hip, knee hinge 0..150", down, ChainLimits({1: HingeLimit((1, 0, 0), 0, 150)}, root_dir=(0, -1, 0))
+    yield "leg + foot: knee hinge, ankle cone 30", leg3, ChainLimits(
+        {1: HingeLimit((1, 0, 0), 0, 150), 2: ConeLimit(30)}, root_dir=(0, -1, 0)
+    )
+    yield "tail: 35-degree cones", tail, ChainLimits({k: ConeLimit(35.0) for k in range(1, N_JOINTS - 1)})
+    yield "tail: hinges -10..60 about X", tail, ChainLimits({k: HingeLimit((1, 0, 0), -10, 60) for k in range(1, N_JOINTS - 1)})
+
+
+def allowed_tips(rng, pts, lim, count):
+    """Tips of random poses the limits allow, in the frames a solve from `pts` uses."""
+    lengths = np.linalg.norm(np.diff(pts, axis=0), axis=1)
+    prep = prepare_limits(lim, pts.tolist(), lengths.tolist(), (0.0, 0.0, 0.0))
+    tips = []
+    for _ in range(count):
+        d = rng.normal(size=(len(lengths), 3))
+        d /= np.linalg.norm(d, axis=1, keepdims=True)
+        aim = pts[0] + np.concatenate(([[0.0, 0.0, 0.0]], np.cumsum(d * lengths[:, None], axis=0)))
+        tips.append(np.array(forward_limited(aim.tolist(), prep)[0][-1]))
+    return tips
 
 
 if __name__ == "__main__":

@@ -104,3 +104,23 @@ def test_empty_batch(scale):
 def test_bad_input_is_a_clear_value_error(pts, tgt, kw, message):
     with pytest.raises(ValueError, match=message):
         fabrik_batch(pts, tgt, **kw)
+
+
+def test_a_row_finished_early_is_not_overwritten_by_later_passes():
+    # Row 2 is within tolerance after 9 passes, the others need all 10: the passes that
+    # keep running for them must not touch row 2's answer.
+    chain = np.array(
+        [
+            [0.69231067, -0.69793467, 2.98325961],
+            [1.17808081, -0.34512513, 2.72110198],
+            [0.90342326, -0.48040578, 2.73007171],
+            [0.82531106, -0.48775635, 2.68821384],
+            [0.77548876, -0.52478686, 2.66669328],
+            [1.0756265, 0.23535502, 2.57297306],
+            [1.87902013, -0.15573715, 2.77963863],
+        ]
+    )
+    tgt = np.array([[0.70122265, -0.7072985, 3.02865389]] * 2 + [[1.67717364, 1.64355347, 3.92495559]])
+    pts = np.stack([chain] * 3)
+    b = _same_as_single(pts, tgt)
+    assert b.iterations.tolist() == [10, 10, 9]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._floats import IDENTITY, TINY, Y_UP, qbetween, qmul, qnormalize, qrot, unit_or
+from ._floats import IDENTITY, TINY, Y_UP, cross, qbetween, qmul, qnormalize, qrot, unit_or
 from .limits import (
     ConeLimit,
     HingeLimit,
@@ -158,6 +158,20 @@ def prepare_limits(limits, points, lengths, toward) -> PreparedLimits | None:
                 raise ValueError(f"hinge on joint {k}: its axis is parallel to the parent bone, leaving no plane to bend in")
             kinds[k], params[k], ref_axes[k] = "hinge", hinge_params(lim), axis
     return PreparedLimits(kinds, params, ref_dirs, ref_axes, root_dir, frames, lengths)
+
+
+def hinge_bend_side(prep: PreparedLimits, toward):
+    """Which way an arc start should bulge so the first hinge bends the way it can: a
+    chain curling from side e2 toward the target e1 turns about e2 x e1, so e2 = e1 x axis
+    bends it positively (about the axis), e2 = axis x e1 negatively. The side with more
+    room in the hinge's range wins. None without hinges."""
+    for k, kind in enumerate(prep.kinds):
+        if kind == "hinge":
+            lo, hi = prep.params[k]
+            a = prep.ref_axes[k]
+            side = cross(toward, a)
+            return side if hi >= -lo else (-side[0], -side[1], -side[2])
+    return None
 
 
 def parallel_frames(dirs, root_dir, root_frame) -> list:

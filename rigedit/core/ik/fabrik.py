@@ -42,7 +42,14 @@ import numpy as np
 from ._floats import TINY
 from .arc_start import arc_pose, is_straight
 from .ccd_sweep import ccd_sweep
-from .chain_frames import backward_limited, bone_directions, forward_limited, prepare_limits, solved_frames
+from .chain_frames import (
+    backward_limited,
+    bone_directions,
+    forward_limited,
+    hinge_bend_side,
+    prepare_limits,
+    solved_frames,
+)
 
 # A pass that brings the tip in by less than this fraction of the chain's length has
 # stalled (a fold, or a target inside the chain's inner reach): float64 round-off in a pass
@@ -103,6 +110,8 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
         span = sqrt(span_dir[0] * span_dir[0] + span_dir[1] * span_dir[1] + span_dir[2] * span_dir[2])
         if is_straight(span, total):
             straight = (span_dir[0] / span, span_dir[1] / span, span_dir[2] / span)
+            if hint is None and prep is not None:
+                hint = hinge_bend_side(prep, toward)
             arc = arc_pose(root, (tx, ty, tz), ls, total, straight, hint, tol)
             arc_limited = None
             if prep is not None:

@@ -118,8 +118,11 @@ def _iterate(pts, err, iterations, todo, root, tt, ls, dirs, tol, cap, min_gain)
         done = live & (worse | (gain <= min_gain) | (w_err <= tol))
         if done.any():
             fin = np.nonzero(done)[0]
-            if everything:  # rows are all chains in order: one plain copy beats a scatter
-                np.copyto(pts, w)  # live rows are written again when they finish
+            if everything and live.all():
+                # The first rows to finish, and the working set is every chain in order:
+                # one plain copy beats a scatter. Rows still live are written again when
+                # they finish; rows finished before would be overwritten, hence live.all().
+                np.copyto(pts, w)
                 np.copyto(err, w_err)
             else:
                 pts[:, :, rows[fin]] = w[:, :, fin]
