@@ -239,6 +239,8 @@ class TimelinePanel(QWidget):
         self.timeline = self.doc.rig.timeline
         self.time = float(self.doc.rig.time)
         self.selected_key = None
+        if self.timeline == Timeline():  # an imported clip comes with an untouched timeline
+            self._fit_to_clip()
         self.redraw()
         self._drive(self.time)
 

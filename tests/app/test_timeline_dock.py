@@ -9,11 +9,14 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 import rigedit
+from rigedit.core.autochains import propose_chains
 from rigedit.core.clip import Clip
 from rigedit.core.curve import Key
 from rigedit.core.transforms import quat_from_axis_angle, quat_mul
 
 from .helpers import drag, move_with_buttons, screen, wait_solved
+
+WALK = "/work/shared/data/cmu_12_01_walk.bvh"
 
 LEG = "left_leg"
 FOOT = "LeftFoot"
@@ -290,3 +293,35 @@ def test_save_and_reopen_keep_the_timeline(qtbot, tmp_path, window, panel):
     assert len(panel.plot.keys.data) == 4 and len(panel.plot.target_marks.data) == 1
     panel.scrub_to(1.45)
     assert window.rig.chain(LEG).weight == saved.curve(LEG).at(panel.time) < 1.0
+
+
+def test_an_imported_clip_sets_the_range_and_plays_under_the_ik(qtbot, make_window, monkeypatch):
+    from rigedit.app import dialogs
+    from rigedit.app.import_actions import install_import_actions
+    from rigedit.io.bvh import read_bvh
+
+    monkeypatch.setattr(dialogs, "show_error", lambda parent, title, text: pytest.fail(text))
+    # Start from a rig as big as the walk's (see tests/app/test_import.py's walk_window).
+    skeleton = read_bvh(WALK).skeleton
+    rig = rigedit.Rig(skeleton)
+    p = next(p for p in propose_chains(skeleton) if p.name == "left_leg")
+    rig.add_chain(p.name, p.joints, solver=p.solver, target=p.target, pole=p.pole)
+    window = make_window(rig)
+    importer = window.importer if hasattr(window, "importer") else install_import_actions(window)
+    assert importer.import_file(WALK, ask=False)
+    panel = window.timeline_dock.widget()
+    clip = window.rig.clip
+    assert panel.timeline.frame_rate == pytest.approx(clip.frame_rate)
+    assert (panel.timeline.start, panel.timeline.end) == (0.0, pytest.approx(clip.duration))
+    assert panel.timeline.last_frame == clip.n_frames - 1
+
+    t = panel.timeline.time_of_frame(clip.n_frames // 2)
+    panel.scrub_to(t)
+    wait_solved(qtbot, window)
+    root = window.rig.skeleton.names[0]
+    np.testing.assert_allclose(window.rig.world_position(root), clip.pose_at(t).translations[0], atol=1e-9)
+    qtbot.mouseClick(panel.play_button, LEFT)
+    qtbot.waitUntil(lambda: panel.time > t + 0.1, timeout=8000)
+    qtbot.mouseClick(panel.play_button, LEFT)
+    wait_solved(qtbot, window)
+    np.testing.assert_allclose(window.rig.world_position(root), clip.pose_at(panel.time).translations[0], atol=1e-9)
