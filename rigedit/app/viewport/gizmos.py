@@ -13,7 +13,6 @@ from typing import Callable
 import numpy as np
 import pyqtgraph.opengl as gl
 from OpenGL import GL
-from PySide6.QtGui import QMatrix4x4
 
 from . import palette
 from .camera import ray_spheres
@@ -36,85 +35,95 @@ class Handle:
     kind: str  # "target" | "pole"
 
 
-class _Ball:
-    def __init__(self, view: gl.GLViewWidget, mesh: gl.MeshData) -> None:
-        self.item = gl.GLMeshItem(meshdata=mesh, shader=headlight(), smooth=True, glOptions=_ON_TOP)
-        self.item.setDepthValue(20)
-        view.addItem(self.item)
-        self.center = np.zeros(3)
-        self.radius = 0.0
-        self.colour = None
+class _BallsMesh(gl.MeshData):
+    """Many spheres in one mesh, with their normals given (pyqtgraph would average face
+    normals in a Python loop per vertex: milliseconds for a few thousand vertices)."""
 
-    def place(self, center: np.ndarray, radius: float) -> None:
-        center = np.asarray(center, dtype=np.float64)
-        if self.radius == radius and np.array_equal(self.center, center):
-            return
-        self.center, self.radius = center.copy(), float(radius)
-        m = QMatrix4x4()
-        m.translate(*[float(v) for v in center])
-        m.scale(float(radius))
-        self.item.setTransform(m)
+    def __init__(self, vertexes, faces, colours, normals) -> None:
+        super().__init__(vertexes=vertexes, faces=faces, vertexColors=colours)
+        self._normals = normals
 
-    def paint(self, colour) -> None:
-        if colour != self.colour:
-            self.colour = colour
-            self.item.setColor(colour)
-
-    def remove(self, view: gl.GLViewWidget) -> None:
-        view.removeItem(self.item)
+    def vertexNormals(self, indexed=None):  # noqa: N802 (pyqtgraph's name)
+        return self._normals if indexed is None else self._normals[self.faces()]
 
 
 class GizmoView:
+    """Every handle sphere is one GL mesh: each GL item costs about 2 ms of Python per frame
+    to draw, so sixteen handles as sixteen items would halve the frame rate. The mesh is
+    rebuilt only when a handle moves, recolours or appears."""
+
     def __init__(self, view: gl.GLViewWidget) -> None:
         self._view = view
-        self._mesh = gl.MeshData.sphere(rows=14, cols=20, radius=1.0)
-        self._targets: dict[str, _Ball] = {}
-        self._poles: dict[str, _Ball] = {}
-        self._order: list[str] = []
+        unit = gl.MeshData.sphere(rows=14, cols=20, radius=1.0)
+        self._unit_verts = unit.vertexes().astype(np.float64)
+        self._unit_faces = unit.faces().astype(np.uint32)
+        self._unit_normals = (self._unit_verts / np.linalg.norm(self._unit_verts, axis=1, keepdims=True)).astype(np.float32)
+        self.balls = gl.GLMeshItem(shader=headlight(), smooth=True, glOptions=_ON_TOP)
+        self.balls.setDepthValue(20)
+        self.balls.hide()
+        view.addItem(self.balls)
         self.lines = gl.GLLinePlotItem(pos=np.zeros((0, 3)), mode="lines", width=1.5, antialias=True)
         self.lines.setGLOptions("translucent")
         self.lines.setDepthValue(19)
         view.addItem(self.lines)
+        self._order: list[str] = []
+        self._spheres: list[tuple[Handle, np.ndarray, float, tuple]] = []
+        self._last_key = None
         self.radius = 0.03
         self.hover: Handle | None = None
         self.active: Handle | None = None
         self._last_lines: np.ndarray | None = None
 
     def set_chains(self, names: list[str], radius: float) -> None:
-        """Rebuild the handle set (a new rig); moving and recolouring never rebuild."""
-        for ball in list(self._targets.values()) + list(self._poles.values()):
-            ball.remove(self._view)
-        self._targets = {n: _Ball(self._view, self._mesh) for n in names}
-        self._poles = {n: _Ball(self._view, self._mesh) for n in names}
+        """A new rig: its chains, and the handle size that suits it."""
         self._order = list(names)
         self.radius = radius
         self.hover = self.active = None
+        self._spheres = []
+        self._last_key = None
 
     def update(self, targets: dict, poles: dict, mids: dict, out_of_reach: set, selected: str) -> None:
-        line_pos, line_col = [], []
+        spheres, line_pos, line_col = [], [], []
         for k, name in enumerate(self._order):
             base = palette.chain_colour(k)
             if name != selected:
                 base = palette.dimmed(base, 0.3)
-            t = self._targets[name]
-            t.place(targets[name], self.radius)
             colour = palette.OUT_OF_REACH if name in out_of_reach else base
-            t.paint(self._highlight(Handle(name, "target"), colour, 0.9))
-            p = self._poles[name]
+            h = Handle(name, "target")
+            spheres.append((h, np.asarray(targets[name], dtype=np.float64), self.radius, self._highlight(h, colour, 0.9)))
             pole = poles.get(name)
             if pole is None:
-                p.item.hide()
                 continue
-            p.item.show()
-            p.place(pole, self.radius * POLE_SCALE)
-            p.paint(self._highlight(Handle(name, "pole"), palette.mix(base, (0.1, 0.1, 0.1, 1.0), 0.25), 0.9))
+            h = Handle(name, "pole")
+            pole_colour = palette.mix(base, (0.1, 0.1, 0.1, 1.0), 0.25)
+            spheres.append((h, np.asarray(pole, dtype=np.float64), self.radius * POLE_SCALE, self._highlight(h, pole_colour, 0.9)))
             if name in mids:
                 line_pos += [mids[name], pole]
                 line_col += [base[:3] + (0.55,)] * 2
+        self._spheres = spheres
+        self._upload_balls(spheres)
         pos = np.array(line_pos, dtype=np.float32).reshape(-1, 3)
         if self._last_lines is None or not np.array_equal(pos, self._last_lines):
             self._last_lines = pos
             self.lines.setData(pos=pos, color=np.array(line_col, dtype=np.float32).reshape(-1, 4))
+
+    def _upload_balls(self, spheres) -> None:
+        key = tuple((h, tuple(c), r, tuple(col)) for h, c, r, col in spheres)
+        if key == self._last_key:
+            return
+        self._last_key = key
+        if not spheres:
+            self.balls.hide()
+            return
+        n_v, n_f = len(self._unit_verts), len(self._unit_faces)
+        centers = np.array([c for _, c, _, _ in spheres])
+        radii = np.array([r for _, _, r, _ in spheres])
+        verts = (self._unit_verts[None] * radii[:, None, None] + centers[:, None, :]).reshape(-1, 3)
+        faces = (self._unit_faces[None] + (n_v * np.arange(len(spheres), dtype=np.uint32))[:, None, None]).reshape(-1, 3)
+        colours = np.repeat(np.array([col for _, _, _, col in spheres], dtype=np.float32), n_v, axis=0)
+        normals = np.tile(self._unit_normals, (len(spheres), 1))
+        self.balls.setMeshData(meshdata=_BallsMesh(verts.astype(np.float32), faces, colours, normals))
+        self.balls.show()
 
     def _highlight(self, h: Handle, colour, alpha: float):
         c = tuple(colour[:3]) + (alpha,)
@@ -125,14 +134,7 @@ class GizmoView:
         return c
 
     def spheres(self) -> list[tuple[Handle, np.ndarray, float]]:
-        out = []
-        for name in self._order:
-            t = self._targets[name]
-            out.append((Handle(name, "target"), t.center, t.radius))
-            p = self._poles[name]
-            if p.item.visible():
-                out.append((Handle(name, "pole"), p.center, p.radius))
-        return out
+        return [(h, c, r) for h, c, r, _ in self._spheres]
 
     def pick(self, origin: np.ndarray, direction: np.ndarray, pixel_size: Callable[[np.ndarray], float]) -> Handle | None:
         """The nearest handle the ray passes through (or passes within MIN_PICK_PIXELS of)."""

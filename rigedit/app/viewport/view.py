@@ -82,7 +82,7 @@ class Viewport(gl.GLViewWidget):
         self.grid.rotate(90, 1, 0, 0)
         self.grid.translate(0, floor, 0)
         a = half
-        y = floor + 1e-4 * size  # just above the grid's own lines through the origin, which would hide them
+        y = floor + 2e-3 * size  # just above the grid's own lines through the origin, which would hide them
         self.axes.setData(
             pos=np.array([[-a, y, 0], [a, y, 0], [0, y, -a], [0, y, a]], dtype=np.float32),
             color=np.array([palette.GRID_AXIS_X] * 2 + [palette.GRID_AXIS_Z] * 2, dtype=np.float32),

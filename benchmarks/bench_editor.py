@@ -1,0 +1,153 @@
+"""Editor frame rate while a target is dragged, and whether the solver keeps up.
+
+For each bundled rig (the biggest first) a scripted drag sends real mouse events to the
+viewport at a steady rate, moving a chain's target around a circle on screen for a few
+seconds, as a hand on the mouse would. It reports the viewport's frame rate (paintGL calls
+per second) at the window size given, and the solver thread's goals: posted (one per mouse
+move), solved, and dropped (replaced by newer goals before the worker took them, which is by
+design: only the newest matters).
+
+    xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/bench_editor.py
+    (run without a display it re-runs itself under xvfb-run)
+
+Numbers on a shared 2-core machine under Xvfb/llvmpipe are indicative: run it 2-3 times.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+TARGET_FPS = 30.0
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seconds", type=float, default=4.0, help="drag time per rig (default 4)")
+    p.add_argument("--rate", type=float, default=120.0, help="mouse moves per second (default 120)")
+    p.add_argument("--size", default="1280x800", help="window size (default 1280x800)")
+    p.add_argument("--rigs", nargs="*", help="preset names (default: every bundled rig, biggest first)")
+    args = p.parse_args()
+    if not os.environ.get("DISPLAY") and shutil.which("xvfb-run") and not os.environ.get("RIGEDIT_BENCH_CHILD"):
+        env = dict(os.environ, RIGEDIT_BENCH_CHILD="1")
+        cmd = ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", sys.executable, *sys.argv]
+        return subprocess.call(cmd, env=env)
+
+    import tempfile
+
+    os.environ.setdefault("RIGEDIT_CONFIG_DIR", tempfile.mkdtemp(prefix="rigedit-bench-"))
+    from rigedit.app.qt_setup import prepare_qt
+
+    prepare_qt()
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(["bench_editor"])
+    import rigedit
+    from rigedit.io.preset import bundled_presets
+
+    size = tuple(int(v) for v in args.size.lower().split("x"))
+    presets = {pth.stem: pth for pth in bundled_presets()}
+    names = args.rigs or sorted(presets, key=lambda n: -len(rigedit.Rig.load(presets[n]).skeleton))
+    rows = [bench_rig(app, rigedit.Rig.load(presets[n]), n, size, args.seconds, args.rate) for n in names]
+    print_table(rows, size)
+    return 0
+
+
+def bench_rig(app, rig, name: str, size, seconds: float, rate: float) -> dict:
+    from PySide6.QtCore import QEvent, QPointF, Qt
+
+    from rigedit.app import MainWindow, capture
+
+    w = MainWindow(rig, keep_layout=False)
+    w.resize(*size)
+    w.show()
+    capture.wait_for_pose(w)
+    capture.pump(0.3)
+    vp = w.viewport
+    chain = rig.chain_names[0]
+    w.document.select(chain)
+    start = vp.world_to_screen(w.rig.chain(chain).target)
+    radius = 0.12 * min(vp.width(), vp.height())
+    left, none = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton
+    capture.send_mouse(vp, QEvent.Type.MouseMove, start, none, none)
+    capture.send_mouse(vp, QEvent.Type.MouseButtonPress, start, left, left)
+    assert vp.drag.active is not None, "the press did not grab the target"
+
+    stats0 = w.solver.worker.stats_snapshot()
+    frames0, applied0 = vp.frames, w.solves
+    paint_times = []
+    orig_paint = vp.paintGL
+
+    def timed_paint():
+        t = time.perf_counter()
+        orig_paint()
+        paint_times.append(time.perf_counter() - t)
+
+    vp.paintGL = timed_paint
+    t0 = time.perf_counter()
+    moves = 0
+    while True:
+        now = time.perf_counter() - t0
+        if now >= seconds:
+            break
+        a = 2 * math.pi * now / 2.0  # one loop every two seconds
+        pos = QPointF(start.x() + radius * math.sin(a), start.y() - radius * (1 - math.cos(a)))
+        capture.send_mouse(vp, QEvent.Type.MouseMove, pos, none, left)
+        moves += 1
+        next_t = t0 + moves / rate
+        while time.perf_counter() < next_t:  # the event loop runs between moves, as in real use
+            app.processEvents()
+            time.sleep(0.0005)
+    elapsed = time.perf_counter() - t0
+    frames = vp.frames - frames0
+    capture.send_mouse(vp, QEvent.Type.MouseButtonRelease, pos, left, none)
+    capture.wait_for_pose(w)
+    stats = w.solver.worker.stats_snapshot()
+    vp.paintGL = orig_paint
+    posted = stats.posted - stats0.posted
+    solved = stats.solved - stats0.solved
+    dropped = stats.dropped - stats0.dropped
+    solve_ms = 1000 * (stats.solve_seconds - stats0.solve_seconds) / max(solved, 1)
+    caught_up = w.solver_caught_up()
+    w.document.mark_saved()
+    w.close()
+    return {
+        "rig": name,
+        "joints": len(rig.skeleton),
+        "chains": len(rig.chain_names),
+        "moves/s": moves / elapsed,
+        "fps": frames / elapsed,
+        "paint ms": 1000 * sum(paint_times) / max(len(paint_times), 1),
+        "posted": posted,
+        "solved": solved,
+        "dropped": dropped,
+        "solve ms": solve_ms,
+        "applied": w.solves - applied0,
+        "caught up": caught_up,
+    }
+
+
+def print_table(rows, size) -> None:
+    print(f"\nEditor drag benchmark at {size[0]}x{size[1]} (target >= {TARGET_FPS:.0f} fps)\n")
+    head = f"{'rig':10} {'joints':>6} {'chains':>6} {'moves/s':>8} {'fps':>6} {'paint ms':>9} " \
+           f"{'posted':>7} {'solved':>7} {'dropped':>8} {'solve ms':>9} {'at end':>9}  verdict"
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        verdict = "ok" if r["fps"] >= TARGET_FPS and r["caught up"] else "SLOW"
+        print(f"{r['rig']:10} {r['joints']:6d} {r['chains']:6d} {r['moves/s']:8.0f} {r['fps']:6.1f} {r['paint ms']:9.2f} "
+              f"{r['posted']:7d} {r['solved']:7d} {r['dropped']:8d} {r['solve ms']:9.3f} "
+              f"{'caught up' if r['caught up'] else 'behind':>9}  {verdict}")
+    print("\nposted = goals sent (one per mouse move); dropped = replaced by newer goals before the")
+    print("solver took them (by design); at end = the pose shown answers the last goals after release.")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
