@@ -178,7 +178,7 @@ def solve_two_bone(ch, base_rot, points: list, frames: list):
     """The closed form, then the middle joint's limit: the bend angle is clamped to the
     limit's range and, for a hinge, the upper bone is twisted about itself so its hinge axis
     is the bend plane's normal (a limb bends where the pole says; the hinge says how far).
-    Returns (solved points, {bone index: twist} or None) for turn_toward."""
+    Returns (solved points, {bone index: twist} or None) for local_turns."""
     root, mid, end = points
     r = two_bone_ik(root, mid, end, ch._target, ch._pole, eps=min(1e-6, ch._tolerance))
     new_mid, new_end = tuple(r.mid.tolist()), tuple(r.end.tolist())

@@ -25,10 +25,6 @@ def tip(rig: Rig, chain: str) -> np.ndarray:
     return rig.world_position(rig.chain(chain).joints[-1])
 
 
-def world_rotations(rig: Rig) -> np.ndarray:
-    return rig.skeleton.fk(rig.pose)[1]
-
-
 def limit_errors_deg(rig: Rig, chain: str) -> dict[str, float]:
     """How far each limited joint of the chain is outside its limit in the current pose,
     measured independently of the solver with limits.limit_error_deg on plain FK."""

@@ -2,7 +2,6 @@
 migration and the published schema."""
 from __future__ import annotations
 
-import copy
 import json
 import os
 from pathlib import Path
@@ -13,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rigedit
-from rigedit.core.ik.limits import ConeLimit, HingeLimit
+from rigedit.core.ik.limits import ConeLimit
 from rigedit.core.rig import BUNDLED_PRESETS, Rig
 from rigedit.core.skeleton import Skeleton
 from rigedit.io import preset as preset_io
