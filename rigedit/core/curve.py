@@ -40,13 +40,18 @@ def _shape_weight(interpolation: str, u: float) -> float:
     return 0.0
 
 
+def _lerp_within(v0: float, v1: float, w: float) -> float:
+    v = v0 + (v1 - v0) * w
+    return min(max(v, min(v0, v1)), max(v0, v1))
+
+
 class Curve:
     """Keys sorted by time; scalar curves when `default` is a number, vector curves when it is
     a sequence. `bounds` (lo, hi), if given, is enforced on every key value (blend weights use
     (0, 1)); interpolation never leaves the range of the two keys it runs between, so a
     bounded curve stays bounded at every time."""
 
-    __slots__ = ("_times", "_values", "_interps", "_default", "_bounds", "_dim")
+    __slots__ = ("_times", "_values", "_interps", "_default", "_bounds", "_dim", "_tlist", "_vlist")
 
     def __init__(
         self,
@@ -70,6 +75,10 @@ class Curve:
         self._values = np.array([k.value for k in parsed], dtype=np.float64).reshape(shape)
         self._interps = tuple(k.interpolation for k in parsed)
         self._times.flags.writeable = False
+        # Plain-float copies for `at`: one evaluation is a bisect and a few float operations,
+        # where numpy scalars would cost several times more (the dock and apply() call it per frame).
+        self._tlist = self._times.tolist()
+        self._vlist = self._values.tolist()
         self._values.flags.writeable = False
 
     def _parse(self, key: Key | tuple) -> Key:
@@ -152,7 +161,7 @@ class Curve:
 
     def index_at(self, time: float) -> int | None:
         """The index of the key exactly at `time`, or None."""
-        i = bisect.bisect_left(self._times.tolist(), float(time))
+        i = bisect.bisect_left(self._tlist, float(time))
         return i if i < len(self) and self._times[i] == time else None
 
     # -- evaluation ------------------------------------------------------------------------
@@ -165,21 +174,21 @@ class Curve:
         n = len(self)
         if n == 0:
             return self._default if self._dim == 0 else np.array(self._default)
-        times = self._times
+        times, values = self._tlist, self._vlist
         if t <= times[0]:
-            return self._value_out(self._values[0])
+            return self._value_out(values[0])
         if t >= times[-1]:
-            return self._value_out(self._values[-1])
-        i = bisect.bisect_right(times.tolist(), t) - 1
-        t0, t1 = float(times[i]), float(times[i + 1])
+            return self._value_out(values[-1])
+        i = bisect.bisect_right(times, t) - 1
+        t0, t1 = times[i], times[i + 1]
         w = _shape_weight(self._interps[i], (t - t0) / (t1 - t0))
-        v0, v1 = self._values[i], self._values[i + 1]
-        v = v0 + (v1 - v0) * w
+        # The same float operations, in the same order, as `sample`, so the two agree exactly.
         # Round-off must never push a blend weight past 1 (or a value past its neighbours).
-        v = np.minimum(np.maximum(v, np.minimum(v0, v1)), np.maximum(v0, v1))
-        return self._value_out(v)
+        if self._dim == 0:
+            return _lerp_within(values[i], values[i + 1], w)
+        return np.array([_lerp_within(a, b, w) for a, b in zip(values[i], values[i + 1])])
 
-    def _value_out(self, v: np.ndarray):
+    def _value_out(self, v):
         return float(v) if self._dim == 0 else np.array(v, dtype=np.float64)
 
     def sample(self, times) -> np.ndarray:
