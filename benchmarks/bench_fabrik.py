@@ -133,6 +133,52 @@ def unreached_share(rng, lengths, spread, count, arc_start):
     return 1 - r.reached.mean()
 
 
+def bench_ik_cases(Case):
+    """The FABRIK rows of benchmarks/bench_ik.py, built with its Case type: the same cold and
+    warm cases as main(), timed by that script's harness."""
+    reach = BONE_M * (N_JOINTS - 1)
+
+    def cold():
+        pts = straight_chain()
+        targets = random_targets(np.random.default_rng(5), 4096, reach)
+        it = iter(range(10**12))
+        return lambda: fabrik(pts, targets[next(it) % len(targets)], tolerance=TOL_M)
+
+    def warm():
+        path = circle_path(120, reach)
+        state = {"pts": fabrik(straight_chain(), path[0], max_iterations=100).points, "f": 0}
+
+        def call():
+            state["f"] += 1
+            state["pts"] = fabrik(state["pts"], path[state["f"] % len(path)], tolerance=TOL_M).points
+
+        return call
+
+    def batch_cold():
+        pts = np.broadcast_to(straight_chain(), (BATCH, N_JOINTS, 3)).copy()
+        targets = random_targets(np.random.default_rng(6), BATCH, reach)
+        return lambda: fabrik_batch(pts, targets, tolerance=TOL_M)
+
+    def batch_warm():
+        phases = np.linspace(0.0, 2.0 * math.pi, BATCH, endpoint=False)
+        paths = np.stack([circle_path(120, reach, p) for p in phases], axis=1)
+        start = np.broadcast_to(straight_chain(), (BATCH, N_JOINTS, 3))
+        state = {"pts": fabrik_batch(start, paths[0], max_iterations=100).points, "f": 0}
+
+        def call():
+            state["f"] += 1
+            state["pts"] = fabrik_batch(state["pts"], paths[state["f"] % len(paths)], tolerance=TOL_M).points
+
+        return call
+
+    return [
+        Case("fabrik 10 joints, cold (straight, random target)", cold, TARGET_US["fabrik cold"], number=500),
+        Case("fabrik 10 joints, warm (target on a path)", warm, TARGET_US["fabrik warm"], number=500),
+        Case("fabrik_batch 10k x 10 joints, cold, per chain", batch_cold, TARGET_US["fabrik_batch cold"], per=BATCH, number=1, repeat=11),
+        Case("fabrik_batch 10k x 10 joints, warm, per chain", batch_warm, TARGET_US["fabrik_batch warm"], per=BATCH, number=1, repeat=11),
+    ]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--count", type=int, default=3000, help="single-chain solves per case")
