@@ -163,14 +163,16 @@ class TimelinePanel(QWidget):
 
         def finish_and_key() -> bool:
             d = drag.active
-            if d is None or not self.auto_key.isChecked() or d.handle.kind not in ("target", "pole"):
-                return finish()
+            if d is None or not d.moved or not self.auto_key.isChecked() or d.handle.kind not in ("target", "pole"):
+                return finish()  # a click on a handle keys nothing
             chain, kind = d.handle.chain, d.handle.kind
             value = getattr(self.doc.settings(chain), kind)
             if value is None:
                 return finish()
             before = self.timeline.track(chain)
             after = before.with_curve(kind, before.curve(kind).with_key(self.timeline.snap(self.time), tuple(value)))
+            if after == before:
+                return finish()  # the key already holds this value: no empty macro
             live = {**self._live(chain), kind: d.start}
             self.undo_stack.beginMacro(f"Move {chain} {kind} and key it")
             try:

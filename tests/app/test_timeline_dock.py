@@ -274,6 +274,19 @@ def test_auto_key_keys_a_dragged_target_in_one_undo_step(qtbot, window, panel):
     qtbot.mouseClick(panel.key_target_button, LEFT)
     assert [k.time for k in panel.timeline.curve(arm, "target").keys] == [0.5, 1.0]
 
+    # Auto-key at a keyed time updates that key rather than adding one.
+    qtbot.mouseClick(panel.auto_key, LEFT)
+    panel.scrub_to(0.5)
+    np.testing.assert_array_equal(window.rig.chain(arm).target, moved)  # driven by the key
+    steps = window.undo_stack.count()
+    start = screen(window, moved)
+    drag(window.viewport, start, QPointF(start.x() - 50, start.y() + 30))
+    again = tuple(window.rig.chain(arm).target)
+    assert np.linalg.norm(np.subtract(again, moved)) > 0.03
+    keys = panel.timeline.curve(arm, "target").keys
+    assert [k.time for k in keys] == [0.5, 1.0] and keys[0].value == again
+    assert window.undo_stack.count() == steps + 1
+
 
 def test_save_and_reopen_keep_the_timeline(qtbot, tmp_path, window, panel):
     panel.scrub_to(0.6)
