@@ -180,6 +180,20 @@ class Skeleton:
             path = self._paths[joint] = path[::-1]
         return path
 
+    def _write_plan(self, chain: Sequence[int]):
+        """For write_chain_positions, cached per chain: the rows to read (ancestors, then
+        the chain), the chain's children, and the flat indices its new rotations go to."""
+        key = tuple(chain)  # numpy ints hash and compare as ints
+        plan = self._paths.get(key)
+        if plan is None:
+            if len(key) < 1:
+                raise ValueError("a chain needs at least one joint")
+            joints = [int(c) for c in key]
+            rows = self._path_above(joints[0]) + joints
+            flat = (4 * np.asarray(joints[:-1], dtype=np.int64)[:, None] + np.arange(4)).ravel()
+            plan = self._paths[key] = (np.asarray(rows, dtype=np.intp), np.asarray(joints[1:], dtype=np.intp), flat)
+        return plan
+
     def height(self) -> float:
         pos, _ = self.fk_matrices(self.rest_pose())
         return float(np.ptp(pos[:, 1])) if len(pos) else 0.0
@@ -298,7 +312,6 @@ def write_chain_positions(skeleton: Skeleton, pose: Pose, chain: Sequence[int], 
     bone is a handful of quaternion products. Numpy is touched once to read and once to
     write.
     """
-    chain = [int(c) for c in chain]
     count = len(chain)
     pts = np.asarray(positions, dtype=np.float64)
     rotations = np.asarray(pose.rotations, dtype=np.float64)
@@ -306,80 +319,95 @@ def write_chain_positions(skeleton: Skeleton, pose: Pose, chain: Sequence[int], 
         raise ValueError(f"write_chain_positions writes one pose; got rotations of shape {rotations.shape}")
     if pts.shape != (count, 3):
         raise ValueError(f"positions must be ({count}, 3) for a {count}-joint chain, got {pts.shape}")
-    above = skeleton._path_above(chain[0])
-    rows = rotations[above + chain].tolist()
-    offsets = np.asarray(pose.translations, dtype=np.float64)[chain[1:]].tolist()
-    p = pts.tolist()
+    rows_idx, children, flat_out = skeleton._write_plan(chain)
+    # Flat float lists: cheaper to make and to read than nested ones.
+    rows = rotations.take(rows_idx, axis=0).ravel().tolist()
+    offsets = np.asarray(pose.translations, dtype=np.float64).take(children, axis=0).ravel().tolist()
+    p = pts.ravel().tolist()
+    first = len(rows_idx) - count  # rows[4 * first:] is the chain, before it its ancestors
 
-    # World rotation of the chain root's parent, then of the chain root.
+    # World rotation P of the chain root's parent, then W of the chain root.
     px, py, pz, pw = 0.0, 0.0, 0.0, 1.0
-    for bx, by, bz, bw in rows[: len(above)]:
+    for i in range(0, 4 * first, 4):
+        bx, by, bz, bw = rows[i : i + 4]
         px, py, pz, pw = (
             pw * bx + px * bw + py * bz - pz * by,
             pw * by - px * bz + py * bw + pz * bx,
             pw * bz + px * by - py * bx + pz * bw,
             pw * bw - px * bx - py * by - pz * bz,
         )
-    local = rows[len(above):]
-    wx, wy, wz, ww = _qmul((px, py, pz, pw), local[0])
-
-    new_local = []
-    for k in range(count - 1):
-        # The bone's current world direction: its child's offset turned by the world rotation.
-        vx, vy, vz = offsets[k]
-        tx, ty, tz = 2.0 * (wy * vz - wz * vy), 2.0 * (wz * vx - wx * vz), 2.0 * (wx * vy - wy * vx)
-        cur = (vx + ww * tx + wy * tz - wz * ty, vy + ww * ty + wz * tx - wx * tz, vz + ww * tz + wx * ty - wy * tx)
-        a, b = p[k], p[k + 1]
-        turn = _qbetween(cur, (b[0] - a[0], b[1] - a[1], b[2] - a[2]))
-        nw = _qnormalize(_qmul(turn, (wx, wy, wz, ww)))
-        new_local.append(_qnormalize(_qmul((-px, -py, -pz, pw), nw)))
-        px, py, pz, pw = nw
-        # The child's world rotation follows its parent's turn; the next bone reads it.
-        wx, wy, wz, ww = _qnormalize(_qmul(nw, local[k + 1]))
-
-    out = Pose(rotations.copy(), np.array(pose.translations, dtype=np.float64))
-    if new_local:
-        out.rotations[chain[:-1]] = new_local
-    return out
-
-
-# Plain-float quaternion helpers for write_chain_positions: the formulas of transforms.py
-# (same shortest arc, same half-turn axis, same TINY), so both agree to round-off.
-
-
-def _qmul(a, b):
-    ax, ay, az, aw = a
-    bx, by, bz, bw = b
-    return (
-        aw * bx + ax * bw + ay * bz - az * by,
-        aw * by - ax * bz + ay * bw + az * bx,
-        aw * bz + ax * by - ay * bx + az * bw,
-        aw * bw - ax * bx - ay * by - az * bz,
+    bx, by, bz, bw = rows[4 * first : 4 * first + 4]
+    wx, wy, wz, ww = (
+        pw * bx + px * bw + py * bz - pz * by,
+        pw * by - px * bz + py * bw + pz * bx,
+        pw * bz + px * by - py * bx + pz * bw,
+        pw * bw - px * bx - py * by - pz * bz,
     )
 
+    # The quaternion algebra is written out: a function call per product would double the
+    # cost. Each step is the named transforms.py operation, in plain floats.
+    new_local = []
+    for k in range(count - 1):
+        # cur: the bone's current world direction, the child's offset turned by W.
+        vx, vy, vz = offsets[3 * k : 3 * k + 3]
+        tx, ty, tz = 2.0 * (wy * vz - wz * vy), 2.0 * (wz * vx - wx * vz), 2.0 * (wx * vy - wy * vx)
+        cx = vx + ww * tx + wy * tz - wz * ty
+        cy = vy + ww * ty + wz * tx - wx * tz
+        cz = vz + ww * tz + wx * ty - wy * tx
+        # turn = quat_between(cur, solved direction), the shortest arc.
+        ax, ay, az, dx, dy, dz = p[3 * k : 3 * k + 6]
+        dx, dy, dz = dx - ax, dy - ay, dz - az
+        na = sqrt(cx * cx + cy * cy + cz * cz)
+        nb = sqrt(dx * dx + dy * dy + dz * dz)
+        if na <= TINY or nb <= TINY:
+            qx, qy, qz, qw = 0.0, 0.0, 0.0, 1.0
+        else:
+            cx, cy, cz = cx / na, cy / na, cz / na
+            dx, dy, dz = dx / nb, dy / nb, dz / nb
+            cos = cx * dx + cy * dy + cz * dz
+            if cos < -1.0 + 1e-12:
+                qx, qy, qz, qw = _half_turn(cx, cy, cz)
+            else:
+                qx, qy, qz, qw = cy * dz - cz * dy, cz * dx - cx * dz, cx * dy - cy * dx, 1.0 + cos
+                n = sqrt(qx * qx + qy * qy + qz * qz + qw * qw)
+                qx, qy, qz, qw = qx / n, qy / n, qz / n, qw / n
+        # W' = normalize(turn * W): the bone's new world rotation.
+        wx, wy, wz, ww = (
+            qw * wx + qx * ww + qy * wz - qz * wy,
+            qw * wy - qx * wz + qy * ww + qz * wx,
+            qw * wz + qx * wy - qy * wx + qz * ww,
+            qw * ww - qx * wx - qy * wy - qz * wz,
+        )
+        n = sqrt(wx * wx + wy * wy + wz * wz + ww * ww)
+        wx, wy, wz, ww = wx / n, wy / n, wz / n, ww / n
+        # The new local rotation: normalize(conj(P) * W').
+        lx = pw * wx - px * ww - py * wz + pz * wy
+        ly = pw * wy + px * wz - py * ww - pz * wx
+        lz = pw * wz - px * wy + py * wx - pz * ww
+        lw = pw * ww + px * wx + py * wy + pz * wz
+        n = sqrt(lx * lx + ly * ly + lz * lz + lw * lw)
+        new_local += (lx / n, ly / n, lz / n, lw / n)
+        # The child's world rotation follows its parent's turn: normalize(W' * local child).
+        px, py, pz, pw = wx, wy, wz, ww
+        bx, by, bz, bw = rows[4 * (first + k + 1) : 4 * (first + k + 2)]
+        wx, wy, wz, ww = (
+            pw * bx + px * bw + py * bz - pz * by,
+            pw * by - px * bz + py * bw + pz * bx,
+            pw * bz + px * by - py * bx + pz * bw,
+            pw * bw - px * bx - py * by - pz * bz,
+        )
+        n = sqrt(wx * wx + wy * wy + wz * wz + ww * ww)
+        wx, wy, wz, ww = wx / n, wy / n, wz / n, ww / n
 
-def _qnormalize(q):
-    x, y, z, w = q
-    n = sqrt(x * x + y * y + z * z + w * w)
-    if n <= TINY:
-        return (0.0, 0.0, 0.0, 1.0)
-    return (x / n, y / n, z / n, w / n)
+    out_rot = rotations.copy()
+    out_rot.put(flat_out, new_local)
+    return Pose(out_rot, np.array(pose.translations, dtype=np.float64))
 
 
-def _qbetween(a, b):
-    ax, ay, az = a
-    bx, by, bz = b
-    na = sqrt(ax * ax + ay * ay + az * az)
-    nb = sqrt(bx * bx + by * by + bz * bz)
-    if na <= TINY or nb <= TINY:
-        return (0.0, 0.0, 0.0, 1.0)
-    ax, ay, az = ax / na, ay / na, az / na
-    bx, by, bz = bx / nb, by / nb, bz / nb
-    d = ax * bx + ay * by + az * bz
-    if d < -1.0 + 1e-12:
-        # Opposite: a half turn about u x (the world axis u is least aligned with).
-        ox, oy = (1.0, 0.0) if abs(ax) < 0.9 else (0.0, 1.0)
-        px, py, pz = ay * 0.0 - az * oy, az * ox - ax * 0.0, ax * oy - ay * ox
-        n = sqrt(px * px + py * py + pz * pz)
-        return (px / n, py / n, pz / n, 0.0)
-    return _qnormalize((ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx, 1.0 + d))
+def _half_turn(ux, uy, uz):
+    """A half turn about u x (the world axis unit u is least aligned with): the choice
+    transforms.quat_between makes for opposite directions."""
+    ox, oy = (1.0, 0.0) if abs(ux) < 0.9 else (0.0, 1.0)
+    x, y, z = -uz * oy, uz * ox, ux * oy - uy * ox
+    n = sqrt(x * x + y * y + z * z)
+    return (x / n, y / n, z / n, 0.0)
