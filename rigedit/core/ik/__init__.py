@@ -7,3 +7,4 @@ from .fabrik_pose import solve_fabrik_pose
 from .limits import ConeLimit, HingeLimit, Limit, clamp_bone, limit_error_deg
 from .two_bone import TwoBoneResult, two_bone_ik
 from .two_bone_batch import TwoBoneBatchResult, two_bone_ik_batch
+from .two_bone_pose import solve_two_bone_pose
