@@ -82,15 +82,6 @@ def bench_rig(app, rig, name: str, size, seconds: float, rate: float) -> dict:
 
     stats0 = w.solver.worker.stats_snapshot()
     frames0, applied0 = vp.frames, w.solves
-    paint_times = []
-    orig_paint = vp.paintGL
-
-    def timed_paint():
-        t = time.perf_counter()
-        orig_paint()
-        paint_times.append(time.perf_counter() - t)
-
-    vp.paintGL = timed_paint
     t0 = time.perf_counter()
     moves = 0
     while True:
@@ -110,7 +101,6 @@ def bench_rig(app, rig, name: str, size, seconds: float, rate: float) -> dict:
     capture.send_mouse(vp, QEvent.Type.MouseButtonRelease, pos, left, none)
     capture.wait_for_pose(w)
     stats = w.solver.worker.stats_snapshot()
-    vp.paintGL = orig_paint
     posted = stats.posted - stats0.posted
     solved = stats.solved - stats0.solved
     dropped = stats.dropped - stats0.dropped
@@ -124,7 +114,6 @@ def bench_rig(app, rig, name: str, size, seconds: float, rate: float) -> dict:
         "chains": len(rig.chain_names),
         "moves/s": moves / elapsed,
         "fps": frames / elapsed,
-        "paint ms": 1000 * sum(paint_times) / max(len(paint_times), 1),
         "posted": posted,
         "solved": solved,
         "dropped": dropped,
@@ -136,13 +125,13 @@ def bench_rig(app, rig, name: str, size, seconds: float, rate: float) -> dict:
 
 def print_table(rows, size) -> None:
     print(f"\nEditor drag benchmark at {size[0]}x{size[1]} (target >= {TARGET_FPS:.0f} fps)\n")
-    head = f"{'rig':10} {'joints':>6} {'chains':>6} {'moves/s':>8} {'fps':>6} {'paint ms':>9} " \
+    head = f"{'rig':10} {'joints':>6} {'chains':>6} {'moves/s':>8} {'fps':>6} " \
            f"{'posted':>7} {'solved':>7} {'dropped':>8} {'solve ms':>9} {'at end':>9}  verdict"
     print(head)
     print("-" * len(head))
     for r in rows:
         verdict = "ok" if r["fps"] >= TARGET_FPS and r["caught up"] else "SLOW"
-        print(f"{r['rig']:10} {r['joints']:6d} {r['chains']:6d} {r['moves/s']:8.0f} {r['fps']:6.1f} {r['paint ms']:9.2f} "
+        print(f"{r['rig']:10} {r['joints']:6d} {r['chains']:6d} {r['moves/s']:8.0f} {r['fps']:6.1f} "
               f"{r['posted']:7d} {r['solved']:7d} {r['dropped']:8d} {r['solve ms']:9.3f} "
               f"{'caught up' if r['caught up'] else 'behind':>9}  {verdict}")
     print("\nposted = goals sent (one per mouse move); dropped = replaced by newer goals before the")

@@ -193,4 +193,5 @@ class MainWindow(QMainWindow):
         """Stop timers and join the solver thread (closing the window does this)."""
         self.files.autosave_timer.stop()
         self.status.timer.stop()
+        self.status._chain_timer.stop()
         self.solver.stop()

@@ -1,9 +1,10 @@
 """The property dock: pick a chain and edit its solver settings; every edit is an undo command."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -66,6 +67,12 @@ class PropertiesPanel(QWidget):
         self._loading = False
         self._slider_session = itertools.count()
         self._slider_key = None
+        self._shown = None  # (chain, settings without target, pole on?) the widgets show
+        # Solves come in at mouse rate; the plot redraws a few times a second at most.
+        self._plot_timer = QTimer(self)
+        self._plot_timer.setSingleShot(True)
+        self._plot_timer.setInterval(100)
+        self._plot_timer.timeout.connect(self._show_errors)
 
         self.chain_selector = QComboBox()
         self.chain_selector.setObjectName("chainSelector")
@@ -123,7 +130,7 @@ class PropertiesPanel(QWidget):
         document.rig_replaced.connect(self.reload)
         document.selection_changed.connect(self.reload)
         document.chain_changed.connect(self._chain_changed)
-        document.pose_changed.connect(self._show_errors)
+        document.pose_changed.connect(self._errors_changed)
         self.reload()
 
     # --- document -> widgets -----------------------------------------------------------------
@@ -142,16 +149,27 @@ class PropertiesPanel(QWidget):
         finally:
             self._loading = False
 
+    def _errors_changed(self) -> None:
+        if not self._plot_timer.isActive():
+            self._plot_timer.start()
+
     def _chain_changed(self, name: str) -> None:
-        if name == self.doc.selected:
+        if name == self.doc.selected and self._shown != self._key(name):
             self._loading = True
             try:
                 self._show_settings()
             finally:
                 self._loading = False
 
+    def _key(self, name: str):
+        """What the panel shows of a chain: everything but where its target and pole are (a
+        drag moves those at mouse rate and the panel need not redraw for them)."""
+        s = self.doc.settings(name)
+        return name, dataclasses.replace(s, target=(0.0, 0.0, 0.0), pole=None), s.pole is not None
+
     def _show_settings(self) -> None:
         sel = self.doc.selected
+        self._shown = self._key(sel) if sel else None
         enabled = bool(sel)
         for w in (self.solver, self.tolerance, self.max_iterations, self.weight, self.pole, self.limits):
             w.setEnabled(enabled)

@@ -59,22 +59,39 @@ class StatusReadout:
         self.timer.setInterval(1000)
         self.timer.timeout.connect(self.tick)
         self.timer.start()
-        document.pose_changed.connect(self.refresh_chain)
+        # The chain readout follows solves at most ~15 times a second: restyling a label at
+        # mouse rate costs the viewport frames.
+        self._chain_timer = QTimer()
+        self._chain_timer.setSingleShot(True)
+        self._chain_timer.setInterval(66)
+        self._chain_timer.timeout.connect(self.refresh_chain)
+        self._shown = (None, None)
+        document.pose_changed.connect(self._pose_changed)
         document.selection_changed.connect(self.refresh_chain)
         document.rig_replaced.connect(self.refresh_chain)
         self.refresh_chain()
         self.tick()
 
+    def _pose_changed(self) -> None:
+        if not self._chain_timer.isActive():
+            self._chain_timer.start()
+
     def refresh_chain(self, *_ignored) -> None:
         sel = self.doc.selected
         if not sel:
-            self.chain.setText("no chain selected")
+            self._show("no chain selected", False)
             return
         report = self.doc.reports.get(sel)
-        text = describe(self.doc.rig, sel, report)
-        self.chain.setText(text)
-        bad = report is not None and not report.reached
-        self.chain.setStyleSheet("color: #ff5a4a; font-weight: bold;" if bad else "")
+        self._show(describe(self.doc.rig, sel, report), report is not None and not report.reached)
+
+    def _show(self, text: str, bad: bool) -> None:
+        if (text, bad) == self._shown:
+            return
+        if text != self._shown[0]:
+            self.chain.setText(text)
+        if bad != self._shown[1]:
+            self.chain.setStyleSheet("color: #ff5a4a; font-weight: bold;" if bad else "")
+        self._shown = (text, bad)
 
     def tick(self) -> None:
         now, solves, frames = time.perf_counter(), self._solves(), self._frames()

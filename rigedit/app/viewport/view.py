@@ -54,6 +54,7 @@ class Viewport(gl.GLViewWidget):
         self.limits = LineOverlay(self, width=1.5)
 
         self._sync_pending = False
+        self._reach_key = None
         document.rig_replaced.connect(self.rebuild)
         document.chain_changed.connect(self._chain_changed)
         document.selection_changed.connect(self._selection_changed)
@@ -136,8 +137,12 @@ class Viewport(gl.GLViewWidget):
             idx = rig.skeleton.chain_indices(rig.chain(d.handle.chain).joints)
             a = np.linalg.norm(pos[idx[1]] - pos[idx[0]])
             b = np.linalg.norm(pos[idx[2]] - pos[idx[1]])
-            self.reach.show_lines(reach_shell(pos[idx[0]], a, b))
+            key = (tuple(pos[idx[0]]), a, b)
+            if key != self._reach_key:  # the shell moves only when the chain root does
+                self._reach_key = key
+                self.reach.show_lines(reach_shell(pos[idx[0]], a, b))
         else:
+            self._reach_key = None
             self.reach.clear()
         if self.show_limits:
             _, world_rot = rig.skeleton.fk(rig.pose)
