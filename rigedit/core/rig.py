@@ -324,11 +324,14 @@ class Rig:
                 state, iterations = last, 0
                 written = kept[2] if kept[1] == w else None
             else:
-                if plan.parent >= 0:
-                    base_pos, base_rot = world_of(plan.parent, parents, rot, trans, world)
+                if kept is not None and kept[0] is last and all(outputs[u][3] for u in plan.upstream):
+                    base_pos, base_rot, offsets = last.key[:3]  # its settings changed, its base did not
                 else:
-                    base_pos, base_rot = sq.ZERO, sq.IDENTITY
-                offsets = [trans[j] for j in idx]
+                    if plan.parent >= 0:
+                        base_pos, base_rot = world_of(plan.parent, parents, rot, trans, world)
+                    else:
+                        base_pos, base_rot = sq.ZERO, sq.IDENTITY
+                    offsets = [trans[j] for j in idx]
                 key = (base_pos, base_rot, offsets, ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations)
                 same = last is not None and last.limits is ch._limits and last.key == key
                 if same and last.final:
