@@ -1,4 +1,9 @@
-"""The FABRIK chain's tip error after each iteration of the last solve, on a log scale."""
+"""The FABRIK chain's tip error after each iteration of the last solve, on a log scale.
+
+A solve that starts within tolerance runs no iteration (the settled pose after a drag, most of
+the time); the plot then keeps the last curve that had iterations and says so, since an empty
+plot tells a user nothing about how the chain converges.
+"""
 from __future__ import annotations
 
 import numpy as np
@@ -15,10 +20,12 @@ class ErrorPlot(QWidget):
         self.setObjectName("errorPlot")
         self.plot = pg.PlotWidget(background=None)
         self.plot.setLogMode(x=False, y=True)
-        self.plot.setLabel("left", "tip error (m)")
+        self.plot.setLabel("left", "tip error (mm)")
+        self.plot.getAxis("left").enableAutoSIPrefix(False)
         self.plot.setLabel("bottom", "iteration")
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         self.plot.setMinimumHeight(130)
+        self.plot.setMaximumHeight(200)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
         self.curve = self.plot.plot([], [], pen=pg.mkPen((255, 170, 60), width=2), symbol="o", symbolSize=5,
@@ -30,20 +37,25 @@ class ErrorPlot(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.caption)
         lay.addWidget(self.plot)
-        self.errors: tuple[float, ...] = ()
+        self.errors: tuple[float, ...] = ()  # the last solve's
+        self.shown: tuple[float, ...] = ()  # the curve on screen (the last solve that iterated)
 
     def show_errors(self, errors, tolerance: float) -> None:
         errors = tuple(float(e) for e in errors)
-        if errors == self.errors and self.tolerance_line.value() == np.log10(tolerance):
+        tol_mm = max(tolerance * 1000.0, FLOOR)
+        if errors == self.errors and self.tolerance_line.value() == np.log10(tol_mm):
             return
         self.errors = errors
-        self.tolerance_line.setValue(np.log10(max(tolerance, FLOOR)))
+        self.tolerance_line.setValue(np.log10(tol_mm))  # log mode: lines take log10 values
         if errors:
-            y = np.maximum(np.array(errors), FLOOR)
+            self.shown = errors
+            y = np.maximum(np.array(errors) * 1000.0, FLOOR)
             self.curve.setData(np.arange(1, len(y) + 1), y)
             self.caption.setText(f"{len(errors)} iteration{'s' if len(errors) != 1 else ''}, "
-                                 f"final error {errors[-1] * 1000:.3g} mm")
+                                 f"final error {errors[-1] * 1000:.3g} mm (dashed: tolerance)")
+        elif self.shown:
+            self.caption.setText(f"last solve: 0 iterations (within tolerance); showing the one before "
+                                 f"({len(self.shown)} iterations)")
         else:
-            self.curve.setData([], [])
-            self.plot.setYRange(-6, -1)  # log10 metres: a micrometre to ten centimetres
+            self.plot.setYRange(-3, 2)  # log10 mm: a micrometre to ten centimetres
             self.caption.setText("0 iterations (already within tolerance, or out of reach)")

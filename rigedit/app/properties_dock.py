@@ -110,10 +110,12 @@ class PropertiesPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.addLayout(form)
         lay.addWidget(QLabel("Joint limits"))
-        lay.addWidget(self.limits, 1)
+        self.limits.setMaximumHeight(160)  # long chains scroll inside; the plot below stays in view
+        lay.addWidget(self.limits)
         self.plot_label = QLabel("Error per iteration (last solve)")
         lay.addWidget(self.plot_label)
         lay.addWidget(self.error_plot)
+        lay.addStretch(1)
 
         self.chain_selector.activated.connect(self._chain_picked)
         self.solver.activated.connect(self._solver_picked)
@@ -177,7 +179,10 @@ class PropertiesPanel(QWidget):
             self.joints_label.setText("")
             return
         ch = self.doc.rig.chain(sel)
-        self.joints_label.setText(" → ".join(ch.joints))
+        full = " → ".join(ch.joints)
+        # A long chain (a tentacle) in one line: its ends, the count, the rest in the tooltip.
+        self.joints_label.setText(full if len(ch.joints) <= 5 else f"{ch.joints[0]} → … → {ch.joints[-1]}  ({len(ch.joints)} joints)")
+        self.joints_label.setToolTip(full)
         model = self.solver.model()
         if isinstance(model, QStandardItemModel):
             # The closed-form solver needs exactly three joints: offer it only where it fits.

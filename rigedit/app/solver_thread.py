@@ -9,8 +9,10 @@ previous pose (the rig's warm start).
 """
 from __future__ import annotations
 
+import atexit
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
@@ -132,11 +134,23 @@ def _error_curve(rig: Rig, name: str, report) -> tuple[float, ...] | None:
     return tuple(float(e) for e in getattr(report, "errors", ()))
 
 
+_running: "weakref.WeakSet[SolverThread]" = weakref.WeakSet()
+
+
+@atexit.register
+def _stop_all() -> None:
+    """A script that never closes its window still exits cleanly: Qt aborts the process when
+    a QThread object is destroyed while its thread runs."""
+    for t in list(_running):
+        t.stop()
+
+
 class SolverThread(QObject):
     """Owns the QThread and its worker; `stop()` (called when the window closes) joins it."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        _running.add(self)
         self._thread = QThread()
         self._thread.setObjectName("rigedit-solver")
         self.worker = SolverWorker()
@@ -154,6 +168,7 @@ class SolverThread(QObject):
         return self._thread.isRunning()
 
     def stop(self) -> None:
+        _running.discard(self)
         if self._thread.isRunning():
             self._thread.quit()
             self._thread.wait()
