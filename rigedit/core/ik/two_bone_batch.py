@@ -1,19 +1,22 @@
 """Two-bone IK for many limbs at once (crowds, creature legs, whole clips).
 
 Row by row the same solve as `two_bone.two_bone_ik`: the same formulas, the same decisions,
-the same thresholds. The common case (a target off the root, a pole off the reach line or a
-bent limb) runs vectorised over all rows; the rare degenerate rows (straight or zero-length
-limbs, a target on the root, a pole on the reach line) are collected and solved by the
-slower cascade on just that subset, so they cost nothing when there are none.
+the same thresholds, the same lengths (summed in the same order) so ties fall the same way.
+The common case (a target off the root, a pole off the reach line or a bent limb) runs
+vectorised over all rows; the rare degenerate rows (straight or zero-length limbs, a target
+on the root, a pole on the reach line) are collected and solved by the full decision
+cascade on just that subset, so they cost nothing when there are none.
 
-Speed notes (the target is ~50 ns a chain at 100,000 chains, where one pass of a ufunc
-over 100,000 floats costs ~40 us and a sqrt ~150 us):
-- Vectors are kept as three strided component views of (N, 3) arrays: broadcasting an (N,)
-  factor over (N, 3) runs a length-3 inner loop N times and is ten times slower.
-- Bend and reach directions are never normalised: the mid joint is R + alpha*t + k*s with
-  the scale factors alpha, k folded into the (N,) lengths, which saves six passes.
-- np.where and masked copies are slow here (~500 us); the degenerate rows are fixed by
-  index instead.
+Speed (the target is ~50 ns a chain at 100,000 chains; one pass of a ufunc costs ~0.3-0.6
+ns a chain here, a sqrt ~1.5 ns, and reading the inputs from memory ~8 ns):
+- Rows are solved in chunks through a per-thread workspace reused from call to call: fresh
+  memory costs a page fault per 4 kB, and small chunks keep the workspace in cache.
+- Inside a chunk vectors are component-major, (3, chunk): every pass is a plain 1-D loop.
+  (N, 3) arrays would need strided column passes, and broadcasting an (N,) factor over
+  (N, 3) runs a 3-long inner loop N times, ten times slower.
+- Directions are never normalised: the mid is R + (mu/d) t + k s with t = target - root
+  and s the unnormalised bend direction, the scale factors folded into (chunk,) arrays.
+- np.where and masked copies are slow here; degenerate rows are fixed by index instead.
 """
 from __future__ import annotations
 
@@ -25,8 +28,8 @@ import numpy as np
 
 from .two_bone import AT_ROOT, ON_LINE
 
-# Stands in for a zero divisor; the rows where it is used are overwritten or multiply it
-# by an exact zero.
+# Stands in for a zero divisor in the cascade (a target on the root with equal bones,
+# where the factor multiplies an exact zero).
 _FLOOR = 1e-300
 
 
@@ -71,9 +74,8 @@ def two_bone_ik_batch(root, mid, end, target, pole=None, *, eps: float = 1e-6) -
     return TwoBoneBatchResult(new_mid, new_end, reached)
 
 
-# Rows per pass. Fresh memory costs a page fault per 4 kB here (~0.8 ms per MB, more than
-# the arithmetic), so temporaries live in a per-thread workspace reused from call to call;
-# chunks keep that workspace small (~2 MB) and its arrays in cache between passes.
+# Rows per chunk: smaller chunks pay numpy's per-call cost (~80 calls a chunk) more often,
+# larger ones fall out of cache between passes; 8192 measured best here.
 CHUNK = 8192
 _local = threading.local()
 
@@ -87,7 +89,7 @@ class _Workspace:
         self.sq = np.empty((3, CHUNK))  # |w|^2, |b|^2, |t|^2
         self.len = np.empty((3, CHUNK))  # a, b, d
         self.s = np.empty((3, CHUNK))
-        self.num = [np.empty(CHUNK) for _ in range(8)]
+        self.num = [np.empty(CHUNK) for _ in range(9)]
         self.flag = np.empty(CHUNK, dtype=bool)
         self.flag2 = np.empty(CHUNK, dtype=bool)
 
@@ -106,7 +108,7 @@ def _solve_chunk(ws, R, M, E, T, P, new_mid, new_end, reached):
     sq = ws.sq[:, :c]
     ln = ws.len[:, :c]
     s = ws.s[:, :c]
-    hi, lo, dc, dd, k, tmp, tmp2, lim = (x[:c] for x in ws.num)
+    hi, lo, dc, dc2, dd, k, tmp, tmp2, lim = (x[:c] for x in ws.num)
     flag = ws.flag[:c]
     flag2 = ws.flag2[:c]
 
@@ -127,7 +129,8 @@ def _solve_chunk(ws, R, M, E, T, P, new_mid, new_end, reached):
     d2 = sq[2]
 
     # The triangle: dc (root -> end clamped to the limb's span), the mid at mu along the
-    # reach direction and mv off it (Heron), as in two_bone.
+    # reach direction and mv off it (Heron), as in two_bone. No floors on the divisors:
+    # d == 0 or dc == 0 only on rows the cascade redoes, and errstate hides the 0/0 there.
     np.add(a, b, out=hi)
     np.subtract(a, b, out=tmp2)  # a - b
     np.abs(tmp2, out=lo)
@@ -141,17 +144,14 @@ def _solve_chunk(ws, R, M, E, T, P, new_mid, new_end, reached):
     k *= tmp
     np.add(dc, lo, out=tmp)
     k *= tmp  # (2 dc mv)^2
-    # The factors on t (root -> target, not normalised): mu / d for the mid, dc / d for
-    # the end; the floor only matters on rows the cascade redoes.
-    np.multiply(tmp2, hi, out=tmp2)
-    np.multiply(dc, dc, out=tmp)
-    tmp2 += tmp  # 2 dc mu
-    np.multiply(dc, d, out=dd)
-    np.maximum(dd, _FLOOR, out=dd)
-    np.divide(tmp2, dd, out=tmp2)
+    np.multiply(dc, dc, out=dc2)
+    # The factors on t (root -> target, not normalised): mu / d for the mid, dc / d for the end.
+    tmp2 *= hi
+    tmp2 += dc2  # 2 dc mu
+    np.multiply(dc, d, out=tmp)
+    tmp2 /= tmp
     tmp2 *= 0.5  # mu / d
-    np.maximum(d, _FLOOR, out=dd)
-    np.divide(dc, dd, out=dd)  # dc / d
+    np.divide(dc, d, out=dd)  # dc / d
 
     # Bend direction s, unnormalised: t x (w x b) keeps the bend plane; with a pole,
     # |t|^2 p - (p.t) t is the pole's part off the reach line (times |t|^2). The tests
@@ -161,10 +161,9 @@ def _solve_chunk(ws, R, M, E, T, P, new_mid, new_end, reached):
         n = pts[2]
         _cross(w, bv, n, lim)
         _cross(t, n, s, lim)
-        np.multiply(a, b, out=lim)
-        lim *= d
-        lim *= ON_LINE
-        lim *= lim
+        np.multiply(sq[0], sq[1], out=lim)  # (ON_LINE a b d)^2
+        lim *= d2
+        lim *= ON_LINE * ON_LINE
     else:
         p = pts[2]
         np.copyto(p, P.T)
@@ -185,9 +184,8 @@ def _solve_chunk(ws, R, M, E, T, P, new_mid, new_end, reached):
     flag &= flag2
 
     # The factor on s: mv / |s| = sqrt((2 dc mv)^2 / (4 dc^2 |s|^2)), one sqrt for two.
-    np.multiply(dc, dc, out=tmp)
+    np.multiply(dc2, sn2, out=tmp)
     tmp *= 4.0
-    tmp *= sn2
     np.divide(k, tmp, out=k)
     np.sqrt(k, out=k)
     mid_t = new_mid.T
