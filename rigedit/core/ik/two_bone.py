@@ -63,13 +63,13 @@ def two_bone_ik(root, mid, end, target, pole=None, *, eps: float = 1e-6) -> TwoB
     # check the sum. A wrong shape fails the unpack or the sum (list + float); a non-finite
     # number makes the sum non-finite. Only then does the slow path work out what is wrong.
     try:
-        rx, ry, rz = root.tolist() if type(root) is _ndarray else root
-        mx, my, mz = mid.tolist() if type(mid) is _ndarray else mid
-        ex, ey, ez = end.tolist() if type(end) is _ndarray else end
-        tx, ty, tz = target.tolist() if type(target) is _ndarray else target
+        rx, ry, rz = root.tolist() if type(root) is _ndarray else _three(root)
+        mx, my, mz = mid.tolist() if type(mid) is _ndarray else _three(mid)
+        ex, ey, ez = end.tolist() if type(end) is _ndarray else _three(end)
+        tx, ty, tz = target.tolist() if type(target) is _ndarray else _three(target)
         total = rx + ry + rz + mx + my + mz + ex + ey + ez + tx + ty + tz
         if pole is not None:
-            px, py, pz = pole.tolist() if type(pole) is _ndarray else pole
+            px, py, pz = pole.tolist() if type(pole) is _ndarray else _three(pole)
             total += px + py + pz
         ok = isfinite(total) and eps > 0.0
     except (TypeError, ValueError):
@@ -178,6 +178,13 @@ def _fallback_bend(ux, uy, uz, wx, wy, wz, a):
         qx, qy, qz = uy, -ux, 0.0  # u x Z
     qn = hypot(qx, qy, qz)
     return qx / qn, qy / qn, qz / qn
+
+
+def _three(v):
+    # Sequences are read through float(): numpy float32 scalars would otherwise carry the
+    # whole solve in single precision.
+    x, y, z = v
+    return float(x), float(y), float(z)
 
 
 def _explain_bad_input(root, mid, end, target, pole, eps) -> None:
