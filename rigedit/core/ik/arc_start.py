@@ -22,8 +22,10 @@ from ._floats import TINY, dot, perpendicular, unit_or
 # target: FABRIK would spend a whole pass on what one more Newton step here settles.
 ARC_FRACTION_OF_TOLERANCE = 0.1
 ARC_NEWTON_STEPS = 4
-# Newton steps for the smooth-arc guess: four settle it to round-off for equal bones.
+# Newton steps for the smooth-arc guess: four settle it to round-off for equal bones,
+# and a step this small (radians) means it has.
 GUESS_NEWTON_STEPS = 4
+GUESS_SETTLED = 1e-12
 # A chain counts as straight when its tip is this close (relative) to its full reach:
 # bends up to about 0.1 degree, which give FABRIK no usable bend plane either.
 STRAIGHT_RELATIVE = 1e-6
@@ -55,7 +57,10 @@ def arc_half_turn(q: float, r: float) -> float:
         slope = _sinc_slope(x) - q * r * _sinc_slope(r * x)
         if slope >= 0.0:
             break
-        x = min(max(x - (_sinc(x) - q * _sinc(r * x)) / slope, 0.0), pi)
+        step = (_sinc(x) - q * _sinc(r * x)) / slope
+        x = min(max(x - step, 0.0), pi)
+        if abs(step) < GUESS_SETTLED:
+            break
     return x
 
 
@@ -84,9 +89,7 @@ def arc_pose(root, target, lengths, total, straight_dir, hint, tolerance):
     bx, by, bz = cp * e2[0] - sp * e1[0], cp * e2[1] - sp * e1[1], cp * e2[2] - sp * e1[2]
     x, y, z = root
     out = [(x, y, z)]
-    for l, (c, s) in zip(lengths, cs):
-        c *= l
-        s *= l
+    for c, s in cs:
         x += c * ax + s * bx
         y += c * ay + s * by
         z += c * az + s * bz
@@ -95,8 +98,8 @@ def arc_pose(root, target, lengths, total, straight_dir, hint, tolerance):
 
 
 def arc_angles(lengths, total, chord, tolerance):
-    """(cos, sin) of each bone's angle from the chord, positive toward the bulge, and the
-    (cos, sin) of the turn that puts the polygon's tip on the chord."""
+    """Each bone as (l cos, l sin) of its angle from the chord, positive toward the bulge,
+    and the (cos, sin) of the turn that puts the polygon's tip on the chord."""
     w = []
     acc = cube = 0.0
     for l in lengths:
@@ -112,12 +115,13 @@ def arc_angles(lengths, total, chord, tolerance):
             th = x * a
             c = cos(th)
             s = sin(th)
-            sx += l * c
-            sy += l * s
-            la = l * a
-            dsx -= la * s
-            dsy += la * c
-            cs.append((c, s))
+            lc = l * c
+            ls = l * s
+            sx += lc
+            sy += ls
+            dsx -= a * ls
+            dsy += a * lc
+            cs.append((lc, ls))
         span = sqrt(sx * sx + sy * sy)
         gap = span - chord
         if abs(gap) <= close_enough or span <= TINY or step == ARC_NEWTON_STEPS:
@@ -162,8 +166,9 @@ def arc_half_turn_batch(q, r):
         live &= slope < 0.0
         if not live.any():
             break
-        g = _sinc_v(x) - q * _sinc_v(r * x)
-        x = np.where(live, np.clip(x - g / np.where(live, slope, -1.0), 0.0, pi), x)
+        step = (_sinc_v(x) - q * _sinc_v(r * x)) / np.where(live, slope, -1.0)
+        x = np.where(live, np.clip(x - step, 0.0, pi), x)
+        live &= np.abs(step) >= GUESS_SETTLED
     return np.where(q >= 1.0, 0.0, x)
 
 
