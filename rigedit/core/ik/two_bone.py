@@ -203,7 +203,7 @@ def _explain_bad_input(root, mid, end, target, pole, eps) -> None:
             raise ValueError(f"{name} must be a point of shape (3,), got shape {arr.shape}")
         if not np.all(np.isfinite(arr)):
             raise ValueError(f"{name} has non-finite coordinates: {v!r}")
-    if not (isinstance(eps, (int, float)) and isfinite(eps) and eps > 0.0):
+    if not (isinstance(eps, (int, float, np.integer, np.floating)) and not isinstance(eps, bool) and isfinite(eps) and eps > 0.0):
         raise ValueError(f"eps must be a positive number, got {eps!r}")
     # Every number finite, yet their sum overflowed: squared lengths would too.
     raise ValueError(f"coordinates too large to solve (past {TOO_FAR:g} m squares overflow)")

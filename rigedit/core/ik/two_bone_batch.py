@@ -51,7 +51,7 @@ def two_bone_ik_batch(root, mid, end, target, pole=None, *, eps: float = 1e-6) -
     E = _rows(end, "end", n)
     T = _rows(target, "target", n)
     P = None if pole is None else _rows(pole, "pole", n)
-    if not (isinstance(eps, (int, float)) and np.isfinite(eps) and eps > 0.0):
+    if not _positive_number(eps):
         raise ValueError(f"eps must be a positive number, got {eps!r}")
     # One block for both outputs: numpy asks for huge pages on blocks of 4 MB and more,
     # and first-touch page faults on fresh 4 kB pages would otherwise cost ~40% of the solve.
@@ -286,6 +286,10 @@ def _dot(x, y, out, scratch):
 def _norm(x):
     # Summed in two_bone's order, so lengths (and ties between them) agree to the bit.
     return np.sqrt(x[:, 0] * x[:, 0] + x[:, 1] * x[:, 1] + x[:, 2] * x[:, 2])
+
+
+def _positive_number(x) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and np.isfinite(x) and x > 0
 
 
 def _rows(v, name: str, n):
