@@ -31,14 +31,6 @@ GUESS_SETTLED = 1e-12
 STRAIGHT_RELATIVE = 1e-6
 
 
-def _sinc(x: float) -> float:
-    return sin(x) / x if x > 1e-4 else 1.0 - x * x / 6.0
-
-
-def _sinc_slope(x: float) -> float:
-    return (x * cos(x) - sin(x)) / (x * x) if x > 1e-4 else -x / 3.0
-
-
 def arc_half_turn(q: float, r: float) -> float:
     """x in [0, pi] with sin(x)/x = q * sinc(r x): the half-turn of the arc whose bones, as
     chords, span q of the chain's length.
@@ -53,11 +45,24 @@ def arc_half_turn(q: float, r: float) -> float:
         return 0.0
     x = sqrt(10.0 - sqrt(100.0 - 120.0 * (1.0 - q))) if q > 1.0 / 6.0 else pi
     x = min(x, pi)
+    qr = q * r
     for _ in range(GUESS_NEWTON_STEPS):
-        slope = _sinc_slope(x) - q * r * _sinc_slope(r * x)
+        # sin(x)/x - q sin(rx)/(rx) and its slope, written out: this runs on every cold solve.
+        sn, cs = sin(x), cos(x)
+        rx = r * x
+        sr, cr = sin(rx), cos(rx)
+        if x > 1e-4:
+            f, fs = sn / x, (x * cs - sn) / (x * x)
+        else:
+            f, fs = 1.0 - x * x / 6.0, -x / 3.0
+        if rx > 1e-4:
+            g, gs = sr / rx, (rx * cr - sr) / (rx * rx)
+        else:
+            g, gs = 1.0 - rx * rx / 6.0, -rx / 3.0
+        slope = fs - qr * gs
         if slope >= 0.0:
             break
-        step = (_sinc(x) - q * _sinc(r * x)) / slope
+        step = (f - q * g) / slope
         x = min(max(x - step, 0.0), pi)
         if abs(step) < GUESS_SETTLED:
             break
@@ -109,23 +114,24 @@ def arc_angles(lengths, total, chord, tolerance):
     x = arc_half_turn(chord / total, sqrt(cube / total) / total)
     close_enough = ARC_FRACTION_OF_TOLERANCE * tolerance
     for step in range(ARC_NEWTON_STEPS + 1):
-        sx = sy = dsx = dsy = 0.0
+        sx = sy = 0.0
         cs = []
         for l, a in zip(lengths, w):
             th = x * a
-            c = cos(th)
-            s = sin(th)
-            lc = l * c
-            ls = l * s
+            lc = l * cos(th)
+            ls = l * sin(th)
             sx += lc
             sy += ls
-            dsx -= a * ls
-            dsy += a * lc
             cs.append((lc, ls))
         span = sqrt(sx * sx + sy * sy)
         gap = span - chord
         if abs(gap) <= close_enough or span <= TINY or step == ARC_NEWTON_STEPS:
             break
+        # d(span)/dx, only now: with equal bones the guess is exact and this is never needed.
+        dsx = dsy = 0.0
+        for a, (lc, ls) in zip(w, cs):
+            dsx -= a * ls
+            dsy += a * lc
         slope = (sx * dsx + sy * dsy) / span
         if slope >= 0.0:
             break  # past the fold where bending more stops bringing the tip in
