@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -58,6 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             rig = None  # the window opens on the humanoid and shows the error in a dialog
     capturing = bool(args.screenshot or args.demo)
     window = MainWindow(rig, args.file if rig is not None else None, keep_layout=not capturing)
+    # Everything built so far lives as long as the window: keep the cyclic GC from walking it
+    # again and again while the user drags (full collections showed up in drag profiles).
+    gc.freeze()
     if args.screenshot or args.demo:
         return _capture(app, window, args)
     window.show()
