@@ -59,12 +59,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             rig = None  # the window opens on the humanoid and shows the error in a dialog
     capturing = bool(args.screenshot or args.demo)
     window = MainWindow(rig, args.file if rig is not None else None, keep_layout=not capturing)
-    # Everything built so far lives as long as the window: keep the cyclic GC from walking it
-    # again and again while the user drags (full collections showed up in drag profiles).
-    gc.freeze()
     if args.screenshot or args.demo:
         return _capture(app, window, args)
     window.show()
+    # Everything built so far lives as long as the window: keep the cyclic GC from walking it
+    # again and again while the user drags (full collections showed up in drag profiles).
+    gc.freeze()
     if args.file and rig is None:
         window.open_preset(args.file)  # shows the PresetError dialog; the humanoid stays
     window.offer_recovery()
