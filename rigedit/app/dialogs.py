@@ -6,9 +6,12 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 Button = QMessageBox.StandardButton
 
 
-def show_error(parent: QWidget | None, title: str, text: str) -> None:
+def show_error(parent: QWidget | None, title: str, text: str, reassurance: str = "") -> None:
+    """`text` is the problem (file, field, what is wrong); `reassurance` says what was kept."""
     box = QMessageBox(QMessageBox.Icon.Critical, title, text, QMessageBox.StandardButton.Ok, parent)
     box.setObjectName("errorDialog")
+    if reassurance:
+        box.setInformativeText(reassurance)
     box.exec()
 
 

@@ -37,7 +37,7 @@ class ErrorPlot(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.caption)
         lay.addWidget(self.plot)
-        self.errors: tuple[float, ...] = ()  # the last solve's
+        self.errors: tuple[float, ...] | None = None  # the last solve's (None: nothing shown yet)
         self.shown: tuple[float, ...] = ()  # the curve on screen (the last solve that iterated)
 
     def show_errors(self, errors, tolerance: float) -> None:

@@ -46,7 +46,7 @@ class FileController(QObject):
         try:
             rig = Rig.load(path)
         except Exception as e:  # PresetError above all; never let a bad file take the editor down
-            self._fail("Cannot open rig", str(e))
+            self._fail("Cannot open rig", str(e), "The rig you were editing is unchanged.")
             return False
         self.doc.replace_rig(rig, path)
         settings.add_recent_file(path)
@@ -59,7 +59,8 @@ class FileController(QObject):
         try:
             self.doc.rig.save(path)
         except Exception as e:  # the preset writer is atomic: the old file is still whole
-            self._fail("Cannot save rig", f"{path}: {e}" if str(path) not in str(e) else str(e))
+            self._fail("Cannot save rig", f"{path}: {e}" if str(path) not in str(e) else str(e),
+                       "Nothing was lost: the file on disk is as it was, and the rig is still open, unsaved.")
             return False
         old_path = self.doc.path
         self.doc.path = path
@@ -81,9 +82,9 @@ class FileController(QObject):
         self.doc.replace_rig(rig, None)
         return True
 
-    def _fail(self, title: str, message: str) -> None:
+    def _fail(self, title: str, message: str, reassurance: str = "") -> None:
         self.last_error = message
-        dialogs.show_error(self.w, title, message)
+        dialogs.show_error(self.w, title, message, reassurance)
 
     # --- the menu actions (with dialogs) ------------------------------------------------------
 

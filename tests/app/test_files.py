@@ -21,7 +21,7 @@ from .helpers import wait_solved
 def dialog_texts(monkeypatch):
     """Record error dialogs instead of showing them (a modal box would wait for a click)."""
     shown = []
-    monkeypatch.setattr(dialogs, "show_error", lambda parent, title, text: shown.append((title, text)))
+    monkeypatch.setattr(dialogs, "show_error", lambda parent, title, text, reassurance="": shown.append((title, text)))
     return shown
 
 
