@@ -163,9 +163,13 @@ def measure(case: Case, quick: bool) -> tuple[float, float, float]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples (a smoke run)")
-    parser.add_argument("--only", default="", help="run the cases whose name contains this text")
+    parser.add_argument("--only", default="", help="run the cases whose name contains one of these comma-separated texts")
     args = parser.parse_args(argv)
-    rows = [c for c in CASES + FABRIK_CASES if args.only.lower() in c.name.lower()]
+    wanted = [w.strip().lower() for w in args.only.split(",")]
+    rows = [c for c in CASES + FABRIK_CASES if any(w in c.name.lower() for w in wanted)]
+    if not rows:
+        print(f"no case matches --only {args.only!r}", file=sys.stderr)
+        return 2
     width = max(len(c.name) for c in rows)
     print(f"{'case':<{width}}  {'median cpu':>12}  {'best cpu':>11}  {'median wall':>12}  {'target':>9}  result")
     failed = 0

@@ -348,6 +348,16 @@ def write_chain_positions(skeleton: Skeleton, pose: Pose, chain: Sequence[int], 
     # cost. Each step is the named transforms.py operation, in plain floats.
     new_local = []
     for k in range(count - 1):
+        if k:
+            # This joint's world rotation follows its parent's turn: W = P * its local.
+            # (Unit times unit; the turn below renormalises, so no sqrt here.)
+            bx, by, bz, bw = rows[4 * (first + k) : 4 * (first + k + 1)]
+            wx, wy, wz, ww = (
+                pw * bx + px * bw + py * bz - pz * by,
+                pw * by - px * bz + py * bw + pz * bx,
+                pw * bz + px * by - py * bx + pz * bw,
+                pw * bw - px * bx - py * by - pz * bz,
+            )
         # cur: the bone's current world direction, the child's offset turned by W.
         vx, vy, vz = offsets[3 * k : 3 * k + 3]
         tx, ty, tz = 2.0 * (wy * vz - wz * vy), 2.0 * (wz * vx - wx * vz), 2.0 * (wx * vy - wy * vx)
@@ -387,17 +397,7 @@ def write_chain_positions(skeleton: Skeleton, pose: Pose, chain: Sequence[int], 
         lw = pw * ww + px * wx + py * wy + pz * wz
         n = sqrt(lx * lx + ly * ly + lz * lz + lw * lw)
         new_local += (lx / n, ly / n, lz / n, lw / n)
-        # The child's world rotation follows its parent's turn: normalize(W' * local child).
         px, py, pz, pw = wx, wy, wz, ww
-        bx, by, bz, bw = rows[4 * (first + k + 1) : 4 * (first + k + 2)]
-        wx, wy, wz, ww = (
-            pw * bx + px * bw + py * bz - pz * by,
-            pw * by - px * bz + py * bw + pz * bx,
-            pw * bz + px * by - py * bx + pz * bw,
-            pw * bw - px * bx - py * by - pz * bz,
-        )
-        n = sqrt(wx * wx + wy * wy + wz * wz + ww * ww)
-        wx, wy, wz, ww = wx / n, wy / n, wz / n, ww / n
 
     out_rot = rotations.copy()
     out_rot.put(flat_out, new_local)
