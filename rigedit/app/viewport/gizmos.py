@@ -69,6 +69,7 @@ class GizmoView:
         self._order: list[str] = []
         self._spheres: list[tuple[Handle, np.ndarray, float, tuple]] = []
         self._last_key = None
+        self._topology = None  # (sphere count, faces, normals)
         self.radius = 0.03
         self.hover: Handle | None = None
         self.active: Handle | None = None
@@ -81,6 +82,7 @@ class GizmoView:
         self.hover = self.active = None
         self._spheres = []
         self._last_key = None
+        self._topology = None
 
     def update(self, targets: dict, poles: dict, mids: dict, out_of_reach: set, selected: str) -> None:
         spheres, line_pos, line_col = [], [], []
@@ -108,21 +110,26 @@ class GizmoView:
             self.lines.setData(pos=pos, color=np.array(line_col, dtype=np.float32).reshape(-1, 4))
 
     def _upload_balls(self, spheres) -> None:
-        key = tuple((h, tuple(c), r, tuple(col)) for h, c, r, col in spheres)
-        if key == self._last_key:
+        handles = tuple(h for h, _, _, _ in spheres)
+        centers = np.array([c for _, c, _, _ in spheres], dtype=np.float64).reshape(-1, 3)
+        radii = np.array([r for _, _, r, _ in spheres], dtype=np.float64)
+        colours = np.array([col for _, _, _, col in spheres], dtype=np.float32).reshape(-1, 4)
+        last = self._last_key
+        if last is not None and last[0] == handles and np.array_equal(last[1], centers) \
+                and np.array_equal(last[2], radii) and np.array_equal(last[3], colours):
             return
-        self._last_key = key
-        if not spheres:
+        self._last_key = (handles, centers, radii, colours)
+        n = len(spheres)
+        if n == 0:
             self.balls.hide()
             return
-        n_v, n_f = len(self._unit_verts), len(self._unit_faces)
-        centers = np.array([c for _, c, _, _ in spheres])
-        radii = np.array([r for _, _, r, _ in spheres])
+        n_v = len(self._unit_verts)
+        if self._topology is None or self._topology[0] != n:  # faces and normals depend on the count only
+            faces = (self._unit_faces[None] + (n_v * np.arange(n, dtype=np.uint32))[:, None, None]).reshape(-1, 3)
+            self._topology = (n, faces, np.tile(self._unit_normals, (n, 1)))
+        _, faces, normals = self._topology
         verts = (self._unit_verts[None] * radii[:, None, None] + centers[:, None, :]).reshape(-1, 3)
-        faces = (self._unit_faces[None] + (n_v * np.arange(len(spheres), dtype=np.uint32))[:, None, None]).reshape(-1, 3)
-        colours = np.repeat(np.array([col for _, _, _, col in spheres], dtype=np.float32), n_v, axis=0)
-        normals = np.tile(self._unit_normals, (len(spheres), 1))
-        self.balls.setMeshData(meshdata=_BallsMesh(verts.astype(np.float32), faces, colours, normals))
+        self.balls.setMeshData(meshdata=_BallsMesh(verts.astype(np.float32), faces, np.repeat(colours, n_v, axis=0), normals))
         self.balls.show()
 
     def _highlight(self, h: Handle, colour, alpha: float):
