@@ -155,3 +155,24 @@ def test_qtest_mouse_move_carries_no_buttons_in_qt6(window):
     finally:
         vp.mouseMoveEvent = orig
     assert seen[-1] == LEFT
+
+
+def test_the_gui_thread_never_solves(qtbot, window, monkeypatch):
+    """Every rig.solve() during a drag runs in the solver thread."""
+    import threading
+
+    import rigedit
+
+    where = []
+    real = rigedit.Rig.solve
+
+    def spy(self, *a, **k):
+        where.append(threading.current_thread() is threading.main_thread())
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(rigedit.Rig, "solve", spy)
+    vp = window.viewport
+    start = screen(window, window.rig.chain(ARM).target)
+    drag(vp, start, offset_screen(start, 50, -60), steps=20)
+    wait_solved(qtbot, window)
+    assert where and not any(where)
