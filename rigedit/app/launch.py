@@ -77,6 +77,7 @@ def _capture(app, window, args) -> int:
     from . import capture
 
     window.resize(*args.size)
+    window.fit_docks()
     window.show()
     window.raise_()
     if not capture.wait_for_pose(window):

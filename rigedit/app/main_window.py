@@ -78,9 +78,7 @@ class MainWindow(QMainWindow):
         self.document.rig_replaced.connect(self.viewport.reset_camera)
 
         self.resize(1280, 800)
-        # The viewport is what the user works in; the dock gets what its form needs.
-        self.resizeDocks([self.properties], [430], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.timeline_dock], [110], Qt.Orientation.Vertical)
+        self.fit_docks()
         if keep_layout:
             self._restore_layout()
         self._update_title()
@@ -156,6 +154,11 @@ class MainWindow(QMainWindow):
             widget.setAlignment(Qt.AlignmentFlag.AlignCenter)
             widget.setMinimumHeight(60)
         self.timeline_dock.setWidget(widget)
+
+    def fit_docks(self) -> None:
+        """Default dock sizes for the window's size: the viewport is what the user works in."""
+        self.resizeDocks([self.properties], [min(430, int(0.36 * self.width()))], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.timeline_dock], [110], Qt.Orientation.Vertical)
 
     def refresh_recent_menu(self) -> None:
         fill_recent(self)
