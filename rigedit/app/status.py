@@ -47,7 +47,7 @@ class StatusReadout:
         self.solver.setObjectName("solverRate")
         self.fps = QLabel()
         self.fps.setObjectName("frameRate")
-        bar.addPermanentWidget(self.chain)
+        bar.addPermanentWidget(self.chain, 1)  # takes the free width: its text changes length as it goes
         bar.addPermanentWidget(self.solver)
         bar.addPermanentWidget(self.fps)
         self._solves = solves_counter
