@@ -23,6 +23,7 @@ from .skeleton_view import SkeletonView
 _Y_UP = QMatrix4x4(*camera.Y_UP_TO_GL.flatten().tolist())
 DEFAULT_AZIMUTH = -62.0  # degrees: a three-quarter view from the character's front-left
 DEFAULT_ELEVATION = 12.0
+DRAG_COALESCE_MS = 6
 
 
 class Viewport(gl.GLViewWidget):
@@ -104,10 +105,15 @@ class Viewport(gl.GLViewWidget):
         self.schedule_sync()
 
     def schedule_sync(self) -> None:
-        """Coalesce redraw requests: many solver results between two frames cost one upload."""
+        """Coalesce redraw requests: many solver results between two frames cost one upload.
+
+        While a handle is dragged the sync waits a few milliseconds: the solver usually
+        answers the move in that time, and the moved handle and the limb that follows it
+        then share one frame instead of costing two (a frame is the dear part here).
+        """
         if not self._sync_pending:
             self._sync_pending = True
-            QTimer.singleShot(0, self.sync)
+            QTimer.singleShot(DRAG_COALESCE_MS if self.drag.active is not None else 0, self.sync)
 
     def sync(self) -> None:
         """Push the document's current pose and handles into the GL items."""
@@ -137,8 +143,10 @@ class Viewport(gl.GLViewWidget):
             idx = rig.skeleton.chain_indices(rig.chain(d.handle.chain).joints)
             a = np.linalg.norm(pos[idx[1]] - pos[idx[0]])
             b = np.linalg.norm(pos[idx[2]] - pos[idx[1]])
-            key = (tuple(pos[idx[0]]), a, b)
-            if key != self._reach_key:  # the shell moves only when the chain root does
+            # Rounded: each solve puts the same bone lengths back with new round-off, and the
+            # shell only needs redoing when the root really moves.
+            key = tuple(np.round(np.append(pos[idx[0]], (a, b)), 7))
+            if key != self._reach_key:
                 self._reach_key = key
                 self.reach.show_lines(reach_shell(pos[idx[0]], a, b))
         else:
