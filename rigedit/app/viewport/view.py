@@ -23,7 +23,6 @@ from .skeleton_view import SkeletonView
 _Y_UP = QMatrix4x4(*camera.Y_UP_TO_GL.flatten().tolist())
 DEFAULT_AZIMUTH = -62.0  # degrees: a three-quarter view from the character's front-left
 DEFAULT_ELEVATION = 12.0
-DRAG_COALESCE_MS = 6
 
 
 class Viewport(gl.GLViewWidget):
@@ -105,15 +104,10 @@ class Viewport(gl.GLViewWidget):
         self.schedule_sync()
 
     def schedule_sync(self) -> None:
-        """Coalesce redraw requests: many solver results between two frames cost one upload.
-
-        While a handle is dragged the sync waits a few milliseconds: the solver usually
-        answers the move in that time, and the moved handle and the limb that follows it
-        then share one frame instead of costing two (a frame is the dear part here).
-        """
+        """Coalesce redraw requests: many solver results between two frames cost one upload."""
         if not self._sync_pending:
             self._sync_pending = True
-            QTimer.singleShot(DRAG_COALESCE_MS if self.drag.active is not None else 0, self.sync)
+            QTimer.singleShot(0, self.sync)
 
     def sync(self) -> None:
         """Push the document's current pose and handles into the GL items."""
