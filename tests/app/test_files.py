@@ -213,3 +213,24 @@ def test_declining_recovery_discards_it(make_window, tmp_path, monkeypatch):
     w = make_window()
     assert not w.offer_recovery()
     assert recovery.pending_recovery(None) is None
+
+
+def test_the_window_layout_is_kept_between_sessions(qtbot, config_dir):
+    from rigedit.app import MainWindow
+
+    first = MainWindow()
+    first.resize(760, 540)  # inside the 800x600 test screen: restoreGeometry keeps windows on screen
+    first.show()
+    qtbot.waitExposed(first)
+    first.properties.hide()
+    first.close()  # unmodified: no prompt; saves the layout
+    assert (config_dir / "rigedit.ini").exists()
+    second = MainWindow()
+    second.show()
+    qtbot.waitExposed(second)
+    try:
+        assert (second.width(), second.height()) == (760, 540)
+        assert not second.properties.isVisible()
+    finally:
+        second.close()
+    assert not first.solver.is_running() and not second.solver.is_running()
