@@ -23,14 +23,14 @@ def test_the_viewport_region_of_a_grab_has_many_colours(qtbot, window):
 
 
 def test_an_empty_region_of_one_colour_counts_as_blank(qtbot, window):
-    """The measure itself: the status bar's plain background is not 'drawn'."""
-    img = window.grab().toImage()
-    bar = window.statusBar()
-    corner = bar.mapTo(window, QPoint(0, 0))
+    """The measure itself: the empty right part of the menu bar is not 'drawn'."""
     from PySide6.QtCore import QRect
 
+    img = window.grab().toImage()
+    bar = window.menuBar()
     dpr = window.devicePixelRatioF()
-    assert capture.distinct_colours(img, QRect(int(corner.x() * dpr) + 2, int(corner.y() * dpr) + 2, 20, 8)) < 8
+    x = int((bar.width() - 60) * dpr)
+    assert capture.distinct_colours(img, QRect(x, int(4 * dpr), 40, 8)) < 8
 
 
 def _colour_at(window, img, xyz):
