@@ -33,13 +33,11 @@ from rigedit.core.timeline import EASE_DEFAULT_S, EASE_MAX_S, EASE_MIN_S, KINDS,
 from .timeline.commands import TrackEditCommand
 from .timeline.playback import Playback
 from .timeline.plot import TimelinePlot
-from .timeline.refcount_guard import protect_singletons
 
 INTERPOLATION_LABELS = [("ease", "Ease in-out"), ("linear", "Linear"), ("constant", "Constant (hold)")]
 
 
 def create_timeline_widget(window) -> "TimelinePanel":
-    protect_singletons()  # PySide6 6.12 on Python 3.11: see refcount_guard.py
     return TimelinePanel(window)
 
 
