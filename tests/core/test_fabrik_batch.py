@@ -124,3 +124,41 @@ def test_a_row_finished_early_is_not_overwritten_by_later_passes():
     pts = np.stack([chain] * 3)
     b = _same_as_single(pts, tgt)
     assert b.iterations.tolist() == [10, 10, 9]
+
+
+# Found by hypothesis: a chain with one real bone whose target is exactly on the root is
+# equally far from the target whichever way the bone points, so the arc start tied with the
+# start pose and the last bit decided, differently in a batch (whose other rows change
+# nothing for this row) and in the single solver. A tie keeps the start in both.
+ONE_BONE_ON_ROOT = (
+    np.array([[-2.9184848299318817, 1.6580136164266879, 2.97452691333235], [-2.8573728105962815, 1.2692755890733551, 3.005271371819353]]),
+    np.array([-2.813584712778842, 1.122344243265577, 3.336121968241835]),
+)
+ZERO_BONES_ON_ROOT = np.array(
+    [
+        [94.13864877522411, -30.45936335134457, -131.55903733142443],
+        [94.13864877522411, -30.45936335134457, -131.55903733142443],
+        [94.13864877522411, -30.45936335134457, -131.55903733142443],
+        [96.7491094276099, -51.831821239342275, -135.20956995076583],
+        [96.7491094276099, -51.831821239342275, -135.20956995076583],
+    ]
+)
+
+
+@pytest.mark.parametrize("with_pole", [False, True])
+def test_one_bone_with_target_on_root_keeps_its_start_in_batch_and_single(with_pole):
+    pts, pole = ONE_BONE_ON_ROOT
+    other = pts + [0.3, -0.1, 0.2]  # a second row, so the batch is not one chain
+    batch_pts = np.stack([other, pts])
+    tgt = np.stack([other[0] + [0.5, 0.0, 0.0], pts[0]])
+    b = _same_as_single(batch_pts, tgt, pole=np.stack([pole, pole]) if with_pole else None)
+    np.testing.assert_allclose(b.points[1], pts, rtol=0, atol=1e-12)
+    assert np.all(np.isfinite(b.points))
+
+
+def test_zero_length_bones_with_target_on_root_keep_the_real_bone_in_batch_and_single():
+    other = np.cumsum(np.full((5, 3), 0.4), axis=0)
+    batch_pts = np.stack([other, ZERO_BONES_ON_ROOT])
+    tgt = np.stack([other[0] + [0.0, 0.5, 0.0], ZERO_BONES_ON_ROOT[0]])
+    b = _same_as_single(batch_pts, tgt, tolerance=5.623413251903491e-05, max_iterations=1)
+    np.testing.assert_allclose(b.points[1], ZERO_BONES_ON_ROOT, rtol=0, atol=1e-9)

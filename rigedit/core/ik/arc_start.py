@@ -29,6 +29,11 @@ GUESS_SETTLED = 1e-12
 # A chain counts as straight when its tip is this close (relative) to its full reach:
 # bends up to about 0.1 degree, which give FABRIK no usable bend plane either.
 STRAIGHT_RELATIVE = 1e-6
+# The arc replaces the start only when it is nearer by more than this fraction of the chain's
+# length. Round-off is ~1e-16 of it; a tie (a single bone, or one real bone among zero-length
+# ones, whose target is on the root: every direction is equally near) would otherwise be
+# broken by the last bit, differently in fabrik and fabrik_batch. A tie keeps the start.
+ARC_GAIN_RELATIVE = 1e-12
 
 
 def arc_half_turn(q: float, r: float) -> float:

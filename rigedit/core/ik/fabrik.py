@@ -40,7 +40,7 @@ from math import isfinite, sqrt
 import numpy as np
 
 from ._floats import TINY
-from .arc_start import arc_pose, is_straight
+from .arc_start import ARC_GAIN_RELATIVE, arc_pose, is_straight
 from .ccd_sweep import ccd_sweep
 from .chain_frames import (
     backward_limited,
@@ -118,7 +118,7 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
                 arc_limited = forward_limited(arc, prep)
                 arc = arc_limited[0]
             arc_err = _gap(arc, tx, ty, tz)
-            if arc_err < err:
+            if arc_err < err - ARC_GAIN_RELATIVE * total:
                 pts, limited, err = arc, arc_limited, arc_err
 
     if prep is None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._floats import TINY, Y_UP
-from .arc_start import STRAIGHT_RELATIVE, arc_pose_batch
+from .arc_start import ARC_GAIN_RELATIVE, STRAIGHT_RELATIVE, arc_pose_batch
 from .fabrik import STALL_RELATIVE, read_iterations, read_tolerance
 
 
@@ -79,7 +79,7 @@ def fabrik_batch(points, target, *, tolerance=1e-3, max_iterations=10, pole=None
                 root[:, rows], tt[:, rows], ls[:, rows], total[rows], tip[:, straight] / span[straight], hint, tol
             )
             arc_err = _gap(arc[-1], tt[:, rows])
-            better = arc_err < err[rows]
+            better = arc_err < err[rows] - ARC_GAIN_RELATIVE * total[rows]
             pts[:, :, rows[better]] = arc[:, :, better]
             err[rows[better]] = arc_err[better]
         todo = todo[err[todo] > tol]
