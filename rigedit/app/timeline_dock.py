@@ -54,6 +54,7 @@ class TimelinePanel(QWidget):
         self.menu: QMenu | None = None  # the open key menu, if any
         self._drag: tuple[str, Track, dict] | None = None  # chain, track and live settings at drag start
         self._redraw_pending = False
+        self._drawn_weights: dict[str, float] = {}
 
         self.plot = TimelinePlot()
         self.plot.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -249,17 +250,24 @@ class TimelinePanel(QWidget):
         self.redraw()
 
     def _chain_changed(self, chain: str) -> None:
-        # Only an unkeyed chain's flat line shows its own weight; coalesce the redraws.
-        if chain in self.doc.rig.chain_names and not len(self.timeline.curve(chain)) and not self._redraw_pending:
-            self._redraw_pending = True
-            QTimer.singleShot(0, self.redraw)
+        # Only an unkeyed chain's flat line shows its own weight, so a gizmo drag (targets
+        # and poles changing at mouse rate) must not redraw the plot: it cost more per mouse
+        # move than the viewport itself. Redraw when that weight really changed; coalesce.
+        rig = self.doc.rig
+        if chain not in rig.chain_names or len(self.timeline.curve(chain)) or self._redraw_pending:
+            return
+        if self._drawn_weights.get(chain) == rig.chain(chain).weight:
+            return
+        self._redraw_pending = True
+        QTimer.singleShot(0, self.redraw)
 
     def redraw(self) -> None:
         self._redraw_pending = False
         tl, rig, chain = self.timeline, self.doc.rig, self.doc.selected
         order = rig.chain_names
         self.plot.set_range(tl.start, tl.end)
-        self.plot.show_curves({n: (tl.curve(n), rig.chain(n).weight) for n in order}, order, chain)
+        self._drawn_weights = {n: rig.chain(n).weight for n in order}
+        self.plot.show_curves({n: (tl.curve(n), self._drawn_weights[n]) for n in order}, order, chain)
         track = tl.track(chain) if chain else Track()
         if self.selected_key is not None and self.selected_key >= len(track.weight):
             self.selected_key = None

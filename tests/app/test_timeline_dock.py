@@ -338,3 +338,20 @@ def test_an_imported_clip_sets_the_range_and_plays_under_the_ik(qtbot, make_wind
     qtbot.mouseClick(panel.play_button, LEFT)
     wait_solved(qtbot, window)
     np.testing.assert_allclose(window.rig.world_position(root), clip.pose_at(panel.time).translations[0], atol=1e-9)
+
+
+def test_a_gizmo_drag_does_not_redraw_the_plot_but_a_weight_edit_does(qtbot, window, panel, monkeypatch):
+    # Redrawing the plot on every target move cost more per mouse move than the viewport.
+    window.document.select("left_arm")  # the press would select it, which rightly redraws
+    calls = []
+    original = panel.plot.show_curves
+    monkeypatch.setattr(panel.plot, "show_curves", lambda *a, **k: (calls.append(1), original(*a, **k)))
+    hand = window.rig.chain("left_arm").target
+    start = screen(window, hand)
+    drag(window.viewport, start, QPointF(start.x() + 40, start.y() - 30))
+    wait_solved(qtbot, window)
+    qtbot.wait(50)
+    assert not np.allclose(window.rig.chain("left_arm").target, hand)  # the drag did move it
+    assert calls == []
+    window.document.edit_chain("left_arm", "weight", {"weight": 0.25})
+    qtbot.waitUntil(lambda: len(calls) > 0, timeout=2000)
