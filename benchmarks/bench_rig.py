@@ -8,7 +8,7 @@ Three cases per rig, each over the same frames:
 A moving target follows a 5 cm loop, a full turn every 120 frames, around a point 4 cm from
 the chain's tip toward its root (limbs rest near full stretch; this keeps the loop in
 reach), so every moved chain solves warm-started from its last solution. Printed: the median microseconds per frame, the
-part of it spent inside the IK solvers (two_bone_ik, fabrik; timed through thin wrappers),
+part of it spent inside the IK solvers (two_bone_ik, fabrik, fabrik_floats; timed through thin wrappers),
 the budget (300 us humanoid, 500 us the biggest bundled rig), and the share of chain solves
 that ended short of the target. Numbers are indicative: the machine has 2 cores and other
 work runs on them; run it two or three times. The "cpu" column (median process CPU time per
@@ -54,6 +54,7 @@ def _timed(fn):
 
 rig_solve.two_bone_ik = _timed(rig_solve.two_bone_ik)
 rig_solve.fabrik = _timed(rig_solve.fabrik)
+rig_solve.fabrik_floats = _timed(rig_solve.fabrik_floats)
 
 
 def bench(path: Path, frames: int, case: str) -> tuple[float, float, float, float]:

@@ -19,8 +19,8 @@ from math import sqrt
 import numpy as np
 
 from . import scalar_quat as sq
-from .ik.chain_frames import ChainLimits
-from .ik.fabrik import fabrik
+from .ik.chain_frames import ChainLimits, plan_limits
+from .ik.fabrik import fabrik, fabrik_floats
 from .ik.limits import ConeLimit, HingeLimit, hinge_axis
 from .ik.two_bone import two_bone_ik
 
@@ -155,23 +155,39 @@ def solve_fabrik(ch, base_rot, points: list, frames: list, root_dir, errors_out:
     each iteration."""
     limits = None
     if ch._limits:
-        index = {name: k for k, name in enumerate(ch.joints)}
-        joints = {index[name]: lim for name, lim in ch._limits.items()}
-        if any(isinstance(lim, HingeLimit) for lim in joints.values()):
-            limits = ChainLimits(joints, root_dir=root_dir, root_frame=base_rot, frames=np.array(frames))
-        else:  # cones need no frames: leave them to FABRIK, which then builds none we must check
-            limits = ChainLimits(joints, root_dir=root_dir)
-    r = fabrik(
-        points,
-        ch._target,
-        tolerance=ch.tolerance,
-        max_iterations=ch.max_iterations,
-        limits=limits,
-        pole=ch._pole,
-    )
+        plan, hinged = _limit_plan(ch._limits, ch.joints)
+        if plan is not None:
+            if hinged:
+                limits = ChainLimits(plan, root_dir=root_dir, root_frame=base_rot, frames=frames)
+            else:  # cones need no frames: leave them to FABRIK, which then builds none we must check
+                limits = ChainLimits(plan, root_dir=root_dir)
+    ls = []
+    x0, y0, z0 = points[0]
+    for x1, y1, z1 in points[1:]:
+        dx, dy, dz = x1 - x0, y1 - y0, z1 - z0
+        ls.append(sqrt(dx * dx + dy * dy + dz * dz))
+        x0, y0, z0 = x1, y1, z1
+    solved, _, errors, _ = fabrik_floats(points, ch._target, ls, ch._tolerance, ch._max_iterations, limits, ch._pole)
     if errors_out is not None:
-        errors_out.extend(r.errors)
-    return [tuple(p) for p in r.points.tolist()], int(r.iterations)
+        errors_out.extend(errors)
+    return solved, len(errors)
+
+
+# A chain's limits (a fresh mapping whenever they change, never changed in place) planned for
+# FABRIK once: id -> (the mapping, kept alive so the id stays its own; plan; any hinge).
+_plans: dict[int, tuple] = {}
+
+
+def _limit_plan(limits, joints):
+    got = _plans.get(id(limits))
+    if got is None or got[0] is not limits or got[3] != tuple(joints):
+        index = {name: k for k, name in enumerate(joints)}
+        by_index = {index[name]: lim for name, lim in limits.items()}
+        hinged = any(isinstance(lim, HingeLimit) for lim in by_index.values())
+        if len(_plans) >= 512:
+            _plans.clear()
+        got = _plans[id(limits)] = (limits, plan_limits(by_index, len(joints)), hinged, tuple(joints))
+    return got[1], got[2]
 
 
 def solve_two_bone(ch, base_rot, points: list, frames: list):

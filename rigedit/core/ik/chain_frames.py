@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from math import isfinite
 
 import numpy as np
 
@@ -34,7 +35,7 @@ from .limits import (
 class ChainLimits:
     """Limits for `fabrik`'s point API, and where their frames are.
 
-    joints: {joint index: HingeLimit | ConeLimit}; the index is into fabrik's points and
+    joints: {joint index: HingeLimit | ConeLimit}, or a LimitPlan made from one; the index is into fabrik's points and
         the limit acts on the bone leaving that joint. A limit on the tip is ignored (no
         bone leaves it).
     root_dir: world direction of the bone entering joint 0 (the chain root's parent bone);
@@ -55,10 +56,12 @@ class ChainLimits:
 
 
 def as_chain_limits(limits) -> ChainLimits | None:
-    """fabrik's `limits=`: None, a ChainLimits, {joint index: limit}, or a sequence with
-    one limit-or-None per point (what a rig chain's joint list gives)."""
+    """fabrik's `limits=`: None, a ChainLimits, a LimitPlan, {joint index: limit}, or a
+    sequence with one limit-or-None per point (what a rig chain's joint list gives)."""
     if limits is None or isinstance(limits, ChainLimits):
         return limits
+    if isinstance(limits, LimitPlan):
+        return ChainLimits(limits)
     if isinstance(limits, Mapping):
         return ChainLimits(dict(limits))
     if isinstance(limits, Sequence) and not isinstance(limits, str):
@@ -103,32 +106,68 @@ class PreparedLimits:
         self.lengths = lengths
 
 
-def prepare_limits(limits, points, lengths, toward) -> PreparedLimits | None:
-    """Validate `limits` for a chain whose solve starts at `points` (a list of (x, y, z))."""
-    cl = as_chain_limits(limits)
-    if cl is None:
-        return None
-    n = len(points)
-    if not isinstance(cl.joints, Mapping):
-        raise ValueError(f"ChainLimits.joints must map joint index -> limit, got {type(cl.joints).__name__}")
-    active = {}
-    for key, lim in cl.joints.items():
+class LimitPlan:
+    """The part of a chain's limits that does not depend on the pose, validated once:
+    per bone its kind (None, "cone", "hinge"), clamp parameters and unit hinge axis in the
+    parent bone's frame. `plan_limits` makes one; pass it as ChainLimits.joints (or as
+    `limits=`) to skip the validation on every solve: the rig keeps one per chain and
+    makes a new one only when the chain's limits change."""
+
+    __slots__ = ("n", "kinds", "params", "local_axes", "on_root")
+
+    def __init__(self, n, kinds, params, local_axes):
+        self.n = n
+        self.kinds, self.params, self.local_axes = kinds, params, local_axes
+        self.on_root = kinds[0] is not None
+
+
+def plan_limits(joints, n: int) -> LimitPlan | None:
+    """Validate {joint index: limit} for an n-point chain; None when no limit is in play."""
+    if isinstance(joints, LimitPlan):
+        if joints.n != n:
+            raise ValueError(f"these limits were planned for a {joints.n}-point chain, not a {n}-point one")
+        return joints
+    if not isinstance(joints, Mapping):
+        raise ValueError(f"ChainLimits.joints must map joint index -> limit, got {type(joints).__name__}")
+    kinds = [None] * (n - 1)
+    params = [None] * (n - 1)
+    local_axes = [None] * (n - 1)
+    any_active = False
+    for key, lim in joints.items():
         if isinstance(key, bool) or not isinstance(key, (int, np.integer)) or not 0 <= key < n:
             raise ValueError(f"limit key {key!r} is not a joint index of this {n}-point chain")
         if lim is None:
             continue
-        if not isinstance(lim, (HingeLimit, ConeLimit)):
+        if isinstance(lim, ConeLimit):
+            kind, par, axis = "cone", cone_params(lim), None
+        elif isinstance(lim, HingeLimit):
+            kind, par, axis = "hinge", hinge_params(lim), unit_or(lim.axis, None)
+        else:
             raise ValueError(f"limit on joint {key}: must be a HingeLimit or a ConeLimit, got {type(lim).__name__}")
         if key < n - 1:
-            active[int(key)] = lim
-    if not active:
+            k = int(key)
+            kinds[k], params[k], local_axes[k] = kind, par, axis
+            any_active = True
+    return LimitPlan(n, kinds, params, local_axes) if any_active else None
+
+
+def prepare_limits(limits, points, lengths, toward) -> PreparedLimits | None:
+    """Validate `limits` for a chain whose solve starts at `points` (a list of (x, y, z))."""
+    if isinstance(limits, LimitPlan):
+        limits = ChainLimits(limits)
+    cl = as_chain_limits(limits)
+    if cl is None:
+        return None
+    n = len(points)
+    plan = plan_limits(cl.joints, n)
+    if plan is None:
         return None
     root_dir = None
     if cl.root_dir is not None:
         root_dir = unit_or(_vec(cl.root_dir, 3, "ChainLimits.root_dir"), None)
         if root_dir is None:
             raise ValueError("ChainLimits.root_dir must not be zero")
-    if 0 in active and root_dir is None:
+    if plan.on_root and root_dir is None:
         raise ValueError(
             "a limit on joint 0 (the chain root) is relative to the bone entering it: "
             "give its direction as ChainLimits(root_dir=...)"
@@ -138,26 +177,21 @@ def prepare_limits(limits, points, lengths, toward) -> PreparedLimits | None:
     if cl.frames is None:
         frames = parallel_frames(ref_dirs, root_dir, root_frame)
     else:
-        arr = np.asarray(cl.frames, dtype=np.float64)
-        if arr.shape != (n - 1, 4) or not np.all(np.isfinite(arr)):
-            raise ValueError(f"ChainLimits.frames must be {n - 1} finite quaternions (one per bone), got shape {arr.shape}")
-        frames = [_quat(q, f"ChainLimits.frames[{k}]") for k, q in enumerate(arr.tolist())]
-    kinds = [None] * (n - 1)
-    params = [None] * (n - 1)
+        frames = _frames(cl.frames, n - 1)
+    kinds = list(plan.kinds)
     ref_axes = [None] * (n - 1)
-    for k, lim in active.items():
+    for k, kind in enumerate(plan.kinds):
+        if kind is None:
+            continue
         if lengths[k] <= TINY:
-            continue  # a zero-length bone cannot point anywhere wrong
-        parent = root_dir if k == 0 else ref_dirs[k - 1]
-        if isinstance(lim, ConeLimit):
-            kinds[k], params[k] = "cone", cone_params(lim)
-        else:
-            frame = root_frame if k == 0 else frames[k - 1]
-            axis = qrot(frame, unit_or(lim.axis, None))
+            kinds[k] = None  # a zero-length bone cannot point anywhere wrong
+        elif kind == "hinge":
+            parent = root_dir if k == 0 else ref_dirs[k - 1]
+            axis = qrot(root_frame if k == 0 else frames[k - 1], plan.local_axes[k])
             if hinge_axis(axis, parent) is None:
                 raise ValueError(f"hinge on joint {k}: its axis is parallel to the parent bone, leaving no plane to bend in")
-            kinds[k], params[k], ref_axes[k] = "hinge", hinge_params(lim), axis
-    return PreparedLimits(kinds, params, ref_dirs, ref_axes, root_dir, frames, lengths)
+            ref_axes[k] = axis
+    return PreparedLimits(kinds, plan.params, ref_dirs, ref_axes, root_dir, frames, lengths)
 
 
 def hinge_bend_side(prep: PreparedLimits, toward):
@@ -280,7 +314,30 @@ def solved_frames(points, prep: PreparedLimits) -> np.ndarray:
     return np.array([qnormalize(qmul(t, f)) for t, f in zip(turns, prep.frames)])
 
 
+def _frames(frames, m):
+    """ChainLimits.frames as m unit quaternions. A list of float 4-tuples (what the rig
+    passes every solve) is checked in Python; anything else goes through numpy."""
+    if isinstance(frames, list) and len(frames) == m and all(type(q) is tuple and len(q) == 4 for q in frames):
+        try:
+            flat = [float(c) for q in frames for c in q]
+        except (TypeError, ValueError):
+            flat = None
+        if flat is not None and isfinite(sum(flat)):
+            return [_quat(q, f"ChainLimits.frames[{k}]") for k, q in enumerate(frames)]
+    arr = np.asarray(frames, dtype=np.float64)
+    if arr.shape != (m, 4) or not np.all(np.isfinite(arr)):
+        raise ValueError(f"ChainLimits.frames must be {m} finite quaternions (one per bone), got shape {arr.shape}")
+    return [_quat(q, f"ChainLimits.frames[{k}]") for k, q in enumerate(arr.tolist())]
+
+
 def _vec(v, size, what):
+    if type(v) is tuple and len(v) == size:
+        try:
+            t = tuple(float(c) for c in v)
+        except (TypeError, ValueError):
+            t = None
+        if t is not None and isfinite(sum(t)):
+            return t
     arr = np.asarray(v, dtype=np.float64)
     if arr.shape != (size,) or not np.all(np.isfinite(arr)):
         raise ValueError(f"{what} must be {size} finite numbers, got {np.asarray(v).tolist()!r}")
@@ -289,6 +346,6 @@ def _vec(v, size, what):
 
 def _quat(q, what):
     t = _vec(q, 4, what)
-    if sum(c * c for c in t) <= TINY:
+    if t[0] * t[0] + t[1] * t[1] + t[2] * t[2] + t[3] * t[3] <= TINY:
         raise ValueError(f"{what} must not be a zero quaternion")
     return qnormalize(t)

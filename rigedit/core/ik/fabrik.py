@@ -23,10 +23,13 @@ enforced in every forward pass. With limits:
   allowed), and there is no straight out-of-reach shortcut (a straight chain may not be
   allowed): iterations run as usual;
 - an iteration is the FABRIK pass (limits read backwards in the backward pass, as caliko
-  does) and a CCD sweep (ccd_sweep.py), keeping whichever of pass, sweep, or pass then
-  sweep ends nearest: FABRIK alone stalls when a hinge plane has to turn;
+  does); when that pass stalls (keeps more than CCD_WHEN_ABOVE of the error), also a CCD
+  sweep (ccd_sweep.py) from the old pose and one after the pass, keeping whichever ends
+  nearest: FABRIK alone stalls when a hinge plane has to turn;
 - r.frames gives each bone's frame at the result, (n - 1, 4), to pass back as
   ChainLimits.frames when warm-starting (None when no limit is in play).
+`limits` may also be a LimitPlan (chain_frames.plan_limits), or a ChainLimits holding one:
+validated once, so a caller solving the same chain every frame does not pay for it again.
 
 Per chain the work is plain Python floats: numpy's per-call cost would be ten times the
 arithmetic of a joint update (see _floats.py).
@@ -56,6 +59,11 @@ from .chain_frames import (
 # is ~1e-15 of the length, so this fires only when further passes would change nothing
 # that matters, yet long before they reach any millimetre tolerance.
 STALL_RELATIVE = 1e-9
+# With limits, a FABRIK pass that leaves more than this fraction of the error is stalling
+# (typically a hinge plane that has to turn, which a pass cannot do): only then are the two
+# CCD sweeps tried too. While passes at least halve the error, the sweeps (each as dear as
+# two passes) would rarely beat them.
+CCD_WHEN_ABOVE = 0.5
 
 
 @dataclass(slots=True)
@@ -71,28 +79,41 @@ class FabrikResult:
 def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, limits=None, pole=None, arc_start=True):
     pts = read_points(points)
     n = len(pts)
-    tx, ty, tz = read_vec3(target, "target")
+    tgt = read_vec3(target, "target")
     tol = read_tolerance(tolerance)
     cap = read_iterations(max_iterations)
-    root = tuple(pts[0])
-    toward = (tx - root[0], ty - root[1], tz - root[2])
-    hint = None
-    if pole is not None:
-        px, py, pz = read_vec3(pole, "pole")
-        hint = (px - root[0], py - root[1], pz - root[2])
     if lengths is None:
         ls = measure_lengths(pts)
         check_finite(pts, ls)
     else:
         check_finite(pts, measure_lengths(pts))
         ls = read_lengths(lengths, n - 1)
-    prep = prepare_limits(limits, pts, ls, toward)
+    pole3 = None if pole is None else read_vec3(pole, "pole")
+    pts, err, errors, prep = fabrik_floats(
+        pts, tgt, ls, tol, cap, limits, pole3, arc_start=arc_start, given_lengths=lengths is not None
+    )
+    frames = solved_frames(pts, prep) if prep is not None else None
+    return FabrikResult(_to_array(pts), len(errors), err, errors, err <= tol, frames)
+
+
+def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, given_lengths=False):
+    """fabrik on checked floats: points a list of (x, y, z), target and pole (x, y, z) or
+    None, ls the bone lengths. Returns (points, error, errors, prepared limits or None).
+    What the rig calls: its inputs are checked when they are set, not on every frame."""
+    n = len(pts)
+    tx, ty, tz = target
+    root = tuple(pts[0])
+    toward = (tx - root[0], ty - root[1], tz - root[2])
+    hint = None
+    if pole is not None:
+        hint = (pole[0] - root[0], pole[1] - root[1], pole[2] - root[2])
+    prep = prepare_limits(limits, pts, ls, toward) if limits is not None else None
     dirs = prep.ref_dirs if prep is not None else StartDirections(pts, toward)
     limited = None
     if prep is not None:
         limited = forward_limited(pts, prep, keep_shape=True)
         pts = limited[0]
-    elif lengths is not None:
+    elif given_lengths:
         pts = place_along(root, ls, [dirs[k] for k in range(n - 1)])
     total = sum(ls)
     reach = sqrt(toward[0] * toward[0] + toward[1] * toward[1] + toward[2] * toward[2])
@@ -100,8 +121,7 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
     if prep is None and reach > total:
         u = (toward[0] / reach, toward[1] / reach, toward[2] / reach)
         pts = place_along(root, ls, [u] * (n - 1))
-        err = _gap(pts, tx, ty, tz)
-        return FabrikResult(_to_array(pts), 0, err, (), err <= tol)
+        return pts, _gap(pts, tx, ty, tz), (), None
 
     err = _gap(pts, tx, ty, tz)
     if arc_start and err > tol and cap > 0:
@@ -133,20 +153,27 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
 
         pts, err, errors = iterate(pts, step, err, tol, cap, STALL_RELATIVE * total)
     else:
+        tgt = (tx, ty, tz)
 
         def step(state):
-            q = backward_limited(state[0], state[1], prep, (tx, ty, tz))
+            pose, before = state
+            q = backward_limited(pose[0], pose[1], prep, tgt)
             q[-1] = root
             q.reverse()
             passed = forward_limited(q, prep)
-            tries = (passed, ccd_sweep(*passed, prep, (tx, ty, tz)), ccd_sweep(*state, prep, (tx, ty, tz)))
-            best = min(tries, key=lambda t: _gap(t[0], tx, ty, tz))
-            return best, _gap(best[0], tx, ty, tz)
+            e = _gap(passed[0], tx, ty, tz)
+            if e <= before * CCD_WHEN_ABOVE:
+                return (passed, e), e  # FABRIK is getting there on its own
+            best, best_e = passed, e
+            for tried in (ccd_sweep(*passed, prep, tgt), ccd_sweep(*pose, prep, tgt)):
+                te = _gap(tried[0], tx, ty, tz)
+                if te < best_e:
+                    best, best_e = tried, te
+            return (best, best_e), best_e
 
-        limited, err, errors = iterate(limited, step, err, tol, cap, STALL_RELATIVE * total)
+        (limited, _), err, errors = iterate((limited, err), step, err, tol, cap, STALL_RELATIVE * total)
         pts = limited[0]
-    frames = solved_frames(pts, prep) if prep is not None else None
-    return FabrikResult(_to_array(pts), len(errors), err, errors, err <= tol, frames)
+    return pts, err, errors, prep
 
 
 def iterate(state, step, error, tolerance, cap, min_gain):
