@@ -13,9 +13,10 @@ from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
+from .chain_uses import DEFAULT_REACH_CLAMP, DEFAULT_SOFTNESS, LookAtSettings, check_look_at, check_reach_clamp, check_softness
 from .ik.limits import ConeLimit, HingeLimit, Limit
 
-SOLVERS = ("two_bone", "fabrik")
+SOLVERS = ("two_bone", "fabrik", "look_at")
 
 # 1 mm: far below what anyone sees on a character-sized rig, far above float round-off, and
 # DESIGN.md's fabrik default, so a chain and a bare fabrik() call agree out of the box.
@@ -105,7 +106,7 @@ def check_max_iterations(value: Any) -> int:
 
 def check_solver(value: Any) -> str:
     if value not in SOLVERS:
-        raise ValueError(f"unknown solver {fmt(value)} (expected 'two_bone' or 'fabrik')")
+        raise ValueError(f"unknown solver {fmt(value)} (expected 'two_bone', 'fabrik' or 'look_at')")
     return value
 
 
@@ -164,6 +165,9 @@ class ChainSettings:
     max_iterations: int
     weight: float
     limits: tuple[tuple[str, Limit], ...]  # sorted by joint name, so equal settings compare equal
+    reach_clamp: float = DEFAULT_REACH_CLAMP  # fraction of full length a target may ask for; 1 = off
+    softness: float = DEFAULT_SOFTNESS  # metres of reach eased by soft IK; 0 = off
+    look_at: LookAtSettings = LookAtSettings()  # used by the look_at solver only
 
 
 @dataclass(frozen=True)
@@ -199,6 +203,9 @@ class Chain:
         max_iterations: int = DEFAULT_MAX_ITERATIONS,
         weight: float = 1.0,
         limits: Mapping[str, Limit] | None = None,
+        reach_clamp: float = DEFAULT_REACH_CLAMP,
+        softness: float = DEFAULT_SOFTNESS,
+        look_at: LookAtSettings | None = None,
     ) -> None:
         if not isinstance(name, str) or not name:
             raise ValueError(f"chain name must be a non-empty string, got {fmt(name)}")
@@ -217,6 +224,9 @@ class Chain:
                 max_iterations=max_iterations,
                 weight=weight,
                 limits=tuple((limits or {}).items()),
+                reach_clamp=reach_clamp,
+                softness=softness,
+                look_at=look_at if look_at is not None else LookAtSettings(),
             )
         )
 
@@ -325,6 +335,39 @@ class Chain:
         self._check_fit(self._solver, limits)
         self._limits = limits
 
+    @property
+    def reach_clamp(self) -> float:
+        return self._reach_clamp
+
+    @reach_clamp.setter
+    def reach_clamp(self, value: float) -> None:
+        try:
+            self._reach_clamp = check_reach_clamp(value)
+        except ValueError as e:
+            raise self._fail("reach_clamp", e) from None
+
+    @property
+    def softness(self) -> float:
+        return self._softness
+
+    @softness.setter
+    def softness(self, value: float) -> None:
+        try:
+            self._softness = check_softness(value)
+        except ValueError as e:
+            raise self._fail("softness", e) from None
+
+    @property
+    def look_at(self) -> LookAtSettings:
+        return self._look_at
+
+    @look_at.setter
+    def look_at(self, value: LookAtSettings | None) -> None:
+        try:
+            self._look_at = check_look_at(value, len(self._joints))
+        except ValueError as e:
+            raise ValueError(f"chain {self._name!r}: look_at {e}") from None
+
     def settings(self) -> ChainSettings:
         return ChainSettings(
             solver=self._solver,
@@ -334,6 +377,9 @@ class Chain:
             max_iterations=self._max_iterations,
             weight=self._weight,
             limits=tuple(sorted(self._limits.items())),
+            reach_clamp=self._reach_clamp,
+            softness=self._softness,
+            look_at=self._look_at,
         )
 
     def apply(self, settings: ChainSettings) -> None:
@@ -347,6 +393,9 @@ class Chain:
         staged.max_iterations = settings.max_iterations
         staged.weight = settings.weight
         staged.limits = dict(settings.limits)
+        staged.reach_clamp = settings.reach_clamp
+        staged.softness = settings.softness
+        staged.look_at = settings.look_at
         self.__dict__.update({k: v for k, v in staged.__dict__.items() if k not in ("_name", "_joints", "_fit")})
 
     def copy(self) -> "Chain":

@@ -21,6 +21,7 @@ from .chain import Chain, ChainReport, LimitFitError, check_finite
 from .clip import Clip
 from .ik.limits import HingeLimit, Limit, hinge_axis
 from .rig_solve import chain_pose, local_turns, solve_fabrik, solve_two_bone, world_of
+from .rig_uses import Aimed, aimed_target, look_at_rotations, reach_is_plain
 from .skeleton import Pose, Skeleton
 from .timeline import Timeline
 from .transforms import quat_slerp
@@ -125,21 +126,44 @@ class Rig:
         max_iterations: int | None = None,
         weight: float = 1.0,
         limits: Mapping[str, Limit] | None = None,
+        reach_clamp: float | None = None,
+        softness: float | None = None,
+        look_at=None,
     ) -> Chain:
         """Append a chain solved after the existing ones. The target defaults to where the
-        chain's tip is now, so adding a chain changes no pose."""
+        chain's tip is now (for a look_at chain, 1 m along its forward axis), so adding a
+        chain changes no pose (the reach clamp aside: a straight limb bends a hair)."""
         joints = list(joints)
         if target is None:
             self._check_joints(name, joints)
             target = self.world_position(joints[-1])
+            if solver == "look_at":
+                target = target + self._forward_of(joints[-1], look_at)
         kw = {}
         if tolerance is not None:
             kw["tolerance"] = tolerance
         if max_iterations is not None:
             kw["max_iterations"] = max_iterations
-        ch = Chain(name, joints, solver=solver, target=target, pole=pole, weight=weight, limits=limits, **kw)
+        if reach_clamp is not None:
+            kw["reach_clamp"] = reach_clamp
+        if softness is not None:
+            kw["softness"] = softness
+        ch = Chain(
+            name, joints, solver=solver, target=target, pole=pole, weight=weight, limits=limits, look_at=look_at, **kw
+        )
         self._insert(ch)
         return ch
+
+    def _forward_of(self, joint: str, look_at) -> np.ndarray:
+        from .chain_uses import LookAtSettings
+        from .transforms import quat_rotate
+
+        axis = np.asarray((look_at or LookAtSettings()).forward_axis, dtype=np.float64)
+        norm = float(np.linalg.norm(axis))
+        if not np.isfinite(norm) or norm <= 0.0:
+            return np.zeros(3)  # the chain's own check names the bad axis
+        quats = self._skeleton.fk(self._pose)[1]
+        return quat_rotate(quats[self._skeleton.index(joint)], axis / norm)
 
     def remove_chain(self, name: str) -> None:
         self.chain(name)
@@ -183,7 +207,7 @@ class Rig:
                 reads.add(j)
                 j = self._parents[j]
             plan.upstream = tuple(other for other, joints in written if joints & reads)
-            written.append((name, set(plan.idx[:-1])))
+            written.append((name, set(plan.idx)))  # a look_at chain turns its tip too
         self._last_frame = self._outputs_anim = None  # what chains read has changed: a full pass
 
     # --- animation input -------------------------------------------------------------------
@@ -289,6 +313,7 @@ class Rig:
         # its id cannot be reused while the key is alive.
         frame_key = (id(self._clip), self._time if self._clip is not None else None) + tuple(
             (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._weight, ch._limits)
+            + (ch._reach_clamp, ch._softness, ch._look_at)
             for ch in self._chains.values()
         )
         last_frame = self._last_frame
@@ -312,12 +337,16 @@ class Rig:
             kept = before.get(name)
             w = ch._weight
             errors: list = []
+            if ch._solver == "look_at":
+                reports[name] = self._solve_look_at(ch, plan, rot, trans, world, outputs)
+                continue
             if (
                 kept is not None
                 and kept[0] is last
                 and last.final
                 and last.limits is ch._limits
-                and last.key[3:] == (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations)
+                and last.key[3:]
+                == (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
                 and all(outputs[u][3] for u in plan.upstream)
             ):
                 # Nothing it reads has moved: same state, and the same rotations if the weight is too.
@@ -333,6 +362,7 @@ class Rig:
                         base_pos, base_rot = sq.ZERO, sq.IDENTITY
                     offsets = [trans[j] for j in idx]
                 key = (base_pos, base_rot, offsets, ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations)
+                key += (ch._reach_clamp, ch._softness)
                 same = last is not None and last.limits is ch._limits and last.key == key
                 if same and last.final:
                     state, iterations = last, 0  # same inputs, same answer
@@ -363,6 +393,27 @@ class Rig:
         self._world_cache = None
         self._last_frame = (frame_key, tuple(self._chains), reports, self._clip) if settled else None
         return reports
+
+    def _solve_look_at(self, ch: Chain, plan: "_Plan", rot: list, trans: list, world: list, outputs: dict) -> ChainReport:
+        """A look_at chain: aimed over the pose built so far, blended by weight like the
+        other kinds (0 leaves the pose exactly as it came), solved afresh every time (it is
+        closed-form, so there is no warm start to keep)."""
+        idx, w = plan.idx, ch._weight
+        aimed, miss = look_at_rotations(self._skeleton, ch, idx, rot, trans)
+        if w == 0.0:
+            written = ()
+        elif w == 1.0:
+            written = aimed
+        else:
+            current = np.array([rot[j] for j in idx])
+            written = [tuple(q) for q in quat_slerp(current, np.array(aimed), w).tolist()]
+        outputs[ch.name] = (None, w, written, False)
+        if written:
+            for j, q in zip(idx, written):
+                rot[j] = q
+            for j in plan.below:
+                world[j] = None
+        return ChainReport(ch.name, miss, 0, miss <= ch._tolerance)
 
     def _animated_lists(self):
         """The animated pose as lists of float tuples (rotations, translations) and the
@@ -409,10 +460,16 @@ def _solve_chain(
     """Solve one chain from `warm`; `previous` is its last state when the inputs are
     unchanged; FABRIK's error after each pass goes to `errors`."""
     points, frames = chain_pose(base_pos, base_rot, offsets, warm)
+    target = ch._target
+    if not reach_is_plain(ch):
+        # The reach clamp / soft IK move the target the solver aims at; the error stays
+        # measured against the real target, so an out-of-reach target still shows.
+        target = aimed_target(ch, points, offsets)
+        ch = Aimed(ch, target)
     if ch._solver == "two_bone":
         solved, twists = solve_two_bone(ch, base_rot, points, frames)
         iterations = 0
-    elif sq.dist(points[-1], ch._target) <= ch._tolerance:
+    elif sq.dist(points[-1], target) <= ch._tolerance:
         # Already there from its own last solution (FABRIK would run no pass): keep the
         # rotations exactly rather than re-derive them with round-off.
         solved, twists, iterations = points, None, 0
@@ -421,7 +478,7 @@ def _solve_chain(
         solved, iterations = solve_fabrik(ch, base_rot, points, frames, root_dir, errors)
         twists = None
     ik = warm if solved is points else local_turns(base_rot, warm, offsets, solved, twists)
-    error = sq.dist(solved[-1], ch._target)
+    error = sq.dist(solved[-1], ch._chain._target if isinstance(ch, Aimed) else target)
     reached = error <= ch._tolerance
     final = reached or ch._solver == "two_bone" or iterations == 0
     if previous is not None and error >= previous.error * (1.0 - STALL_GAIN):
@@ -465,6 +522,8 @@ class _LimitFit:
             j = idx[k]
             if k == len(idx) - 1:
                 raise LimitFitError(name, "it is the chain's tip: no bone of the chain leaves it")
+            if solver == "look_at":
+                raise LimitFitError(name, "a look_at chain takes no joint limits (its cone is look_at.max_angle_deg)")
             if solver == "two_bone" and k != 1:
                 raise LimitFitError(name, "a two_bone chain takes a limit only on its middle joint")
             offset = sk.offsets[j]

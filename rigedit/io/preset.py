@@ -15,6 +15,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from rigedit.core.chain import Chain, LimitFitError
+from rigedit.core.chain_uses import DEFAULT_REACH_CLAMP, DEFAULT_SOFTNESS, LookAtSettings
 from rigedit.core.ik.limits import ConeLimit, HingeLimit
 from rigedit.core.rig import BUNDLED_PRESETS, Rig, register_preset_io
 from rigedit.core.skeleton import Skeleton
@@ -193,6 +194,9 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
                 max_iterations=c.max_iterations,
                 weight=c.weight,
                 limits={name: _limit_from(m) for name, m in c.limits.items()},
+                reach_clamp=c.reach_clamp,
+                softness=c.softness,
+                look_at=_look_at_from(c.look_at),
             )
         except LimitFitError as e:
             raise PresetError(file, [(json_path(["chains", i, "limits", e.joint]), e.problem)]) from None
@@ -219,6 +223,13 @@ def _parents_first(model: PresetModel) -> list:
     for j in model.skeleton.joints:
         place(j)
     return out
+
+
+def _look_at_from(m) -> LookAtSettings | None:
+    if m is None:
+        return None
+    weights = None if m.weights is None else tuple(m.weights)
+    return LookAtSettings(weights, tuple(m.forward_axis), tuple(m.up_axis), m.max_angle_deg, m.max_twist_deg)
 
 
 def _limit_from(m):
@@ -263,7 +274,27 @@ def _chain_document(ch: Chain) -> dict:
         "max_iterations": ch.max_iterations,
         "weight": ch.weight,
         "limits": {name: _limit_document(lim) for name, lim in ch.limits.items()},
+        **_uses_document(ch),
     }
+
+
+def _uses_document(ch: Chain) -> dict:
+    """The issue-8 keys, only where they differ from the defaults (older files stay as they were)."""
+    out: dict[str, Any] = {}
+    if ch.reach_clamp != DEFAULT_REACH_CLAMP:
+        out["reach_clamp"] = ch.reach_clamp
+    if ch.softness != DEFAULT_SOFTNESS:
+        out["softness"] = ch.softness
+    if ch.solver == "look_at":
+        look = ch.look_at
+        out["look_at"] = {
+            "weights": None if look.weights is None else list(look.weights),
+            "forward_axis": list(look.forward_axis),
+            "up_axis": list(look.up_axis),
+            "max_angle_deg": look.max_angle_deg,
+            "max_twist_deg": look.max_twist_deg,
+        }
+    return out
 
 
 def _limit_document(lim) -> dict:

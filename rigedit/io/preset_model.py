@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from rigedit.core import chain as checks
+from rigedit.core import chain_uses as uses
 
 from .timeline_model import TimelineSlot
 
@@ -113,6 +114,33 @@ class ConeLimitModel(_Model):
 LimitModel = Annotated[Union[HingeLimitModel, ConeLimitModel], Field(discriminator="type")]
 
 
+ReachClamp = _bounded(uses.check_reach_clamp, 0.5, 1.0)
+Softness = _bounded(uses.check_softness, 0.0, uses.MAX_SOFTNESS)
+ShareWeight = _bounded(lambda v: checks.check_between(v, 0.0, 1e6), 0.0)
+
+
+class LookAtModel(_Model):
+    """How a look_at chain aims (issue 8)."""
+
+    weights: list[ShareWeight] | None = Field(
+        default=None, description="each joint's share of the turn, root to aiming joint; null: equal shares"
+    )
+    forward_axis: Axis = Field(default=[0.0, 0.0, 1.0], description="the aiming joint's forward, in its local frame")
+    up_axis: Axis = Field(default=[0.0, 1.0, 0.0], description="the aiming joint's up, in its local frame")
+    max_angle_deg: ConeAngle = Field(default=uses.DEFAULT_LOOK_MAX_ANGLE_DEG, description="cone around the rest forward")
+    max_twist_deg: ConeAngle | None = Field(default=None, description="limit on roll away from level; null: free")
+
+    @model_validator(mode="after")
+    def _axes_apart(self):
+        f, u = self.forward_axis, self.up_axis
+        cos = abs(sum(a * b for a, b in zip(f, u))) / (sum(a * a for a in f) ** 0.5 * sum(b * b for b in u) ** 0.5)
+        if cos > 1.0 - 1e-6:
+            raise At(("up_axis",), "must not be parallel to forward_axis")
+        if self.weights is not None and sum(self.weights) <= 0.0:
+            raise At(("weights",), "must not all be 0 (no joint would turn)")
+        return self
+
+
 class ChainModel(_Model):
     name: Name
     solver: Solver
@@ -123,6 +151,11 @@ class ChainModel(_Model):
     max_iterations: MaxIterations = checks.DEFAULT_MAX_ITERATIONS
     weight: Weight = 1.0
     limits: dict[str, LimitModel] = Field(default_factory=dict, description="joint name -> limit")
+    reach_clamp: ReachClamp = Field(
+        default=uses.DEFAULT_REACH_CLAMP, description="fraction of full length a target may ask for; 1 = off"
+    )
+    softness: Softness = Field(default=uses.DEFAULT_SOFTNESS, description="metres of reach eased by soft IK; 0 = off")
+    look_at: LookAtModel | None = Field(default=None, description="solver 'look_at' only: how it aims")
 
     @model_validator(mode="after")
     def _consistent(self):
@@ -140,6 +173,13 @@ class ChainModel(_Model):
         for name in self.limits:
             if name not in seen:
                 raise At(("limits", name), f"{name!r} is not a joint of this chain")
+        if self.look_at is not None and self.solver != "look_at":
+            raise At(("look_at",), f"is for solver 'look_at' only, this chain's solver is {self.solver!r}")
+        if self.look_at is not None and self.look_at.weights is not None and len(self.look_at.weights) != len(self.joints):
+            raise At(
+                ("look_at", "weights"),
+                f"must give one share per joint ({len(self.joints)}), got {len(self.look_at.weights)}",
+            )
         return self
 
 

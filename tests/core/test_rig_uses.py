@@ -1,0 +1,278 @@
+"""Issue 8 through Rig.solve(): the reach clamp and soft IK on two-bone and FABRIK chains,
+and the look_at chain kind (aim, cone, weight 0, no roll over the head)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rigedit  # noqa: F401  (registers the preset reader)
+from rigedit.core.chain_uses import LookAtSettings
+from rigedit.core.rig import Rig
+from rigedit.core.transforms import quat_rotate
+
+from .helpers import chain_skeleton
+
+# Upper 0.5 m + lower 0.4 m, bent a little toward +Z so the bend plane is defined at rest.
+LIMB = [(0.0, 0.0, 0.0), (0.0, -0.5, 0.02), (0.0, -0.4, -0.02)]
+FULL = 0.9
+
+
+def limb_rig(solver: str, **kw) -> Rig:
+    offsets = LIMB if solver == "two_bone" else [(0, 0, 0), (0, -0.3, 0.01), (0, -0.3, 0.01), (0, -0.3, -0.02)]
+    names = [f"j{i}" for i in range(len(offsets))]
+    rig = Rig(chain_skeleton(offsets, names))
+    extra = {"tolerance": 1e-7, "max_iterations": 500} if solver == "fabrik" else {}
+    rig.add_chain("limb", names, solver=solver, **extra, **kw)
+    return rig
+
+
+def full_length(rig: Rig) -> float:
+    return float(np.linalg.norm(rig.skeleton.offsets[1:], axis=1).sum())
+
+
+def bend_deg(rig: Rig) -> float:
+    """The largest angle (degrees) between consecutive bones: 0 = perfectly straight."""
+    p = np.array([rig.world_position(n) for n in rig.chain("limb").joints])
+    b = np.diff(p, axis=0)
+    b /= np.linalg.norm(b, axis=1, keepdims=True)
+    return max(math.degrees(math.acos(np.clip(b[i] @ b[i + 1], -1, 1))) for i in range(len(b) - 1))
+
+
+def tip(rig: Rig) -> np.ndarray:
+    return rig.world_position(rig.chain("limb").joints[-1])
+
+
+# --- reach clamp ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("solver", ["two_bone", "fabrik"])
+def test_the_default_clamp_keeps_a_limb_bent_however_far_the_target(solver):
+    rig = limb_rig(solver)
+    assert rig.chain("limb").reach_clamp == 0.999
+    length = full_length(rig)
+    for far in (1.0, 1.001, 1.5, 10.0):
+        rig.chain("limb").target = (0.0, -length * far, 0.05)
+        rig.solve()
+        rig.solve()
+        assert bend_deg(rig) > 1.0, far
+        # The tip stops at 99.9 % of full reach, on the line to the target.
+        assert np.linalg.norm(tip(rig)) == pytest.approx(0.999 * length, abs=1e-5)
+
+
+@pytest.mark.parametrize("solver", ["two_bone", "fabrik"])
+def test_clamp_1_is_off_and_the_limb_goes_straight(solver):
+    rig = limb_rig(solver, reach_clamp=1.0)
+    rig.chain("limb").target = (0.0, -5.0, 0.05)
+    rig.solve()
+    rig.solve()
+    assert bend_deg(rig) < 0.05
+
+
+def test_an_out_of_reach_target_still_reports_out_of_reach_with_the_clamp():
+    rig = limb_rig("two_bone")
+    rig.chain("limb").target = (0.0, -2.0, 0.0)
+    report = rig.solve()["limb"]
+    assert not report.reached
+    assert report.error == pytest.approx(2.0 - 0.999 * full_length(rig), abs=1e-6)
+
+
+def test_a_target_inside_the_clamp_is_hit_exactly():
+    rig = limb_rig("two_bone")
+    rig.chain("limb").target = (0.1, -0.6, 0.2)
+    assert rig.solve()["limb"].reached
+    np.testing.assert_allclose(tip(rig), (0.1, -0.6, 0.2), atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "field, value, problem",
+    [
+        ("reach_clamp", 1.5, "between 0.5 and 1"),
+        ("reach_clamp", 0.1, "between 0.5 and 1"),
+        ("reach_clamp", float("nan"), "finite"),
+        ("softness", -0.1, "between 0 and"),
+        ("softness", "a", "must be a number"),
+    ],
+)
+def test_bad_clamp_and_softness_are_refused_naming_chain_and_field(field, value, problem):
+    rig = limb_rig("two_bone")
+    before = rig.chain("limb").settings()
+    with pytest.raises(ValueError) as e:
+        setattr(rig.chain("limb"), field, value)
+    assert f"chain 'limb': {field}" in str(e.value) and problem in str(e.value)
+    assert rig.chain("limb").settings() == before
+
+
+# --- soft IK ----------------------------------------------------------------------------------
+
+
+def sweep(rig: Rig, direction, start: float, stop: float, steps: int):
+    """Move the target from start to stop (fractions of full length) along `direction`,
+    solving each step; returns target positions, tip positions and bend angles (deg)."""
+    d = np.asarray(direction, dtype=np.float64)
+    d /= np.linalg.norm(d)
+    length = full_length(rig)
+    targets, tips, bends = [], [], []
+    for f in np.linspace(start, stop, steps):
+        t = d * f * length
+        rig.chain("limb").target = t
+        rig.solve()
+        rig.solve()  # FABRIK settles over warm-started solves; the two-bone form needs one
+        targets.append(t)
+        tips.append(tip(rig))
+        bends.append(bend_deg(rig))
+    return np.array(targets), np.array(tips), np.array(bends)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    solver=st.sampled_from(["two_bone", "fabrik"]),
+    softness=st.floats(0.01, 0.2),
+    az=st.floats(-0.6, 0.6),
+)
+def test_soft_ik_tip_never_jumps_more_than_the_target_moved(solver, softness, az):
+    rig = limb_rig(solver, softness=softness)
+    direction = (math.sin(az), -1.0, 0.3 * math.cos(az))
+    targets, tips, _ = sweep(rig, direction, 0.8, 1.2, 81)
+    target_step = np.linalg.norm(np.diff(targets, axis=0), axis=1)
+    tip_step = np.linalg.norm(np.diff(tips, axis=0), axis=1)
+    # FABRIK stops within its tolerance (1e-7 m) of the eased target, so allow that twice.
+    assert np.all(tip_step <= target_step + 2e-6), (tip_step - target_step).max()
+    # ... and it does ease: the tip stays short of full reach all the way.
+    assert np.linalg.norm(tips[-1]) < full_length(rig)
+
+
+def test_soft_ik_straightens_the_knee_smoothly_where_plain_ik_snaps():
+    def worst_knee_step(**kw):
+        _, _, bends = sweep(limb_rig("two_bone", **kw), (0.0, -1.0, 0.1), 0.9, 1.1, 201)
+        return np.abs(np.diff(bends)).max()
+
+    snap = worst_knee_step(reach_clamp=1.0)
+    soft = worst_knee_step(softness=0.1)
+    # Exact IK: the knee angle goes like sqrt(L - d), so the last step before full reach
+    # moves it several degrees; soft IK keeps each step a small fraction of that.
+    assert snap > 3.0
+    assert soft < snap / 4
+
+
+# --- look_at ----------------------------------------------------------------------------------
+
+
+def humanoid_with_look(**look) -> Rig:
+    rig = Rig.default()
+    rig.add_chain("look", ["Neck", "Head"], solver="look_at", look_at=LookAtSettings(weights=(0.4, 0.6), **look))
+    rig.solve()
+    return rig
+
+
+def head_axes(rig: Rig):
+    pos, quats = rig.skeleton.fk(rig.pose)
+    h = rig.skeleton.index("Head")
+    return pos[h], quat_rotate(quats[h], np.array([0.0, 0.0, 1.0])), quat_rotate(quats[h], np.array([0.0, 1.0, 0.0]))
+
+
+def angle_deg(a, b) -> float:
+    return math.degrees(math.acos(np.clip(a @ b / np.linalg.norm(a) / np.linalg.norm(b), -1.0, 1.0)))
+
+
+def test_adding_a_look_at_chain_changes_no_pose():
+    rig = Rig.default()
+    rig.solve()
+    before = rig.world_positions()
+    rig.add_chain("look", ["Neck", "Head"], solver="look_at")
+    assert rig.solve()["look"].reached
+    np.testing.assert_allclose(rig.world_positions(), before, atol=1e-9)
+
+
+@settings(max_examples=30, deadline=None)
+@given(yaw=st.floats(-75, 75), pitch=st.floats(-60, 60), dist=st.floats(0.3, 5.0))
+def test_look_at_aims_the_head_at_a_target_inside_the_cone(yaw, pitch, dist):
+    rig = humanoid_with_look(max_angle_deg=80.0)
+    head = rig.world_position("Head")
+    y, p = math.radians(yaw), math.radians(pitch)
+    # Keep the whole direction inside the 80 degree cone around +Z.
+    if angle_deg(np.array([math.sin(y) * math.cos(p), math.sin(p), math.cos(y) * math.cos(p)]), np.array([0, 0, 1.0])) > 78:
+        return
+    target = head + dist * np.array([math.sin(y) * math.cos(p), math.sin(p), math.cos(y) * math.cos(p)])
+    rig.chain("look").target = target
+    report = rig.solve()["look"]
+    pos, fwd, _ = head_axes(rig)
+    assert angle_deg(fwd, target - pos) < 0.01
+    assert report.reached and report.error < 1e-3
+
+
+def test_look_at_stays_inside_its_cone_for_a_target_behind():
+    rig = humanoid_with_look(max_angle_deg=50.0)
+    head = rig.world_position("Head")
+    rig.chain("look").target = head + np.array([2.0, 0.0, -1.0])
+    report = rig.solve()["look"]
+    _, fwd, _ = head_axes(rig)
+    # The cone is around the rest forward under the torso (+Z here, the torso is at rest).
+    assert angle_deg(fwd, np.array([0.0, 0.0, 1.0])) == pytest.approx(50.0, abs=0.05)
+    assert not report.reached
+
+
+def test_look_at_weight_0_gives_the_animated_pose_exactly():
+    rig = humanoid_with_look()
+    rig.chain("look").target = rig.world_position("Head") + np.array([1.0, 0.5, 1.0])
+    rig.solve()
+    rig.chain("look").weight = 0.0
+    rig.solve()
+    other = Rig.default()
+    other.solve()
+    np.testing.assert_array_equal(rig.pose.rotations, other.pose.rotations)
+
+
+def test_look_at_half_weight_turns_part_way():
+    rig = humanoid_with_look()
+    target = rig.world_position("Head") + np.array([1.0, 0.0, 1.0])  # 45 degrees to the left
+    rig.chain("look").target = target
+    rig.chain("look").weight = 0.5
+    rig.solve()
+    pos, fwd, _ = head_axes(rig)
+    turned = angle_deg(fwd, np.array([0.0, 0.0, 1.0]))
+    assert 10.0 < turned < 35.0
+
+
+@pytest.mark.parametrize("side", [0.0, 0.05])
+def test_look_at_never_rolls_as_the_target_passes_over_the_head(side):
+    rig = humanoid_with_look(max_angle_deg=170.0)
+    head = rig.world_position("Head")
+    ups, fwds = [], []
+    # Front, over the top, to behind: the pole of a look-at matrix built from world up.
+    for a in np.linspace(0.0, 170.0, 341):
+        r = math.radians(a)
+        rig.chain("look").target = head + 2.0 * np.array([side, math.sin(r), math.cos(r)])
+        rig.solve()
+        _, fwd, up = head_axes(rig)
+        ups.append(up)
+        fwds.append(fwd)
+    ups, fwds = np.array(ups), np.array(fwds)
+    up_steps = [angle_deg(a, b) for a, b in zip(ups, ups[1:])]
+    fwd_steps = [angle_deg(a, b) for a, b in zip(fwds, fwds[1:])]
+    # The up axis turns with the aim (0.5 degree a step, a few times that where the target
+    # passes close to the head's pole) and never spins about it: a flip is a ~180 degree step.
+    assert max(up_steps) < 5.0, max(up_steps)
+    assert max(fwd_steps) < 1.0
+    if side == 0.0:
+        # Straight over the top: the head's up stays in the plane the target moves in.
+        assert np.abs(ups[:, 0]).max() < 1e-6
+
+
+def test_look_at_chain_refuses_limits_with_a_clear_message():
+    rig = humanoid_with_look()
+    from rigedit.core.ik.limits import ConeLimit
+
+    with pytest.raises(ValueError, match="look_at chain takes no joint limits"):
+        rig.chain("look").limits = {"Neck": ConeLimit(30.0)}
+
+
+def test_look_at_bad_settings_are_refused():
+    rig = humanoid_with_look()
+    with pytest.raises(ValueError, match="chain 'look': look_at weights must give one share per joint"):
+        rig.chain("look").look_at = LookAtSettings(weights=(1.0,))
+    with pytest.raises(ValueError, match="up_axis must not be parallel"):
+        rig.chain("look").look_at = LookAtSettings(up_axis=(0.0, 0.0, 2.0))
