@@ -28,6 +28,7 @@ from . import scalar_quat as sq
 from .clip import Clip
 from .ik import two_bone_ik_batch
 from .rig_solve import chain_pose, solve_fabrik, solve_two_bone, turn_toward
+from .rig_uses import aimed_targets, look_at_frames
 from .transforms import quat_between, quat_conj, quat_mul, quat_normalize, quat_rotate, quat_slerp
 
 # Progress: called with (steps done, steps in all); returning False cancels the bake.
@@ -68,10 +69,22 @@ def bake(rig, *, timeline=None, progress: Progress | None = None) -> BakeResult:
         idx = skeleton.chain_indices(list(ch.joints))
         weight, target, pole = _settings(ch, timeline, times)
         base_pos, base_rot = _world(rot, trans, parents, parents[idx[0]])
+        # --- issue 8 (INTEGRATION): look_at chains and the reach clamp / soft IK, as Rig.solve does them
+        if ch.solver == "look_at":
+            ik, err = look_at_frames(skeleton, ch, idx, rot, trans, target)
+            errors[ch.name], reached[ch.name] = err, err <= ch.tolerance
+            done += 1
+            _report(progress, done, steps)
+            if np.any(weight != 0.0):
+                blended = quat_slerp(rot[:, idx], ik, weight[:, None])
+                rot[:, idx] = np.where((weight != 0.0)[:, None, None], blended, rot[:, idx])
+            continue
+        aim = aimed_targets(ch, base_pos, base_rot, trans, idx, target)
+        # --- end issue 8
         if _per_frame(ch):
             solved, ik = [], []
             for f in range(rot.shape[0]):
-                s, q = _solve_frame(ch, base_pos[f], base_rot[f], rot[f], trans[f], idx, target[f], None if pole is None else pole[f])
+                s, q = _solve_frame(ch, base_pos[f], base_rot[f], rot[f], trans[f], idx, aim[f], None if pole is None else pole[f])
                 solved.append(s)
                 ik.append(q)
                 done += 1
@@ -80,7 +93,7 @@ def bake(rig, *, timeline=None, progress: Progress | None = None) -> BakeResult:
             solved, ik = np.array(solved), np.array(ik)
         else:
             points = _chain_points(base_pos, base_rot, rot, trans, idx)
-            r = two_bone_ik_batch(points[:, 0], points[:, 1], points[:, 2], target, pole, eps=min(1e-6, ch.tolerance))
+            r = two_bone_ik_batch(points[:, 0], points[:, 1], points[:, 2], aim, pole, eps=min(1e-6, ch.tolerance))
             solved = np.stack([points[:, 0], r.mid, r.end], axis=1)
             ik = _turn_toward(base_rot, rot[:, idx[:-1]], trans[:, idx], solved)
             done += 1
@@ -97,7 +110,7 @@ def bake(rig, *, timeline=None, progress: Progress | None = None) -> BakeResult:
 def _per_frame(ch) -> bool:
     """Chains the vectorised path does not cover: FABRIK, and limits (the rig's per-chain
     solve handles those, and is called frame by frame so the two never disagree)."""
-    return ch.solver != "two_bone" or bool(ch.limits)
+    return ch.solver == "fabrik" or bool(ch.limits)
 
 
 def _solve_frame(ch, base_pos, base_rot, rot, trans, idx, target, pole):
