@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from math import isfinite
+from math import atan2, isfinite, sqrt
 
 import numpy as np
 
-from ._floats import IDENTITY, TINY, Y_UP, cross, qbetween, qmul, qnormalize, qrot, unit_or
+from ._floats import IDENTITY, TINY, Y_UP, cross, dot, qbetween, qmul, qnormalize, qrot, unit_or
 from .limits import (
     ConeLimit,
     HingeLimit,
@@ -220,6 +220,32 @@ def parallel_frames(dirs, root_dir, root_frame) -> list:
     return frames
 
 
+def within_limits(prep: PreparedLimits, slack: float = 1e-12) -> bool:
+    """Whether the reference pose (where the solve starts) already meets every limit, to
+    `slack` (radians-ish: sines and cosines of the gap). A warm start from the chain's own
+    last solve does, and then the conforming pass (forward_limited with keep_shape) would
+    only rebuild the same points: checking costs a dot product or two per limited bone."""
+    dirs, kinds, params = prep.ref_dirs, prep.kinds, prep.params
+    for k, kind in enumerate(kinds):
+        if kind is None:
+            continue
+        parent = prep.root_dir if k == 0 else dirs[k - 1]
+        u = dirs[k]
+        c = parent[0] * u[0] + parent[1] * u[1] + parent[2] * u[2]
+        if kind == "cone":
+            if params[k] is not None and c < params[k][0] - slack:
+                return False
+        else:
+            axis = hinge_axis(prep.ref_axes[k], parent)
+            if axis is None or abs(dot(axis, u)) > slack:
+                return False
+            lo, hi = params[k]
+            th = atan2(dot(u, cross(axis, parent)), c)
+            if th < lo - slack or th > hi + slack:
+                return False
+    return True
+
+
 def forward_limited(aim, prep: PreparedLimits, keep_shape: bool = False):
     """FABRIK's forward pass with limits: from the root aim[0], aim each bone at the next
     point of `aim` (root to tip), clamp it relative to its already placed parent, and carry
@@ -316,14 +342,23 @@ def solved_frames(points, prep: PreparedLimits) -> np.ndarray:
 
 def _frames(frames, m):
     """ChainLimits.frames as m unit quaternions. A list of float 4-tuples (what the rig
-    passes every solve) is checked in Python; anything else goes through numpy."""
-    if isinstance(frames, list) and len(frames) == m and all(type(q) is tuple and len(q) == 4 for q in frames):
-        try:
-            flat = [float(c) for q in frames for c in q]
-        except (TypeError, ValueError):
-            flat = None
-        if flat is not None and isfinite(sum(flat)):
-            return [_quat(q, f"ChainLimits.frames[{k}]") for k, q in enumerate(frames)]
+    passes every solve) is checked and normalised in Python; anything else goes through
+    numpy, which names the problem."""
+    if type(frames) is list and len(frames) == m:
+        out = []
+        for q in frames:
+            if type(q) is not tuple or len(q) != 4:
+                break
+            x, y, z, w = q
+            if type(x) is not float or type(y) is not float or type(z) is not float or type(w) is not float:
+                break
+            n2 = x * x + y * y + z * z + w * w
+            if not (isfinite(n2) and n2 > TINY):
+                break
+            r = 1.0 / sqrt(n2)
+            out.append((x * r, y * r, z * r, w * r))
+        else:
+            return out
     arr = np.asarray(frames, dtype=np.float64)
     if arr.shape != (m, 4) or not np.all(np.isfinite(arr)):
         raise ValueError(f"ChainLimits.frames must be {m} finite quaternions (one per bone), got shape {arr.shape}")

@@ -52,6 +52,7 @@ from .chain_frames import (
     hinge_bend_side,
     prepare_limits,
     solved_frames,
+    within_limits,
 )
 
 # A pass that brings the tip in by less than this fraction of the chain's length has
@@ -111,7 +112,10 @@ def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, gi
     dirs = prep.ref_dirs if prep is not None else StartDirections(pts, toward)
     limited = None
     if prep is not None:
-        limited = forward_limited(pts, prep, keep_shape=True)
+        if given_lengths or not within_limits(prep):
+            limited = forward_limited(pts, prep, keep_shape=True)
+        else:  # already conforming (a warm start): the pass would rebuild the same points
+            limited = (pts, prep.ref_axes, prep.ref_dirs)
         pts = limited[0]
     elif given_lengths:
         pts = place_along(root, ls, [dirs[k] for k in range(n - 1)])
