@@ -27,8 +27,9 @@ from .document import Document
 from .error_plot import ErrorPlot
 from .limits_table import LimitsTable
 from .poles import default_pole
+from .uses_fields import UsesFields
 
-SOLVERS = [("two_bone", "Two-bone (exact)"), ("fabrik", "FABRIK (iterative)")]
+SOLVERS = [("two_bone", "Two-bone (exact)"), ("fabrik", "FABRIK (iterative)"), ("look_at", "Look at (aim)")]
 WEIGHT_STEPS = 1000  # slider resolution: 0.001 of blend weight per step
 
 
@@ -107,8 +108,10 @@ class PropertiesPanel(QWidget):
         form.addRow("Max iterations", self.max_iterations)
         form.addRow("Blend weight", self.weight)
         form.addRow("", self.pole)
+        self.uses = UsesFields(lambda text, **changes: self._edit(text, **changes), self._refused)  # issue 8
         lay = QVBoxLayout(self)
         lay.addLayout(form)
+        lay.addWidget(self.uses)
         lay.addWidget(QLabel("Joint limits"))
         self.limits.setMaximumHeight(160)  # long chains scroll inside; the plot below stays in view
         lay.addWidget(self.limits)
@@ -173,7 +176,7 @@ class PropertiesPanel(QWidget):
         sel = self.doc.selected
         self._shown = self._key(sel) if sel else None
         enabled = bool(sel)
-        for w in (self.solver, self.tolerance, self.max_iterations, self.weight, self.pole, self.limits):
+        for w in (self.solver, self.tolerance, self.max_iterations, self.weight, self.pole, self.limits, self.uses):
             w.setEnabled(enabled)
         if not enabled:
             self.joints_label.setText("")
@@ -196,6 +199,7 @@ class PropertiesPanel(QWidget):
         self.pole.setChecked(ch.pole is not None)
         if not self._table_shows(ch):
             self.limits.load(ch.joints, ch.limits)
+        self.uses.show_chain(ch)
         fabrik = ch.solver == "fabrik"
         self.plot_label.setVisible(fabrik)
         self.error_plot.setVisible(fabrik)

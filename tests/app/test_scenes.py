@@ -1,0 +1,73 @@
+"""Issue 8 in the editor: the reach clamp / soft IK / look-at fields of the property dock
+(undoable), and the bundled scenes that open from File > New and play."""
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QWidget
+
+from rigedit.core.chain_uses import LookAtSettings
+
+from .helpers import wait_solved
+
+
+def select(window, name):
+    combo = window.findChild(QComboBox, "chainSelector")
+    idx = combo.findText(name)
+    combo.setCurrentIndex(idx)
+    combo.activated.emit(idx)
+    assert window.document.selected == name
+
+
+def test_reach_clamp_and_softness_fields_edit_the_chain_and_undo(qtbot, window):
+    select(window, "left_arm")
+    clamp = window.findChild(QDoubleSpinBox, "reachClamp")
+    soft = window.findChild(QDoubleSpinBox, "softness")
+    assert clamp.isVisibleTo(window) and clamp.value() == 99.9
+    clamp.setValue(100.0)
+    assert window.rig.chain("left_arm").reach_clamp == 1.0
+    soft.setValue(50.0)
+    assert window.rig.chain("left_arm").softness == 0.05
+    # A target at exactly full reach: soft IK (50 mm) keeps the unclamped arm short of it by
+    # 50 mm * e^-1 (rigedit.core.ik.soft), where plain IK would stretch it straight.
+    rig = window.rig
+    shoulder, elbow, hand = (rig.world_position(n) for n in ("LeftArm", "LeftForeArm", "LeftHand"))
+    full = np.linalg.norm(elbow - shoulder) + np.linalg.norm(hand - elbow)
+    window.document.edit_chain("left_arm", "t", {"target": tuple(shoulder + full * np.array([0.6, -0.8, 0.0]))})
+    wait_solved(qtbot, window)
+    reach = np.linalg.norm(rig.world_position("LeftHand") - rig.world_position("LeftArm"))
+    assert abs((full - reach) - 0.05 * np.exp(-1.0)) < 1e-4
+    window.undo_stack.undo()  # the target
+    window.undo_stack.undo()  # the softness
+    assert window.rig.chain("left_arm").softness == 0.0 and soft.value() == 0.0
+    window.undo_stack.undo()
+    assert window.rig.chain("left_arm").reach_clamp == 0.999 and clamp.value() == 99.9
+
+
+def test_switching_to_look_at_shows_the_aim_fields_and_edits_are_undoable(qtbot, make_window):
+    from rigedit.core.rig import Rig
+
+    rig = Rig.default()
+    rig.add_chain("look", ["Neck", "Head"], solver="look_at")
+    window = make_window(rig)
+    select(window, "look")
+    p = window.properties.panel
+    assert p.solver.currentData() == "look_at"
+    cone = window.findChild(QDoubleSpinBox, "lookMaxAngle")
+    assert cone.isVisibleTo(window)
+    assert not window.findChild(QDoubleSpinBox, "reachClamp").isVisibleTo(window)
+    cone.setValue(30.0)
+    assert window.rig.chain("look").look_at.max_angle_deg == 30.0
+    weights = p.uses.look_weights
+    weights.setText("0.25, 0.75")
+    weights.editingFinished.emit()
+    assert window.rig.chain("look").look_at.weights == (0.25, 0.75)
+    weights.setText("1, 2, 3")
+    weights.editingFinished.emit()  # refused: three shares for two joints
+    assert window.rig.chain("look").look_at.weights == (0.25, 0.75)
+    head = window.rig.world_position("Head")
+    window.document.edit_chain("look", "t", {"target": tuple(head + np.array([2.0, 0.0, 0.2]))})
+    wait_solved(qtbot, window)
+    window.undo_stack.undo()
+    window.undo_stack.undo()
+    window.undo_stack.undo()
+    assert window.rig.chain("look").look_at == LookAtSettings()
