@@ -169,10 +169,13 @@ def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, gi
             if e <= before * CCD_WHEN_ABOVE:
                 return (passed, e), e  # FABRIK is getting there on its own
             best, best_e = passed, e
-            for tried in (ccd_sweep(*passed, prep, tgt), ccd_sweep(*pose, prep, tgt)):
+            for start in (passed, pose):
+                tried = ccd_sweep(*start, prep, tgt)
                 te = _gap(tried[0], tx, ty, tz)
                 if te < best_e:
                     best, best_e = tried, te
+                if best_e <= before * CCD_WHEN_ABOVE:
+                    break  # the sweep after the pass did it: the one from the old pose can wait
             return (best, best_e), best_e
 
         (limited, _), err, errors = iterate((limited, err), step, err, tol, cap, STALL_RELATIVE * total)
