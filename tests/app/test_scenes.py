@@ -71,3 +71,47 @@ def test_switching_to_look_at_shows_the_aim_fields_and_edits_are_undoable(qtbot,
     window.undo_stack.undo()
     window.undo_stack.undo()
     assert window.rig.chain("look").look_at == LookAtSettings()
+
+
+# --- bundled scenes ---------------------------------------------------------------------------
+
+
+def open_scene(qtbot, window, stem: str):
+    from rigedit.core.rig import BUNDLED_PRESETS
+
+    window.open_preset(BUNDLED_PRESETS / f"{stem}.json")
+    wait_solved(qtbot, window)
+    panel = window.timeline_dock.widget()
+    return panel
+
+
+def test_the_scenes_are_in_the_file_new_menu(window):
+    titles = set()
+    for action in window.menuBar().actions():
+        menu = action.menu()
+        for sub in menu.actions() if menu else ():
+            if sub.menu() is not None:
+                titles |= {a.text() for a in sub.menu().actions()}
+    assert {"Look At"} <= titles, titles
+
+
+def test_look_at_scene_plays_and_the_head_follows_the_keyed_target(qtbot, window):
+    panel = open_scene(qtbot, window, "look_at")
+    assert window.rig.chain("look").solver == "look_at"
+    panel.scrub_to(1.6)  # the key above and ahead of the head
+    wait_solved(qtbot, window)
+    rig = window.rig
+    pos, quats = rig.skeleton.fk(rig.pose)
+    h = rig.skeleton.index("Head")
+    from rigedit.core.transforms import quat_rotate
+
+    fwd = quat_rotate(quats[h], np.array([0.0, 0.0, 1.0]))
+    to = np.asarray(rig.chain("look").target) - pos[h]
+    assert to[1] > 0.5  # the keyed target is up there
+    assert np.degrees(np.arccos(fwd @ to / np.linalg.norm(to))) < 0.5
+    # Play runs the clock forward and the head keeps following.
+    panel.play_button.click()
+    qtbot.waitUntil(lambda: abs(panel.time - 1.6) > 0.3, timeout=5000)
+    panel.play_button.click()
+    wait_solved(qtbot, window)
+    assert window.document.reports["look"].reached
