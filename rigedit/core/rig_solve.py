@@ -93,8 +93,8 @@ def local_turns(base_rot, warm: list, offsets: list, solved: list, twists: dict 
         else:
             dx, dy, dz, sx, sy, sz = dx / nd, dy / nd, dz / nd, sx / ns, sy / ns, sz / ns
             dot = dx * sx + dy * sy + dz * sz
-            if dot < -1.0 + 1e-12:
-                bx, by, bz, bw = sq.qbetween((dx, dy, dz), (sx, sy, sz))  # a half turn
+            if dot < sq.NEAR_OPPOSITE:
+                bx, by, bz, bw = sq.near_opposite_turn(dx, dy, dz, sx, sy, sz, dot)
             else:
                 bx, by, bz, bw = dy * sz - dz * sy, dz * sx - dx * sz, dx * sy - dy * sx, 1.0 + dot
             # between * old, normalised (between's own normalisation folds into this one).

@@ -7,7 +7,7 @@ the vectorised forms to round-off.
 """
 from __future__ import annotations
 
-from math import sqrt
+from math import atan2, cos, sin, sqrt
 
 Quat = tuple[float, float, float, float]
 Vec = tuple[float, float, float]
@@ -75,11 +75,38 @@ def qbetween(a, b) -> Quat:
     ax, ay, az = a[0] / na, a[1] / na, a[2] / na
     bx, by, bz = b[0] / nb, b[1] / nb, b[2] / nb
     dot = ax * bx + ay * by + az * bz
-    if dot < -1.0 + 1e-12:
-        # Opposite directions: a half turn about an axis perpendicular to a, picked as
-        # transforms._half_turn_about_perpendicular picks it.
-        ox, oy, oz = (1.0, 0.0, 0.0) if abs(ax) < 0.9 else (0.0, 1.0, 0.0)
-        px, py, pz = ay * oz - az * oy, az * ox - ax * oz, ax * oy - ay * ox
-        n = sqrt(px * px + py * py + pz * pz)
-        return (px / n, py / n, pz / n, 0.0)
+    if dot < NEAR_OPPOSITE:
+        return near_opposite_turn(ax, ay, az, bx, by, bz, dot)
     return qnormalize((ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx, 1.0 + dot))
+
+
+# Below this cosine the half-angle form (a x b, 1 + a.b) loses precision: 1 + a.b cancels
+# (at 1e-5 rad from a half turn it keeps ~1e-6 of it). near_opposite_turn takes over.
+# The same constant as transforms.NEAR_OPPOSITE, so the two forms switch together.
+NEAR_OPPOSITE = -0.999
+
+
+# Closer than this (radians) to opposite, a x b is mostly round-off: its direction (the
+# turn's twist about a) would differ between two computations of the same bones. Such a
+# turn is the deterministic half turn instead; it misses b by under this angle.
+HALF_TURN_SINE = 1e-10
+
+
+def near_opposite_turn(ax, ay, az, bx, by, bz, dot) -> Quat:
+    """The shortest arc from unit a to unit b when they are nearly opposite: a turn by
+    pi - e about p, with e = atan2(|a x b|, -a.b) (no cancellation) and p = a x b made
+    exactly perpendicular to a; within HALF_TURN_SINE of opposite p is a x (the world axis
+    a is least aligned with) and the turn a half turn, as transforms.quat_between picks."""
+    px, py, pz = ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
+    s = sqrt(px * px + py * py + pz * pz)
+    k = px * ax + py * ay + pz * az  # round-off only, but it tilts the axis by k / s
+    px, py, pz = px - k * ax, py - k * ay, pz - k * az
+    n = sqrt(px * px + py * py + pz * pz)
+    if s <= HALF_TURN_SINE:
+        ox, oy = (1.0, 0.0) if abs(ax) < 0.9 else (0.0, 1.0)
+        px, py, pz = -az * oy, az * ox, ax * oy - ay * ox
+        n = sqrt(px * px + py * py + pz * pz)
+        s = 0.0
+    half = 0.5 * atan2(s, -dot)
+    c = cos(half) / n
+    return (px * c, py * c, pz * c, sin(half))

@@ -27,6 +27,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .scalar_quat import NEAR_OPPOSITE, near_opposite_turn
 from .transforms import (
     _QUAT_TO_MATRIX,
     TINY,
@@ -375,8 +376,8 @@ def write_chain_positions(skeleton: Skeleton, pose: Pose, chain: Sequence[int], 
             cx, cy, cz = cx / na, cy / na, cz / na
             dx, dy, dz = dx / nb, dy / nb, dz / nb
             cos = cx * dx + cy * dy + cz * dz
-            if cos < -1.0 + 1e-12:
-                qx, qy, qz, qw = _half_turn(cx, cy, cz)
+            if cos < NEAR_OPPOSITE:
+                qx, qy, qz, qw = near_opposite_turn(cx, cy, cz, dx, dy, dz, cos)
             else:
                 qx, qy, qz, qw = cy * dz - cz * dy, cz * dx - cx * dz, cx * dy - cy * dx, 1.0 + cos
                 n = sqrt(qx * qx + qy * qy + qz * qz + qw * qw)
@@ -402,12 +403,3 @@ def write_chain_positions(skeleton: Skeleton, pose: Pose, chain: Sequence[int], 
     out_rot = rotations.copy()
     out_rot.put(flat_out, new_local)
     return Pose(out_rot, np.array(pose.translations, dtype=np.float64))
-
-
-def _half_turn(ux, uy, uz):
-    """A half turn about u x (the world axis unit u is least aligned with): the choice
-    transforms.quat_between makes for opposite directions."""
-    ox, oy = (1.0, 0.0) if abs(ux) < 0.9 else (0.0, 1.0)
-    x, y, z = -uz * oy, uz * ox, ux * oy - uy * ox
-    n = sqrt(x * x + y * y + z * z)
-    return (x / n, y / n, z / n, 0.0)

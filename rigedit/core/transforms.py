@@ -16,6 +16,9 @@ IDENTITY = np.array([0.0, 0.0, 0.0, 1.0])
 # the joint. 1e-12 m is far under any bone a rig can have (1 cm bones at 100 m scale still
 # give directions of ~1e-4), yet far above float64 round-off on unit vectors.
 TINY = 1e-12
+# Below this cosine quat_between leaves the half-angle form (see scalar_quat.NEAR_OPPOSITE).
+NEAR_OPPOSITE = -0.999
+HALF_TURN_SINE = 1e-10  # as scalar_quat.HALF_TURN_SINE: nearer opposite, a plain half turn
 
 
 def quat_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -88,13 +91,30 @@ def quat_between(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     ub = b / np.where(nb > TINY, nb, 1.0)
     dot = np.sum(ua * ub, axis=-1)
     axis = np.cross(ua, ub)
-    # The half-angle form (axis, 1 + dot) normalised is exact and stable except near pi.
-    q = np.concatenate((axis, (1.0 + dot)[..., None]), axis=-1)
-    opposite = dot < -1.0 + 1e-12
-    if np.any(opposite):
-        q = np.where(opposite[..., None], _half_turn_about_perpendicular(ua), q)
-    q = quat_normalize(q)
+    # The half-angle form (axis, 1 + dot) normalised is exact and stable except near pi,
+    # where 1 + dot cancels: there a turn by pi - e about the axis (made exactly
+    # perpendicular to ua), e = atan2(|axis|, -dot) (scalar_quat.near_opposite_turn).
+    q = quat_normalize(np.concatenate((axis, (1.0 + dot)[..., None]), axis=-1))
+    near = dot < NEAR_OPPOSITE
+    if np.any(near):
+        q = np.where(near[..., None], _near_opposite_turn(ua[near], axis[near], dot[near], q.shape, near), q)
     return np.where(degenerate[..., None], IDENTITY, q)
+
+
+def _near_opposite_turn(ua, axis, dot, shape, near) -> np.ndarray:
+    s = np.linalg.norm(axis, axis=-1)
+    p = axis - np.sum(axis * ua, axis=-1, keepdims=True) * ua
+    n = np.linalg.norm(p, axis=-1)
+    flat = s <= HALF_TURN_SINE
+    if np.any(flat):
+        p[flat] = _half_turn_about_perpendicular(ua[flat])[..., :3]
+        n[flat] = 1.0
+        s[flat] = 0.0
+    half = 0.5 * np.arctan2(s, -dot)
+    part = np.concatenate((p * (np.cos(half) / n)[..., None], np.sin(half)[..., None]), axis=-1)
+    out = np.zeros(shape)
+    out[near] = part
+    return out
 
 
 def _half_turn_about_perpendicular(u: np.ndarray) -> np.ndarray:

@@ -215,12 +215,12 @@ def test_limits_hold_after_the_solve(case, data, max_iterations):
         assert violation_deg(limit, parent, frame, bone) <= 1e-6, f"joint {k}: {limit}"
     # ...and those are the frames a skeleton gets when the result is written into it: build
     # one from the start pose and its frames, write, and read positions and frames back.
-    # (write_chain_positions turns each bone by one shortest arc; for turns within ~1e-5
-    # rad of 180 degrees its quaternion keeps only ~1e-6 of precision, hence the slack.)
+    # (write_chain_positions turns each bone by one shortest arc, kept at round-off even
+    # within a hair of 180 degrees: transforms.quat_between's near-opposite form.)
     skel = skeleton_of(pts, lim.frames, lim.root_dir, lim.root_frame)
     pose = write_chain_positions(skel, skel.rest_pose(), list(range(1, n + 1)), r.points)
     pos, rot = skel.fk(pose)
-    np.testing.assert_allclose(pos[1:], r.points, atol=1e-5 * (1 + np.abs(pts).max()))
+    np.testing.assert_allclose(pos[1:], r.points, atol=1e-9 * (1 + np.abs(pts).max()))
     dots = np.abs(np.sum(r.frames * rot[1:n], axis=1))
     assert np.all(dots > 1 - 1e-9), f"solver frames differ from the written skeleton's: {dots}"
 

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial.transform import Rotation, Slerp
 
+from rigedit.core import scalar_quat as sq
 from rigedit.core.transforms import (
     quat_angle,
     quat_between,
@@ -84,6 +85,29 @@ def test_between_opposite_directions_is_a_half_turn_about_a_perpendicular(a):
     assert abs(q[:3].dot(a)) < 1e-12
     assert_pose(quat_rotate(q, a), -a, 1e-12)
     assert np.array_equal(q, quat_between(a, -a))  # deterministic
+
+
+@settings(max_examples=200, deadline=None)
+@given(vec3, vec3, st.floats(-13.0, -1.0))
+def test_between_nearly_opposite_directions_keeps_full_precision(a, side, log_gap):
+    # Within 1e-13..0.1 rad of a half turn: the half-angle form's 1 + dot cancels there
+    # (it put turned directions ~1e-6 off); the near-opposite form must stay at round-off,
+    # in the vectorised and the float version alike (nearer than HALF_TURN_SINE a plain
+    # half turn, by design, which misses by up to that angle).
+    na = np.linalg.norm(a)
+    perp = side - side.dot(a) / max(na * na, 1e-300) * a
+    npp = np.linalg.norm(perp)
+    if na < 1e-3 or npp < 1e-3 * np.linalg.norm(side) or npp < 1e-6:
+        return
+    u, p = a / na, perp / npp
+    gap = 10.0**log_gap
+    b = -np.cos(gap) * u + np.sin(gap) * p
+    for q in (quat_between(u, b), np.array(sq.qbetween(tuple(u), tuple(b)))):
+        assert abs(np.linalg.norm(q) - 1.0) < 1e-12
+        assert_pose(quat_rotate(q, u), b, 1e-13 + 2e-10 * (gap < 1e-10))
+        assert abs(quat_angle(q) - (np.pi - gap)) < 1e-12 + 2e-10 * (gap < 1e-10)  # the shortest arc
+    batch = quat_between(np.stack([u, u]), np.stack([b, p]))  # mixed rows: near and not
+    np.testing.assert_allclose(batch[0], quat_between(u, b), rtol=0, atol=1e-15)
 
 
 def test_between_zero_vectors_is_identity():

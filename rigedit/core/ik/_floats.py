@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from math import sqrt
 
-IDENTITY = (0.0, 0.0, 0.0, 1.0)
-Y_UP = (0.0, 1.0, 0.0)
+# The quaternion helpers, IDENTITY and TINY are scalar_quat's: one implementation of the
+# shortest arc for the solvers, the rig and the skeleton write-back, so all turn bones alike.
+from ..scalar_quat import IDENTITY, TINY, qbetween, qmul, qnormalize, qrot  # noqa: F401
 
-# As transforms.TINY: a vector shorter than this (metres) has no direction. Far under any
-# bone a rig has (1 cm bones at 100 m scale are ~1e-4 apart), far above float64 round-off.
-TINY = 1e-12
+Y_UP = (0.0, 1.0, 0.0)
 
 
 def dot(a, b) -> float:
@@ -45,50 +44,3 @@ def perpendicular(u):
     n = norm(p)
     return (p[0] / n, p[1] / n, p[2] / n)
 
-
-def qmul(a, b):
-    ax, ay, az, aw = a
-    bx, by, bz, bw = b
-    return (
-        aw * bx + ax * bw + ay * bz - az * by,
-        aw * by - ax * bz + ay * bw + az * bx,
-        aw * bz + ax * by - ay * bx + az * bw,
-        aw * bw - ax * bx - ay * by - az * bz,
-    )
-
-
-def qnormalize(q):
-    n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
-    if n <= TINY:
-        return IDENTITY
-    return (q[0] / n, q[1] / n, q[2] / n, q[3] / n)
-
-
-def qrot(q, v):
-    """Rotate v by unit quaternion q: v + 2w (u x v) + 2 u x (u x v)."""
-    ux, uy, uz, w = q
-    vx, vy, vz = v
-    tx = 2.0 * (uy * vz - uz * vy)
-    ty = 2.0 * (uz * vx - ux * vz)
-    tz = 2.0 * (ux * vy - uy * vx)
-    return (
-        vx + w * tx + uy * tz - uz * ty,
-        vy + w * ty + uz * tx - ux * tz,
-        vz + w * tz + ux * ty - uy * tx,
-    )
-
-
-def qbetween(a, b):
-    """Shortest-arc rotation taking direction a to direction b (transforms.quat_between)."""
-    na = norm(a)
-    nb = norm(b)
-    if na <= TINY or nb <= TINY:
-        return IDENTITY
-    ua = (a[0] / na, a[1] / na, a[2] / na)
-    ub = (b[0] / nb, b[1] / nb, b[2] / nb)
-    d = dot(ua, ub)
-    if d < -1.0 + 1e-12:
-        p = perpendicular(ua)
-        return (p[0], p[1], p[2], 0.0)
-    c = cross(ua, ub)
-    return qnormalize((c[0], c[1], c[2], 1.0 + d))
