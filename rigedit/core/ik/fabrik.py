@@ -60,6 +60,11 @@ from .chain_frames import (
 # is ~1e-15 of the length, so this fires only when further passes would change nothing
 # that matters, yet long before they reach any millimetre tolerance.
 STALL_RELATIVE = 1e-9
+# With limits, a pass (with its sweeps) that brings the tip in by less than this fraction of
+# the error has stalled too: the limits hold the chain short of a target it cannot reach,
+# and further passes creep by round-off-sized steps (an unreachable spine target crept by
+# 1e-7 m a pass for 20 passes). A warm-started caller resumes next time if it can go on.
+LIMITED_STALL = 1e-3
 # With limits, a FABRIK pass that leaves more than this fraction of the error is stalling
 # (typically a hinge plane that has to turn, which a pass cannot do): only then are the two
 # CCD sweeps tried too. While passes at least halve the error, the sweeps (each as dear as
@@ -178,15 +183,15 @@ def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, gi
                     break  # the sweep after the pass did it: the one from the old pose can wait
             return (best, best_e), best_e
 
-        (limited, _), err, errors = iterate((limited, err), step, err, tol, cap, STALL_RELATIVE * total)
+        (limited, _), err, errors = iterate((limited, err), step, err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL)
         pts = limited[0]
     return pts, err, errors, prep
 
 
-def iterate(state, step, error, tolerance, cap, min_gain):
+def iterate(state, step, error, tolerance, cap, min_gain, min_ratio=0.0):
     """The shared loop (as Godot's IK nodes have it): the solver supplies
     `step(state) -> (new_state, new_error)`; stop within tolerance, at the cap, or when a
-    step gains no more than min_gain. A step that would raise the error is dropped and ends
+    step gains no more than min_gain (or than min_ratio of the error it started from). A step that would raise the error is dropped and ends
     the loop, its entry repeating the kept error, so the errors never grow."""
     errors = []
     while error > tolerance and len(errors) < cap:
@@ -196,8 +201,9 @@ def iterate(state, step, error, tolerance, cap, min_gain):
             break
         errors.append(new_error)
         gain = error - new_error
+        floor = min_gain if min_gain >= min_ratio * error else min_ratio * error
         state, error = new_state, new_error
-        if gain <= min_gain:
+        if gain <= floor:
             break
     return state, error, tuple(errors)
 
