@@ -37,7 +37,7 @@ def world_of(j: int, parents: list[int], rot: list, trans: list, world: list):
     pos, q = world[j] if j >= 0 else (sq.ZERO, sq.IDENTITY)
     for k in reversed(path):
         pos = _add_rotated(pos, q, trans[k])
-        q = _qmul(q, rot[k])
+        q = sq.qmul(q, rot[k])
         world[k] = (pos, q)
     return pos, q
 
@@ -49,7 +49,7 @@ def chain_pose(base_pos, base_rot, offsets: list, rots: list) -> tuple[list, lis
     pos = _add_rotated(base_pos, q, offsets[0])
     points, frames = [pos], []
     for r, off in zip(rots, offsets[1:]):
-        q = _qmul(q, r)
+        q = sq.qmul(q, r)
         frames.append(q)
         pos = _add_rotated(pos, q, off)
         points.append(pos)
@@ -106,21 +106,10 @@ def local_turns(base_rot, warm: list, offsets: list, solved: list, twists: dict 
             local = (lx / n, ly / n, lz / n, lw / n)
         if twists and k in twists:
             parent = (px, py, pz, pw)
-            local = sq.qnormalize(_qmul(_qmul(_qmul(sq.qconj(parent), twists[k]), parent), local))
+            local = sq.qnormalize(sq.qmul(sq.qmul(sq.qmul(sq.qconj(parent), twists[k]), parent), local))
         out.append(local)
-        px, py, pz, pw = _qmul((px, py, pz, pw), local)
+        px, py, pz, pw = sq.qmul((px, py, pz, pw), local)
     return out
-
-
-def _qmul(a, b):
-    ax, ay, az, aw = a
-    bx, by, bz, bw = b
-    return (
-        aw * bx + ax * bw + ay * bz - az * by,
-        aw * by - ax * bz + ay * bw + az * bx,
-        aw * bz + ax * by - ay * bx + az * bw,
-        aw * bw - ax * bx - ay * by - az * bz,
-    )
 
 
 def _add_rotated(p, q, v):
@@ -236,7 +225,7 @@ def solve_two_bone(ch, base_rot, points: list, frames: list):
     else:
         # Straight: no bend plane to align with; bend (if the range says so) about the
         # carried hinge axis.
-        axis = hinge if hinge is not None else _any_perpendicular(u)
+        axis = hinge if hinge is not None else sq.perpendicular(u)
         angle = min(max(0.0, lo), hi)
         clamped = angle != 0.0
     if clamped:
@@ -262,8 +251,8 @@ def _bone_end(start, u, axis, angle, length):
 
 def _twist_onto(h, a, u):
     """Rotation about unit u taking h to a (both perpendicular to u)."""
-    c = _dot(h, a)
-    s = _dot(u, _cross(h, a))
+    c = sq.dot(h, a)
+    s = sq.dot(u, sq.cross(h, a))
     half = 0.5 * math.atan2(s, c)
     sh = math.sin(half)
     return (u[0] * sh, u[1] * sh, u[2] * sh, math.cos(half))
@@ -272,30 +261,10 @@ def _twist_onto(h, a, u):
 def _rotate_about(v, axis, angle):
     """v (perpendicular to unit axis) turned by angle about axis."""
     c, s = math.cos(angle), math.sin(angle)
-    w = _cross(axis, v)
+    w = sq.cross(axis, v)
     return (c * v[0] + s * w[0], c * v[1] + s * w[1], c * v[2] + s * w[2])
 
 
-def _any_perpendicular(u):
-    other = (1.0, 0.0, 0.0) if abs(u[0]) < 0.9 else (0.0, 1.0, 0.0)
-    return _unit(_cross(u, other))
-
-
-def _dot(a, b) -> float:
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-
-
-def _cross(a, b):
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
-
-
-def _norm(a) -> float:
-    return math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
-
-
-def _scale(a, s):
-    return (a[0] * s, a[1] * s, a[2] * s)
-
-
 def _unit(a):
-    return _scale(a, 1.0 / _norm(a))
+    n = sq.norm(a)
+    return (a[0] / n, a[1] / n, a[2] / n)

@@ -66,6 +66,35 @@ def dist(a, b) -> float:
     return sqrt(dx * dx + dy * dy + dz * dz)
 
 
+def dot(a, b) -> float:
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def norm(a) -> float:
+    return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
+
+
+def unit_or(a, fallback):
+    """a / |a|, or `fallback` (already unit) when a has no direction."""
+    n = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
+    if n <= TINY:
+        return fallback
+    return (a[0] / n, a[1] / n, a[2] / n)
+
+
+def perpendicular(u):
+    """A unit vector perpendicular to unit u: u x (the world axis u is least aligned with),
+    the choice transforms.quat_between makes for a half turn."""
+    other = (1.0, 0.0, 0.0) if abs(u[0]) < 0.9 else (0.0, 1.0, 0.0)
+    p = cross(u, other)
+    n = norm(p)
+    return (p[0] / n, p[1] / n, p[2] / n)
+
+
 def qbetween(a, b) -> Quat:
     """Shortest-arc rotation taking direction a to direction b (transforms.quat_between)."""
     na = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
