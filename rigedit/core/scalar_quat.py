@@ -115,27 +115,40 @@ def qbetween(a, b) -> Quat:
 NEAR_OPPOSITE = -0.999
 
 
-# Closer than this (radians) to opposite, a x b is mostly round-off: its direction (the
-# turn's twist about a) would differ between two computations of the same bones. Such a
-# turn is the deterministic half turn instead; it misses b by under this angle.
-HALF_TURN_SINE = 1e-10
+# Closer than this (radians) to opposite, a x b is too much round-off to take as the axis:
+# its direction (the turn's twist about a) would differ between two computations of the
+# same bones by ~1e-16 / HALF_TURN_SINE. There the turn is the deterministic half turn
+# about a x (the world axis a is least aligned with), taking a to -a, followed by the
+# shortest arc from -a to b (well conditioned): b is still hit to round-off, and the
+# turn's angle is within this of the shortest arc's.
+HALF_TURN_SINE = 1e-6
 
 
 def near_opposite_turn(ax, ay, az, bx, by, bz, dot) -> Quat:
-    """The shortest arc from unit a to unit b when they are nearly opposite: a turn by
-    pi - e about p, with e = atan2(|a x b|, -a.b) (no cancellation) and p = a x b made
-    exactly perpendicular to a; within HALF_TURN_SINE of opposite p is a x (the world axis
-    a is least aligned with) and the turn a half turn, as transforms.quat_between picks."""
+    """The turn from unit a to unit b when they are nearly opposite: by pi - e about p,
+    with e = atan2(|a x b|, -a.b) (no cancellation) and p = a x b made exactly
+    perpendicular to a; within HALF_TURN_SINE of opposite, the half turn about a fixed
+    perpendicular and then the small arc (transforms.quat_between does the same)."""
     px, py, pz = ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
     s = sqrt(px * px + py * py + pz * pz)
+    if s <= HALF_TURN_SINE:
+        ox, oy = (1.0, 0.0) if abs(ax) < 0.9 else (0.0, 1.0)
+        hx, hy, hz = -az * oy, az * ox, ax * oy - ay * ox
+        n = sqrt(hx * hx + hy * hy + hz * hz)
+        hx, hy, hz = hx / n, hy / n, hz / n
+        # The small arc from -a to b: (-a x b, 1 - a.b), normalised; then small * (h, 0).
+        mx, my, mz, mw = -px, -py, -pz, 1.0 - dot
+        n = sqrt(mx * mx + my * my + mz * mz + mw * mw)
+        mx, my, mz, mw = mx / n, my / n, mz / n, mw / n
+        return (
+            mw * hx + my * hz - mz * hy,
+            mw * hy - mx * hz + mz * hx,
+            mw * hz + mx * hy - my * hx,
+            -(mx * hx + my * hy + mz * hz),
+        )
     k = px * ax + py * ay + pz * az  # round-off only, but it tilts the axis by k / s
     px, py, pz = px - k * ax, py - k * ay, pz - k * az
     n = sqrt(px * px + py * py + pz * pz)
-    if s <= HALF_TURN_SINE:
-        ox, oy = (1.0, 0.0) if abs(ax) < 0.9 else (0.0, 1.0)
-        px, py, pz = -az * oy, az * ox, ax * oy - ay * ox
-        n = sqrt(px * px + py * py + pz * pz)
-        s = 0.0
     half = 0.5 * atan2(s, -dot)
     c = cos(half) / n
     return (px * c, py * c, pz * c, sin(half))

@@ -18,7 +18,7 @@ IDENTITY = np.array([0.0, 0.0, 0.0, 1.0])
 TINY = 1e-12
 # Below this cosine quat_between leaves the half-angle form (see scalar_quat.NEAR_OPPOSITE).
 NEAR_OPPOSITE = -0.999
-HALF_TURN_SINE = 1e-10  # as scalar_quat.HALF_TURN_SINE: nearer opposite, a plain half turn
+HALF_TURN_SINE = 1e-6  # as scalar_quat.HALF_TURN_SINE: nearer opposite, a half turn then a small arc
 
 
 def quat_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -102,16 +102,18 @@ def quat_between(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _near_opposite_turn(ua, axis, dot, shape, near) -> np.ndarray:
+    """scalar_quat.near_opposite_turn for the rows `near`."""
     s = np.linalg.norm(axis, axis=-1)
     p = axis - np.sum(axis * ua, axis=-1, keepdims=True) * ua
-    n = np.linalg.norm(p, axis=-1)
-    flat = s <= HALF_TURN_SINE
-    if np.any(flat):
-        p[flat] = _half_turn_about_perpendicular(ua[flat])[..., :3]
-        n[flat] = 1.0
-        s[flat] = 0.0
+    n = np.where(s > HALF_TURN_SINE, np.linalg.norm(p, axis=-1), 1.0)
     half = 0.5 * np.arctan2(s, -dot)
     part = np.concatenate((p * (np.cos(half) / n)[..., None], np.sin(half)[..., None]), axis=-1)
+    flat = s <= HALF_TURN_SINE
+    if np.any(flat):
+        # The half turn about the fixed perpendicular, then the small arc from -a to b.
+        h = _half_turn_about_perpendicular(ua[flat])
+        small = quat_normalize(np.concatenate((-axis[flat], (1.0 - dot[flat])[..., None]), axis=-1))
+        part[flat] = quat_mul(small, h)
     out = np.zeros(shape)
     out[near] = part
     return out
