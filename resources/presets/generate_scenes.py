@@ -48,6 +48,66 @@ def look_at_scene() -> Rig:
     return rig
 
 
+def walk_clip(rig: Rig, *, speed: float = 0.8, period: float = 1.0, seconds: float = 4.0, fps: float = 30.0,
+              start_z: float = -0.7, hip_height: float = 0.9):
+    """A procedural walk on flat ground (y = 0), made with the rig's own leg IK: the hips
+    travel +Z at `speed`, each foot is planted for 60 % of a `period` and swings forward along
+    an arc for the rest, left and right half a period apart. Returns a Clip."""
+    from rigedit.core.clip import Clip
+
+    walker = rig.copy()
+    for ch in walker.chains:
+        ch.weight = 1.0 if ch.name in ("left_leg", "right_leg") else 0.0  # only the legs walk
+    sk = walker.skeleton
+    n = int(round(seconds * fps)) + 1
+    times = np.arange(n) / fps
+    stride = speed * period
+    rest = {leg: walker.world_position(walker.chain(leg).joints[-1]).copy() for leg in ("left_leg", "right_leg")}
+    drift = np.zeros((n, sk.offsets.shape[0], 3)) + sk.offsets
+    drift[:, 0] = np.stack([np.zeros(n), hip_height + 0.015 * np.cos(4 * np.pi * times / period), start_z + speed * times], axis=1)
+    walker.clip = Clip(np.broadcast_to(sk.rest_rotations, (n,) + sk.rest_rotations.shape).copy(), drift, 1.0 / fps)
+    rotations = []
+    for t in times:
+        walker.time = float(t)
+        for leg, offset in (("left_leg", 0.0), ("right_leg", 0.5)):
+            c = t / period + offset
+            f = c % 1.0
+            swing = 0.0 if f < 0.6 else (f - 0.6) / 0.4
+            ease = swing * swing * (3 - 2 * swing)
+            z = start_z + stride * (np.floor(c) + ease + 0.3 - offset)
+            y = rest[leg][1] + 0.09 * np.sin(np.pi * swing)
+            walker.chain(leg).target = (float(rest[leg][0]), float(y), float(z))
+            walker.chain(leg).pole = (float(rest[leg][0]), 0.5, float(start_z + speed * t + 0.6))
+        walker.solve()
+        walker.solve()
+        rotations.append(walker.pose.rotations)
+    return Clip(np.array(rotations), drift, 1.0 / fps)
+
+
+def uneven_ground_walk_scene() -> Rig:
+    """The humanoid walking its procedural clip over the stepped slope (ground 'slope': 5
+    degrees up along +x, 12 cm steps at z = 1 and 2.5 m), both legs' targets grounded under
+    the animated feet; the pelvis drops as the lower foot needs."""
+    rig = humanoid()
+    rig.name = "uneven ground walk"
+    clip = walk_clip(rig)
+    rig.clip = clip
+    rig.clip_in_preset = True
+    rig.ground = "slope"
+    for leg in ("left_leg", "right_leg"):
+        rig.chain(leg).ground_feet = True
+    for name in ("spine", "left_arm", "right_arm"):
+        rig.remove_chain(name)  # the upper body plays the clip as it is: this scene is the feet
+    rig.reset()
+    for leg in ("left_leg", "right_leg"):  # poles come along with the walker
+        rig.chain(leg).pole = tuple(float(v) for v in np.asarray(rig.chain(leg).pole) + rig.world_position("Hips") - [0.0, 0.98, 0.0])
+    rig.solve()
+    for ch in rig.chains:  # the file's targets are where the first frame puts them
+        ch.target = tuple(float(v) for v in ch.target)
+    rig.timeline = Timeline(frame_rate=30.0, start=0.0, end=round(clip.duration, 6))
+    return rig
+
+
 def save(rig: Rig, stem: str) -> None:
     path = HERE / f"{stem}.json"
     save_preset(rig, path)
@@ -59,6 +119,7 @@ def save(rig: Rig, stem: str) -> None:
 
 def main() -> None:
     save(look_at_scene(), "look_at")
+    save(uneven_ground_walk_scene(), "uneven_ground_walk")
 
 
 if __name__ == "__main__":

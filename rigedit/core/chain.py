@@ -168,6 +168,7 @@ class ChainSettings:
     reach_clamp: float = DEFAULT_REACH_CLAMP  # fraction of full length a target may ask for; 1 = off
     softness: float = DEFAULT_SOFTNESS  # metres of reach eased by soft IK; 0 = off
     look_at: LookAtSettings = LookAtSettings()  # used by the look_at solver only
+    ground_feet: bool = False  # the target follows the rig's ground under the animated tip
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,7 @@ class Chain:
         reach_clamp: float = DEFAULT_REACH_CLAMP,
         softness: float = DEFAULT_SOFTNESS,
         look_at: LookAtSettings | None = None,
+        ground_feet: bool = False,
     ) -> None:
         if not isinstance(name, str) or not name:
             raise ValueError(f"chain name must be a non-empty string, got {fmt(name)}")
@@ -227,6 +229,7 @@ class Chain:
                 reach_clamp=reach_clamp,
                 softness=softness,
                 look_at=look_at if look_at is not None else LookAtSettings(),
+                ground_feet=ground_feet,
             )
         )
 
@@ -368,6 +371,16 @@ class Chain:
         except ValueError as e:
             raise ValueError(f"chain {self._name!r}: look_at {e}") from None
 
+    @property
+    def ground_feet(self) -> bool:
+        return self._ground_feet
+
+    @ground_feet.setter
+    def ground_feet(self, value: bool) -> None:
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"chain {self._name!r}: ground_feet must be true or false, got {fmt(value)}")
+        self._ground_feet = bool(value)
+
     def settings(self) -> ChainSettings:
         return ChainSettings(
             solver=self._solver,
@@ -380,6 +393,7 @@ class Chain:
             reach_clamp=self._reach_clamp,
             softness=self._softness,
             look_at=self._look_at,
+            ground_feet=self._ground_feet,
         )
 
     def apply(self, settings: ChainSettings) -> None:
@@ -396,6 +410,7 @@ class Chain:
         staged.reach_clamp = settings.reach_clamp
         staged.softness = settings.softness
         staged.look_at = settings.look_at
+        staged.ground_feet = settings.ground_feet
         self.__dict__.update({k: v for k, v in staged.__dict__.items() if k not in ("_name", "_joints", "_fit")})
 
     def copy(self) -> "Chain":

@@ -21,6 +21,7 @@ from .chain import Chain, ChainReport, LimitFitError, check_finite
 from .clip import Clip
 from .ik.limits import HingeLimit, Limit, hinge_axis
 from .rig_solve import chain_pose, local_turns, solve_fabrik, solve_two_bone, world_of
+from .rig_ground import Ground, ground_frame, make_ground
 from .rig_uses import Aimed, aimed_target, look_at_rotations, reach_is_plain
 from .skeleton import Pose, Skeleton
 from .timeline import Timeline
@@ -67,6 +68,7 @@ class Rig:
         self._anim_cache = None  # the animated pose as float lists, per (clip, time)
         self._outputs: dict[str, tuple] = {}  # per chain, what the last solve wrote (see solve)
         self._outputs_anim = None  # the animated pose those outputs were written on
+        self._ground: Ground | None = None  # issue 8: the ground "ground feet" chains stand on
         self.clip = clip
         self.time = time
         self.timeline = Timeline() if timeline is None else timeline  # keyed curves; opaque to the solver
@@ -221,8 +223,20 @@ class Rig:
         if clip is not None and clip.rotations.shape[1] != len(self._skeleton):
             raise ValueError(f"clip has {clip.rotations.shape[1]} joints, the skeleton {len(self._skeleton)}")
         self._clip = clip
+        self.clip_in_preset = False  # a preset's own clip (saved with it); a loaded BVH is not
         # Solves remember the clip by identity; assigning a clip, even the same one edited
         # in place, makes the next solve read it afresh.
+        self._anim_cache = self._last_frame = self._outputs_anim = None
+
+    @property
+    def ground(self) -> Ground | None:
+        """The ground grounded chains stand on (kind and height field), or None."""
+        return self._ground
+
+    @ground.setter
+    def ground(self, spec) -> None:
+        """None, "flat", "slope", a HeightField or a Ground."""
+        self._ground = make_ground(spec)
         self._anim_cache = self._last_frame = self._outputs_anim = None
 
     @property
@@ -311,9 +325,13 @@ class Rig:
         warm-started go); a frame whose inputs all match the last one returns at once."""
         # Clips compare by identity (their == compares arrays); the cache holds the clip, so
         # its id cannot be reused while the key is alive.
-        frame_key = (id(self._clip), self._time if self._clip is not None else None) + tuple(
+        if self._ground is not None:
+            # Grounded chains aim where the ground puts them this frame (rig_ground.py).
+            for name, target in self._animated_lists()[0][5].items():
+                self._chains[name]._target = target
+        frame_key = (id(self._clip), self._time if self._clip is not None else None, id(self._ground)) + tuple(
             (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._weight, ch._limits)
-            + (ch._reach_clamp, ch._softness, ch._look_at)
+            + (ch._reach_clamp, ch._softness, ch._look_at, ch._ground_feet)
             for ch in self._chains.values()
         )
         last_frame = self._last_frame
@@ -419,13 +437,27 @@ class Rig:
         """The animated pose as lists of float tuples (rotations, translations) and the
         translations array, kept while the clip and time stay the same; first, an object
         standing for that animated pose (the same object while it is the same)."""
-        key = (id(self._clip), self._time if self._clip is not None else None)
+        legs = []
+        if self._ground is not None:
+            legs = [
+                (name, self._plans[name].idx, ch._reach_clamp)
+                for name, ch in self._chains.items()
+                if ch._ground_feet and ch._solver != "look_at"
+            ]
+        key = (id(self._clip), self._time if self._clip is not None else None, id(self._ground))
+        key += tuple((name, clamp) for name, _, clamp in legs)
         cached = self._anim_cache
         if cached is None or cached[0] != key:
             anim = self.animated_pose()
+            grounded: dict = {}
+            if legs:
+                shift, grounded = ground_frame(self._skeleton, anim, self._ground, legs)
+                for j, p in enumerate(self._parents):
+                    if p < 0:
+                        anim.translations[j, 1] += shift  # the body rides the ground, low enough for every leg
             rot = [tuple(q) for q in anim.rotations.tolist()]
             trans = [tuple(t) for t in anim.translations.tolist()]
-            cached = self._anim_cache = (key, rot, trans, anim.translations, self._clip)
+            cached = self._anim_cache = (key, rot, trans, anim.translations, self._clip, grounded)
         return cached, cached[1], cached[2], cached[3]
 
     def __repr__(self) -> str:

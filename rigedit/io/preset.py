@@ -16,6 +16,8 @@ from pydantic import ValidationError
 
 from rigedit.core.chain import Chain, LimitFitError
 from rigedit.core.chain_uses import DEFAULT_REACH_CLAMP, DEFAULT_SOFTNESS, LookAtSettings
+from rigedit.core.clip import Clip
+from rigedit.core.ground import HeightField
 from rigedit.core.ik.limits import ConeLimit, HingeLimit
 from rigedit.core.rig import BUNDLED_PRESETS, Rig, register_preset_io
 from rigedit.core.skeleton import Skeleton
@@ -198,11 +200,44 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
                 softness=c.softness,
                 look_at=_look_at_from(c.look_at),
             )
+            rig.chain(c.name).ground_feet = c.ground_feet
         except LimitFitError as e:
             raise PresetError(file, [(json_path(["chains", i, "limits", e.joint]), e.problem)]) from None
         except ValueError as e:  # the model should have caught it; still say where
             raise PresetError(file, [(f"chains[{i}]", str(e))]) from None
+    try:
+        rig.ground = _ground_from(model.ground)
+    except ValueError as e:
+        raise PresetError(file, [("ground", str(e))]) from None
+    if model.clip is not None:
+        rig.clip = _clip_from(model.clip, skeleton)
+        rig.clip_in_preset = True
+    if model.clip is not None or model.ground is not None:
+        # The pose on loading is the first frame as solved (feet on the ground), as for a
+        # preset without them it is the rest pose its targets already hold.
+        rig.reset()
+        rig.solve()
     return rig
+
+
+def _ground_from(m):
+    if m is None or isinstance(m, str):
+        return m
+    return HeightField(np.array(m.heights, dtype=np.float64), m.spacing, tuple(m.origin))
+
+
+def _clip_from(m, skeleton: Skeleton) -> Clip:
+    n = len(m.root_translations) if m.root_translations is not None else len(next(iter(m.rotations.values())))
+    rot = np.broadcast_to(skeleton.rest_rotations, (n,) + skeleton.rest_rotations.shape).copy()
+    trans = np.broadcast_to(skeleton.offsets, (n,) + skeleton.offsets.shape).copy()
+    for name, quats in m.rotations.items():
+        q = np.array(quats, dtype=np.float64)
+        norm = np.linalg.norm(q, axis=1, keepdims=True)
+        # Unit to round-off: kept bit for bit, so load -> save -> load gives the same numbers.
+        rot[:, skeleton.index(name)] = np.where(np.abs(norm - 1.0) <= 1e-12, q, q / norm)
+    if m.root_translations is not None:
+        trans[:, 0] = np.array(m.root_translations, dtype=np.float64)
+    return Clip(rot, trans, m.frame_time)
 
 
 def _parents_first(model: PresetModel) -> list:
@@ -260,7 +295,34 @@ def _document_from(rig: Rig) -> dict:
     timeline = timeline_document(rig.timeline)
     if timeline is not None:
         doc["timeline"] = timeline
+    ground = getattr(rig, "ground", None)
+    if ground is not None:
+        if ground.kind in ("flat", "slope"):
+            doc["ground"] = ground.kind
+        else:
+            f = ground.field
+            doc["ground"] = {"heights": f.heights.tolist(), "spacing": f.spacing, "origin": list(f.origin)}
+    if rig.clip is not None and getattr(rig, "clip_in_preset", False):
+        doc["clip"] = _clip_document(rig)
     return doc
+
+
+def _clip_document(rig: Rig) -> dict:
+    """A preset's clip, sparse: rotations of the joints that move, the root's translations.
+    Other joints' translations are their offsets (a clip that moves them is a BVH's, which
+    the preset does not carry)."""
+    sk, clip = rig.skeleton, rig.clip
+    rotations = {}
+    for j, name in enumerate(sk.names):
+        q = clip.rotations[:, j]
+        if not np.allclose(q, sk.rest_rotations[j], atol=1e-12, rtol=0.0):
+            rotations[name] = q.tolist()
+    out: dict[str, Any] = {"frame_time": clip.frame_time}
+    root = clip.translations[:, 0]
+    if not np.allclose(root, sk.offsets[0], atol=1e-12, rtol=0.0) or not rotations:
+        out["root_translations"] = root.tolist()
+    out["rotations"] = rotations
+    return out
 
 
 def _chain_document(ch: Chain) -> dict:
@@ -285,6 +347,8 @@ def _uses_document(ch: Chain) -> dict:
         out["reach_clamp"] = ch.reach_clamp
     if ch.softness != DEFAULT_SOFTNESS:
         out["softness"] = ch.softness
+    if ch.ground_feet:
+        out["ground_feet"] = True
     if ch.solver == "look_at":
         look = ch.look_at
         out["look_at"] = {

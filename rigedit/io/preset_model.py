@@ -156,6 +156,7 @@ class ChainModel(_Model):
     )
     softness: Softness = Field(default=uses.DEFAULT_SOFTNESS, description="metres of reach eased by soft IK; 0 = off")
     look_at: LookAtModel | None = Field(default=None, description="solver 'look_at' only: how it aims")
+    ground_feet: bool = Field(default=False, description="the target follows the ground under the animated tip")
 
     @model_validator(mode="after")
     def _consistent(self):
@@ -225,6 +226,49 @@ def _cycle_from(i: int, joints: list[JointModel], index: dict[str, int], rooted:
     return None
 
 
+class HeightFieldModel(_Model):
+    """A ground given in full: heights[iz][ix] at x = origin[0] + ix * spacing, z = origin[1] + iz * spacing."""
+
+    heights: list[list[Annotated[float, Field(ge=-checks.MAX_COORD, le=checks.MAX_COORD)]]]
+    spacing: Annotated[float, Field(gt=0.0, le=checks.MAX_COORD)] = Field(description="metres between grid points")
+    origin: Annotated[list[float], Field(min_length=2, max_length=2)] = Field(default=[0.0, 0.0], description="x, z")
+
+    @model_validator(mode="after")
+    def _grid(self):
+        if len(self.heights) < 2:
+            raise At(("heights",), f"needs at least 2 rows, got {len(self.heights)}")
+        for i, row in enumerate(self.heights):
+            if len(row) != len(self.heights[0]) or len(row) < 2:
+                raise At(("heights", i), f"rows must all have the same length (at least 2), got {len(row)} and {len(self.heights[0])}")
+        return self
+
+
+class ClipModel(_Model):
+    """An animation under the IK, carried by the preset: per-frame rotations of the joints
+    that move (the others keep their rest rotation) and the root's translations."""
+
+    frame_time: Annotated[float, Field(gt=0.0, le=10.0)] = Field(description="seconds per frame")
+    root_translations: list[Vec3] | None = Field(default=None, description="the root joint's local translation per frame")
+    rotations: dict[str, list[Quat]] = Field(default_factory=dict, description="joint name -> local rotation per frame")
+
+    @model_validator(mode="after")
+    def _frames(self):
+        counts = {name: len(v) for name, v in self.rotations.items()}
+        if self.root_translations is not None:
+            counts["<root>"] = len(self.root_translations)
+        if not counts:
+            raise At((), "needs root_translations or rotations (an empty clip animates nothing)")
+        n = max(counts.values())
+        for name, c in counts.items():
+            if c != n or c == 0:
+                where = ("root_translations",) if name == "<root>" else ("rotations", name)
+                raise At(where, f"has {c} frames, the clip has {n}")
+        return self
+
+
+GroundSpec = Union[Literal["flat", "slope"], HeightFieldModel]
+
+
 class PresetModel(_Model):
     """A rigedit rig preset: skeleton, IK chains and (optional) timeline."""
 
@@ -236,6 +280,8 @@ class PresetModel(_Model):
     skeleton: SkeletonModel
     chains: list[ChainModel] = Field(default_factory=list, description="solved in this order")
     timeline: TimelineSlot = None
+    ground: GroundSpec | None = Field(default=None, description="'flat', 'slope' or a height field; ground-feet chains stand on it")
+    clip: ClipModel | None = Field(default=None, description="an animation under the IK, carried by the preset")
 
     @model_validator(mode="after")
     def _chains_fit_skeleton(self):
@@ -253,4 +299,8 @@ class PresetModel(_Model):
                         ("chains", c, "joints", k),
                         f"joints must form a connected chain: {j!r} is not a child of {ch.joints[k - 1]!r}",
                     )
+        if self.clip is not None:
+            for name in self.clip.rotations:
+                if name not in parent:
+                    raise At(("clip", "rotations", name), f"no joint named {name!r} in the skeleton")
         return self
