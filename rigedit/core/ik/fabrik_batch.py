@@ -54,10 +54,10 @@ def fabrik_batch(points, target, *, tolerance=1e-3, max_iterations=10, pole=None
     ls = np.empty((n - 1, big_n))
     for k in range(n - 1):  # joint by joint: (3, N) blocks stay in cache, a whole (n, 3, N) would not
         bone = pts[k + 1] - pts[k]
-        ls[k] = np.sqrt(np.einsum("in,in->n", bone, bone))
+        ls[k] = _length(bone)
     total = np.sum(ls, axis=0)
     toward = tt - root
-    reach = np.sqrt(np.einsum("in,in->n", toward, toward))
+    reach = _length(toward)
     dirs = StartDirections(p, ls, toward)
     iterations = np.zeros(big_n, dtype=np.int64)
 
@@ -70,7 +70,7 @@ def fabrik_batch(points, target, *, tolerance=1e-3, max_iterations=10, pole=None
     todo = np.nonzero(~far & (err > tol))[0] if cap > 0 else np.zeros(0, dtype=np.int64)
     if arc_start and len(todo):
         tip = pts[-1][:, todo] - root[:, todo]
-        span = np.sqrt(np.einsum("in,in->n", tip, tip))
+        span = _length(tip)
         straight = (total[todo] > TINY) & (span >= total[todo] * (1.0 - STRAIGHT_RELATIVE))
         rows = todo[straight]
         if len(rows):
@@ -158,7 +158,7 @@ def _pull(joint, anchor, l, dirs, bone, rows, sign, out) -> None:
     """out = the joint moved to distance l from the anchor, toward where it was; a joint on
     top of the anchor goes along sign * the bone's start direction. (3, M) arrays."""
     v = joint - anchor
-    d = np.sqrt(np.einsum("in,in->n", v, v))
+    d = _length(v)
     flat = d <= TINY
     if flat.any():
         v = np.where(flat, sign * dirs.bone(bone, rows), v)
@@ -203,6 +203,14 @@ def start_directions(bones, ls, toward) -> np.ndarray:
         seen |= ok[k]
         dirs[k] = np.where(seen, dirs[k], first)
     return dirs
+
+
+def _length(v) -> np.ndarray:
+    """|v| of (3, M) columns, summed x*x + y*y + z*z in that order as fabrik's floats do
+    (einsum may sum otherwise): a folding chain amplifies a last-bit difference in a length
+    a million times within a couple of passes, and the rows must equal fabrik's."""
+    x, y, z = v
+    return np.sqrt(x * x + y * y + z * z)
 
 
 def _gap(a, b) -> np.ndarray:
