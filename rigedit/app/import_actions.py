@@ -45,6 +45,9 @@ class ImportController(QObject):
         super().__init__(window)
         self.w = window
         self.last_error: str | None = None
+        # Off where no one could answer a dialog (a --screenshot run): the failure is still
+        # kept in last_error for the caller to report.
+        self.show_errors = True
         self.last_summary: str = ""
         # The BVH layout of the imported rig, for writing it back the way it came.
         self._layout_for: tuple[Rig, BvhLayout] | None = None
@@ -132,7 +135,8 @@ class ImportController(QObject):
 
     def _fail(self, title: str, message: str) -> None:
         self.last_error = message
-        dialogs.show_error(self.w, title, message)
+        if self.show_errors:
+            dialogs.show_error(self.w, title, message)
 
 
 def _read(path: Path):

@@ -14,6 +14,8 @@ from typing import Sequence
 
 from .qt_setup import prepare_qt
 
+IMPORTABLE = (".bvh", ".glb", ".gltf")
+
 DEMO_CHAIN = "left_arm"
 DEMO_GOAL = (0.55, 1.45, 0.35)  # metres: reaching forward and up, well inside the arm's reach
 
@@ -30,7 +32,7 @@ def _size(text: str) -> tuple[int, int]:
 
 def parse(argv: Sequence[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="rigedit", description="Pose character rigs with inverse kinematics.")
-    p.add_argument("file", nargs="?", metavar="FILE", help="a rig preset (.json); default: the bundled humanoid")
+    p.add_argument("file", nargs="?", metavar="FILE", help="a rig preset (.json), or a .bvh/.glb/.gltf to import; default: the bundled humanoid")
     p.add_argument("--screenshot", metavar="OUT.png", help="save a screenshot of the window and exit")
     p.add_argument("--demo", metavar="OUT.png", help="drag the left-hand target, save a screenshot and exit")
     p.add_argument("--size", type=_size, default=(1280, 800), metavar="WxH", help="window size (default 1280x800)")
@@ -48,6 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from .main_window import MainWindow
 
+    capturing = bool(args.screenshot or args.demo)
+    if args.file and Path(args.file).suffix.lower() in IMPORTABLE:
+        return _open_imported(app, args, capturing)
     rig = None
     if args.file:
         try:
@@ -57,7 +62,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"rigedit: {e}", file=sys.stderr)
                 return 1
             rig = None  # the window opens on the humanoid and shows the error in a dialog
-    capturing = bool(args.screenshot or args.demo)
     window = MainWindow(rig, args.file if rig is not None else None, keep_layout=not capturing)
     if args.screenshot or args.demo:
         return _capture(app, window, args)
@@ -68,6 +72,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.file and rig is None:
         window.open_preset(args.file)  # shows the PresetError dialog; the humanoid stays
     window.offer_recovery()
+    return app.exec()
+
+
+def _open_imported(app, args, capturing: bool) -> int:
+    """`rigedit walk.bvh` imports, as File > Import does (asking about the proposed chains
+    when a person is there to answer)."""
+    from .main_window import MainWindow
+
+    window = MainWindow(None, None, keep_layout=not capturing)
+    if capturing:
+        window.importer.show_errors = False
+        if not window.importer.import_file(args.file, ask=False):
+            print(f"rigedit: {window.importer.last_error}", file=sys.stderr)
+            return 1
+        return _capture(app, window, args)
+    window.show()
+    gc.freeze()
+    window.importer.import_file(args.file)  # a failure shows a dialog; the humanoid stays
     return app.exec()
 
 

@@ -37,6 +37,9 @@ class LimitsTable(QTableWidget):
         self._loading = True
         try:
             self._joints = list(joints)[:-1]
+            # Start from an empty table: cell widgets of a previous, longer chain otherwise
+            # linger where the shorter chain's rows are drawn.
+            self.setRowCount(0)
             self.setRowCount(len(self._joints))
             for r, joint in enumerate(self._joints):
                 item = QTableWidgetItem(joint)
