@@ -17,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
 
-from generate_presets import humanoid, rounded  # noqa: E402
+from generate_presets import creature, humanoid, rounded  # noqa: E402
 
 from rigedit.core.chain_uses import LookAtSettings  # noqa: E402
 from rigedit.core.rig import Rig  # noqa: E402
@@ -108,6 +108,46 @@ def uneven_ground_walk_scene() -> Rig:
     return rig
 
 
+def creature_gait_scene() -> Rig:
+    """The creature walking a keyed body path: 2 m forward along a gentle S over 6 s, its
+    body turning along the path; the eight legs step procedurally (rig.gait) and each is
+    solved by its FABRIK chain with its limits."""
+    from rigedit.core.clip import Clip
+    from rigedit.core.ik.limits import ConeLimit
+    from rigedit.core.rig_gait import GaitSettings
+    from rigedit.core.transforms import quat_from_axis_angle
+
+    rig = creature()
+    rig.name = "creature gait"
+    sk = rig.skeleton
+    fps, seconds = 30.0, 6.0
+    n = int(round(seconds * fps)) + 1
+    u = np.arange(n) / (n - 1)
+    # Ease in and out along the path so the walk starts and ends at rest.
+    s = u * u * (3 - 2 * u)
+    z = 2.0 * s
+    x = 0.25 * np.sin(np.pi * s)
+    dx, dz = np.gradient(x), np.gradient(z)
+    yaw = np.arctan2(dx, np.where(np.hypot(dx, dz) > 1e-12, dz, 1.0))
+    yaw[np.hypot(dx, dz) <= 1e-9] = 0.0
+    rot = np.broadcast_to(sk.rest_rotations, (n,) + sk.rest_rotations.shape).copy()
+    trans = np.broadcast_to(sk.offsets, (n,) + sk.offsets.shape).copy()
+    trans[:, 0] = np.stack([x, np.full(n, sk.offsets[0, 1]), z], axis=1)
+    rot[:, 0] = quat_from_axis_angle(np.tile([0.0, 1.0, 0.0], (n, 1)), yaw)
+    rig.clip = Clip(rot, trans, 1.0 / fps)
+    rig.clip_in_preset = True
+    for ch in rig.chains:
+        # Planted feet under a turning body pull the ankles further round than the posing
+        # preset's 45 degree cones allow (FABRIK then stalls 3-10 mm short on the front
+        # legs, measured): the walking creature's ankles get 60 degrees.
+        ch.limits = {**ch.limits, ch.joints[2]: ConeLimit(60.0)}
+        ch.max_iterations = 100  # a planted foot under a moving body: more passes per frame
+        ch.tolerance = 2e-4  # planted feet must hold still to well under a millimetre
+    rig.gait = GaitSettings(tuple(rig.chain_names), step_length=0.12, step_time=0.2, step_height=0.05)
+    rig.timeline = Timeline(frame_rate=30.0, start=0.0, end=seconds)
+    return rig
+
+
 def save(rig: Rig, stem: str) -> None:
     path = HERE / f"{stem}.json"
     save_preset(rig, path)
@@ -120,6 +160,7 @@ def save(rig: Rig, stem: str) -> None:
 def main() -> None:
     save(look_at_scene(), "look_at")
     save(uneven_ground_walk_scene(), "uneven_ground_walk")
+    save(creature_gait_scene(), "creature_gait")
 
 
 if __name__ == "__main__":

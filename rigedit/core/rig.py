@@ -21,6 +21,7 @@ from .chain import Chain, ChainReport, LimitFitError, check_finite
 from .clip import Clip
 from .ik.limits import HingeLimit, Limit, hinge_axis
 from .rig_solve import chain_pose, local_turns, solve_fabrik, solve_two_bone, world_of
+from .rig_gait import GaitSettings, RigGait, check_gait
 from .rig_ground import Ground, ground_frame, make_ground
 from .rig_uses import Aimed, aimed_target, look_at_rotations, reach_is_plain
 from .skeleton import Pose, Skeleton
@@ -69,6 +70,8 @@ class Rig:
         self._outputs: dict[str, tuple] = {}  # per chain, what the last solve wrote (see solve)
         self._outputs_anim = None  # the animated pose those outputs were written on
         self._ground: Ground | None = None  # issue 8: the ground "ground feet" chains stand on
+        self._gait: GaitSettings | None = None  # issue 8: legs stepping as the body moves
+        self._gait_run: RigGait | None = None
         self.clip = clip
         self.time = time
         self.timeline = Timeline() if timeline is None else timeline  # keyed curves; opaque to the solver
@@ -170,6 +173,8 @@ class Rig:
     def remove_chain(self, name: str) -> None:
         self.chain(name)
         del self._chains[name], self._plans[name]
+        if self._gait is not None and name in self._gait.legs:
+            self.gait = None  # a gait without one of its legs is not the gait it was
         self._state.pop(name, None)
         self._link_plans()
 
@@ -240,6 +245,33 @@ class Rig:
         self._anim_cache = self._last_frame = self._outputs_anim = None
 
     @property
+    def gait(self) -> GaitSettings | None:
+        """Procedural legs: which chains step as the body (root) moves, and how; or None."""
+        return self._gait
+
+    @gait.setter
+    def gait(self, settings: GaitSettings | None) -> None:
+        self._gait = None if settings is None else check_gait(settings, self.chain_names)
+        self._gait_run = None
+
+    def advance_gait(self, dt: float | None = None):
+        """Step the gait to the current time (by `dt` seconds, or by the time since the last
+        call) and set the leg chains' targets; the caller solves. Returns the foot targets
+        (legs, 3), or None without a gait. A time jump (scrub, loop) replants the feet."""
+        if self._gait is None:
+            return None
+        if self._gait_run is None:
+            self._gait_run = RigGait(self, self._gait)
+        return self._gait_run.advance(self, dt)
+
+    def grounded_targets(self) -> dict[str, tuple[float, float, float]]:
+        """Where the ground puts each ground-feet chain's target at the current time (what
+        the next solve aims at); empty without a ground. A viewer showing targets uses it."""
+        if self._ground is None:
+            return {}
+        return dict(self._animated_lists()[0][5])
+
+    @property
     def time(self) -> float:
         return self._time
 
@@ -307,6 +339,7 @@ class Rig:
             ch._fit = _LimitFit(other._skeleton, self._plans[k].idx)
         other._state = dict(self._state)  # states are never changed in place
         other._clip = _copy.deepcopy(self._clip)
+        other._gait_run = _copy.deepcopy(self._gait_run)
         other.timeline = _copy.deepcopy(self.timeline)
         other._pose = self._pose.copy()
         other._world_cache = None

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from rigedit.core.chain import Chain, LimitFitError
 from rigedit.core.chain_uses import DEFAULT_REACH_CLAMP, DEFAULT_SOFTNESS, LookAtSettings
 from rigedit.core.clip import Clip
+from rigedit.core.rig_gait import GaitSettings
 from rigedit.core.ground import HeightField
 from rigedit.core.ik.limits import ConeLimit, HingeLimit
 from rigedit.core.rig import BUNDLED_PRESETS, Rig, register_preset_io
@@ -209,6 +210,12 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
         rig.ground = _ground_from(model.ground)
     except ValueError as e:
         raise PresetError(file, [("ground", str(e))]) from None
+    if model.gait is not None:
+        g = model.gait
+        try:
+            rig.gait = GaitSettings(tuple(g.legs), g.step_length, g.step_time, g.step_height)
+        except ValueError as e:
+            raise PresetError(file, [("gait", str(e))]) from None
     if model.clip is not None:
         rig.clip = _clip_from(model.clip, skeleton)
         rig.clip_in_preset = True
@@ -302,6 +309,14 @@ def _document_from(rig: Rig) -> dict:
         else:
             f = ground.field
             doc["ground"] = {"heights": f.heights.tolist(), "spacing": f.spacing, "origin": list(f.origin)}
+    gait = getattr(rig, "gait", None)
+    if gait is not None:
+        doc["gait"] = {
+            "legs": list(gait.legs),
+            "step_length": gait.step_length,
+            "step_time": gait.step_time,
+            "step_height": gait.step_height,
+        }
     if rig.clip is not None and getattr(rig, "clip_in_preset", False):
         doc["clip"] = _clip_document(rig)
     return doc

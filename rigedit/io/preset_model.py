@@ -269,6 +269,15 @@ class ClipModel(_Model):
 GroundSpec = Union[Literal["flat", "slope"], HeightFieldModel]
 
 
+class GaitModel(_Model):
+    """Procedural legs: these chains step as the body (the root joint) moves."""
+
+    legs: list[Name] = Field(description="leg chain names; each foot's rest spot is its tip at rest")
+    step_length: Annotated[float, Field(gt=0.0, le=100.0)] = Field(default=0.12, description="metres")
+    step_time: Annotated[float, Field(gt=0.0, le=100.0)] = Field(default=0.2, description="seconds")
+    step_height: Annotated[float, Field(ge=0.0, le=100.0)] = Field(default=0.05, description="metres")
+
+
 class PresetModel(_Model):
     """A rigedit rig preset: skeleton, IK chains and (optional) timeline."""
 
@@ -282,6 +291,7 @@ class PresetModel(_Model):
     timeline: TimelineSlot = None
     ground: GroundSpec | None = Field(default=None, description="'flat', 'slope' or a height field; ground-feet chains stand on it")
     clip: ClipModel | None = Field(default=None, description="an animation under the IK, carried by the preset")
+    gait: GaitModel | None = Field(default=None, description="procedural legs stepping as the body moves")
 
     @model_validator(mode="after")
     def _chains_fit_skeleton(self):
@@ -299,6 +309,10 @@ class PresetModel(_Model):
                         ("chains", c, "joints", k),
                         f"joints must form a connected chain: {j!r} is not a child of {ch.joints[k - 1]!r}",
                     )
+        if self.gait is not None:
+            for k, leg in enumerate(self.gait.legs):
+                if leg not in names:
+                    raise At(("gait", "legs", k), f"no chain named {leg!r}")
         if self.clip is not None:
             for name in self.clip.rotations:
                 if name not in parent:

@@ -343,3 +343,65 @@ def test_ground_feet_off_leaves_the_clip_pose():
     rig.time = 2.0
     rig.solve()
     np.testing.assert_allclose(rig.world_position("Hips"), rig.skeleton.fk(rig.clip.pose_at(2.0))[0][0], atol=1e-12)
+
+
+# --- creature gait ----------------------------------------------------------------------------
+
+
+def test_creature_walking_its_path_keeps_planted_feet_still_and_a_side_on_the_ground():
+    from rigedit.core.rig import BUNDLED_PRESETS
+    from rigedit.core.rig_gait import advance_gait
+
+    rig = Rig.load(BUNDLED_PRESETS / "creature_gait.json")
+    legs = list(rig.gait.legs)
+    tips = [rig.chain(leg).joints[-1] for leg in legs]
+    left = [k for k, leg in enumerate(legs) if "_L" in leg]
+    right = [k for k, leg in enumerate(legs) if "_R" in leg]
+    rig.time = 0.0
+    rig.advance_gait()
+    rig.solve()
+    dt = 1.0 / 30.0
+    last = np.array([rig.world_position(t) for t in tips])
+    was_planted = rig._gait_run.gait.planted.copy()
+    steps = np.zeros(len(legs), dtype=int)
+    body_start = rig.world_position("Body")
+    while rig.time < rig.clip.duration - 1e-9:
+        reports = advance_gait(rig, dt)
+        planted = rig._gait_run.gait.planted.copy()
+        now = np.array([rig.world_position(t) for t in tips])
+        for k, leg in enumerate(legs):
+            # Each leg is solved by its FABRIK chain with its limits, to within a millimetre.
+            assert reports[leg].error < 1e-3, (rig.time, leg, reports[leg])
+            if was_planted[k] and planted[k]:
+                # Planted before and after this frame: the foot has not moved.
+                assert np.linalg.norm(now[k] - last[k]) < 1e-3, (rig.time, leg, now[k] - last[k])
+            steps[k] += was_planted[k] and not planted[k]
+        # Never every leg of one side in the air.
+        assert planted[left].any() and planted[right].any(), (rig.time, planted)
+        last, was_planted = now, planted
+    assert np.linalg.norm(rig.world_position("Body") - body_start) > 1.5  # it went somewhere
+    assert (steps >= 3).all(), steps  # and every leg stepped along the way
+
+
+def test_the_gait_follows_a_body_moved_by_hand_headless():
+    from rigedit.core.rig import BUNDLED_PRESETS
+
+    rig = Rig.load(BUNDLED_PRESETS / "creature_gait.json")
+    rig.clip = None  # no path: the rest pose, body at the origin
+    rig.advance_gait()
+    before = np.array([rig.chain(leg).target for leg in rig.gait.legs])
+    rig.advance_gait(1.0 / 30.0)  # the body has not moved: nothing steps
+    np.testing.assert_array_equal(np.array([rig.chain(leg).target for leg in rig.gait.legs]), before)
+
+
+def test_removing_a_leg_chain_drops_the_gait_and_bad_gaits_are_refused():
+    from rigedit.core.rig import BUNDLED_PRESETS
+    from rigedit.core.rig_gait import GaitSettings
+
+    rig = Rig.load(BUNDLED_PRESETS / "creature_gait.json")
+    with pytest.raises(ValueError, match="gait leg 'tail' is not a chain"):
+        rig.gait = GaitSettings(("leg_L1", "tail"))
+    with pytest.raises(ValueError, match="step_time must be a positive number"):
+        rig.gait = GaitSettings(("leg_L1", "leg_R1"), step_time=0.0)
+    rig.remove_chain("leg_L1")
+    assert rig.gait is None
