@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from rigedit.core.ik.chain_frames import plan_limits
 from rigedit.core.ik import ChainLimits, ConeLimit, HingeLimit, clamp_bone, fabrik, limit_error_deg
 from rigedit.core.skeleton import Skeleton, write_chain_positions
 from rigedit.core.transforms import quat_conj, quat_mul, quat_normalize, quat_rotate
@@ -223,6 +224,35 @@ def test_limits_hold_after_the_solve(case, data, max_iterations):
     np.testing.assert_allclose(pos[1:], r.points, atol=1e-9 * (1 + np.abs(pts).max()))
     dots = np.abs(np.sum(r.frames * rot[1:n], axis=1))
     assert np.all(dots > 1 - 1e-9), f"solver frames differ from the written skeleton's: {dots}"
+
+
+def test_a_limit_plan_solves_as_the_limits_it_was_made_from():
+    # The rig validates a chain's limits once (plan_limits) and passes the plan, with the
+    # frames as float tuples, on every frame: the answer must be the dict's, bit for bit.
+    rng = np.random.default_rng(5)
+    pts = np.cumsum(rng.normal(size=(5, 3)) * 0.3, axis=0)
+    joints = {1: HingeLimit((1, 0, 0), 0, 150), 2: ConeLimit(40.0), 3: HingeLimit((0, 0, 1), -30, 90)}
+    frames = quat_normalize(rng.normal(size=(4, 4)))
+    root_dir, root_frame = (0.0, -1.0, 0.0), (0.0, 0.0, 0.0, 1.0)
+    plan = plan_limits(joints, len(pts))
+    as_tuples = [tuple(q) for q in frames.tolist()]
+    for _ in range(5):
+        target = pts[0] + rng.normal(size=3) * 0.6
+        want = fabrik(pts, target, limits=ChainLimits(joints, root_dir, root_frame, frames), max_iterations=30)
+        got = fabrik(pts, target, limits=ChainLimits(plan, root_dir, root_frame, as_tuples), max_iterations=30)
+        np.testing.assert_array_equal(got.points, want.points)
+        assert got.errors == want.errors
+        np.testing.assert_array_equal(got.frames, want.frames)
+
+
+def test_a_limit_plan_refuses_a_chain_of_another_length():
+    plan = plan_limits({1: ConeLimit(30.0)}, 4)
+    pts = np.cumsum(np.ones((5, 3)), axis=0)
+    with pytest.raises(ValueError, match="4-point chain"):
+        fabrik(pts, pts[0], limits=plan)
+    with pytest.raises(ValueError, match="not a joint index"):
+        plan_limits({7: ConeLimit(30.0)}, 4)
+    assert plan_limits({3: ConeLimit(30.0)}, 4) is None  # on the tip: no bone to limit
 
 
 def test_default_frames_are_parallel_transport_from_the_root_frame():

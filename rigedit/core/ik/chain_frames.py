@@ -355,8 +355,8 @@ def _frames(frames, m):
             n2 = x * x + y * y + z * z + w * w
             if not (isfinite(n2) and n2 > TINY):
                 break
-            r = 1.0 / sqrt(n2)
-            out.append((x * r, y * r, z * r, w * r))
+            n = sqrt(n2)  # divided, as qnormalize does, so both paths agree to the bit
+            out.append((x / n, y / n, z / n, w / n))
         else:
             return out
     arr = np.asarray(frames, dtype=np.float64)
