@@ -18,6 +18,7 @@ from math import atan2, isfinite, sqrt
 
 import numpy as np
 
+from ..scalar_quat import NEAR_OPPOSITE
 from ._floats import IDENTITY, TINY, Y_UP, cross, dot, qbetween, qmul, qnormalize, qrot, unit_or
 from .limits import (
     ConeLimit,
@@ -255,30 +256,56 @@ def forward_limited(aim, prep: PreparedLimits, keep_shape: bool = False):
     """
     lengths, kinds, params = prep.lengths, prep.kinds, prep.params
     ref_dirs, ref_axes = prep.ref_dirs, prep.ref_axes
-    turn = IDENTITY
+    # The turn so far, as four floats: this loop runs for every bone of every limited pass
+    # and sweep, so qrot, qbetween and qmul are written out (a tuple and a call each cost
+    # more than their arithmetic).
+    qx = qy = qz = 0.0
+    qw = 1.0
     parent = prep.root_dir
     x0, y0, z0 = aim[0]
     out = [(x0, y0, z0)]
     axes = [None] * len(lengths)
     dirs = []
     for k in range(len(aim) - 1):
-        carried = qrot(turn, ref_dirs[k])
+        # carried = qrot(turn, ref_dirs[k])
+        vx, vy, vz = ref_dirs[k]
+        tx, ty, tz = 2.0 * (qy * vz - qz * vy), 2.0 * (qz * vx - qx * vz), 2.0 * (qx * vy - qy * vx)
+        cx = vx + qw * tx + (qy * tz - qz * ty)
+        cy = vy + qw * ty + (qz * tx - qx * tz)
+        cz = vz + qw * tz + (qx * ty - qy * tx)
         l = lengths[k]
         if l > TINY:
-            if keep_shape:
-                u = carried
-            else:
+            u = None
+            if not keep_shape:
                 x1, y1, z1 = aim[k + 1]
-                u = unit_or((x1 - x0, y1 - y0, z1 - z0), carried)
+                dx, dy, dz = x1 - x0, y1 - y0, z1 - z0
+                n = sqrt(dx * dx + dy * dy + dz * dz)
+                if n > TINY:
+                    u = (dx / n, dy / n, dz / n)
+            if u is None:
+                u = (cx, cy, cz)
             kind = kinds[k]
             if kind == "cone":
                 u = clamp_cone(params[k], parent, u)
             elif kind == "hinge":
-                axes[k] = axis = qrot(turn, ref_axes[k])
+                axes[k] = axis = qrot((qx, qy, qz, qw), ref_axes[k])
                 u = clamp_hinge(params[k], parent, hinge_axis(axis, parent), u)
-            turn = qnormalize(qmul(qbetween(carried, u), turn))
+            # turn = normalise(between(carried, u) * turn); both are unit, so between's
+            # own normalisation folds into the product's.
+            ux, uy, uz = u
+            d = cx * ux + cy * uy + cz * uz
+            if d < NEAR_OPPOSITE:
+                bx, by, bz, bw = qbetween((cx, cy, cz), u)
+            else:
+                bx, by, bz, bw = cy * uz - cz * uy, cz * ux - cx * uz, cx * uy - cy * ux, 1.0 + d
+            rx = bw * qx + bx * qw + by * qz - bz * qy
+            ry = bw * qy - bx * qz + by * qw + bz * qx
+            rz = bw * qz + bx * qy - by * qx + bz * qw
+            rw = bw * qw - bx * qx - by * qy - bz * qz
+            n = sqrt(rx * rx + ry * ry + rz * rz + rw * rw)
+            qx, qy, qz, qw = rx / n, ry / n, rz / n, rw / n
         else:
-            u = carried
+            u = (cx, cy, cz)
         x0 += l * u[0]
         y0 += l * u[1]
         z0 += l * u[2]
