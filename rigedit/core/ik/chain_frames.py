@@ -393,13 +393,15 @@ def _frames(frames, m):
 
 
 def _vec(v, size, what):
-    if type(v) is tuple and len(v) == size:
-        try:
-            t = tuple(float(c) for c in v)
-        except (TypeError, ValueError):
-            t = None
-        if t is not None and isfinite(sum(t)):
-            return t
+    if type(v) is tuple and len(v) == size:  # the rig's floats: no numpy round trip
+        total = 0.0
+        for c in v:
+            if type(c) is not float:
+                break
+            total += c
+        else:
+            if isfinite(total):
+                return v
     arr = np.asarray(v, dtype=np.float64)
     if arr.shape != (size,) or not np.all(np.isfinite(arr)):
         raise ValueError(f"{what} must be {size} finite numbers, got {np.asarray(v).tolist()!r}")
