@@ -49,7 +49,7 @@ def look_at_scene() -> Rig:
 
 
 def walk_clip(rig: Rig, *, speed: float = 0.8, period: float = 1.0, seconds: float = 4.0, fps: float = 30.0,
-              start_z: float = -0.7, hip_height: float = 0.9):
+              start_z: float = -1.2, hip_height: float = 0.9):
     """A procedural walk on flat ground (y = 0), made with the rig's own leg IK: the hips
     travel +Z at `speed`, each foot is planted for 60 % of a `period` and swings forward along
     an arc for the rest, left and right half a period apart. Returns a Clip."""
@@ -99,8 +99,10 @@ def uneven_ground_walk_scene() -> Rig:
     for name in ("spine", "left_arm", "right_arm"):
         rig.remove_chain(name)  # the upper body plays the clip as it is: this scene is the feet
     rig.reset()
-    for leg in ("left_leg", "right_leg"):  # poles come along with the walker
-        rig.chain(leg).pole = tuple(float(v) for v in np.asarray(rig.chain(leg).pole) + rig.world_position("Hips") - [0.0, 0.98, 0.0])
+    for leg in ("left_leg", "right_leg"):
+        # A pole is a fixed world point: the walker would pass it and bend its knees back.
+        # Without one the knee keeps its bend plane (the clip's), and the hinge keeps it forward.
+        rig.chain(leg).pole = None
     rig.solve()
     for ch in rig.chains:  # the file's targets are where the first frame puts them
         ch.target = tuple(float(v) for v in ch.target)
@@ -125,7 +127,7 @@ def creature_gait_scene() -> Rig:
     u = np.arange(n) / (n - 1)
     # Ease in and out along the path so the walk starts and ends at rest.
     s = u * u * (3 - 2 * u)
-    z = 2.0 * s
+    z = 2.0 * s - 1.0  # centred on the origin, where the camera looks
     x = 0.25 * np.sin(np.pi * s)
     dx, dz = np.gradient(x), np.gradient(z)
     yaw = np.arctan2(dx, np.where(np.hypot(dx, dz) > 1e-12, dz, 1.0))
@@ -145,6 +147,8 @@ def creature_gait_scene() -> Rig:
         ch.tolerance = 2e-4  # planted feet must hold still to well under a millimetre
     rig.gait = GaitSettings(tuple(rig.chain_names), step_length=0.12, step_time=0.2, step_height=0.05)
     rig.timeline = Timeline(frame_rate=30.0, start=0.0, end=seconds)
+    rig.reset()
+    rig.advance_gait()  # the file's targets: the feet planted at the first frame
     return rig
 
 

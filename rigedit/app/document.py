@@ -98,6 +98,10 @@ class Document(QObject):
 
     def set_time(self, seconds: float) -> None:
         self._rig.time = seconds
+        # --- issue 8 (INTEGRATION): a creature's legs step as the played body moves
+        if getattr(self._rig, "gait", None) is not None:
+            self._rig.advance_gait()  # sets the legs' targets; the solver thread solves them
+        # --- end issue 8
         self.time_changed.emit(self._rig.time)
         self.goals_changed.emit()
 

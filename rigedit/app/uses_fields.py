@@ -35,6 +35,10 @@ class UsesFields(QWidget):
         self.softness = _spin("softness", 0.0, 1000.0, 1, 5.0, " mm")
         self.softness.setToolTip("Soft IK: the last this-many millimetres of reach are eased, so the limb "
                                  "straightens smoothly instead of snapping (0 = off)")
+        self.ground_feet = QCheckBox("Ground feet")
+        self.ground_feet.setObjectName("groundFeet")
+        self.ground_feet.setToolTip("The target follows the rig's ground under the animated tip; "
+                                    "the pelvis lowers so every grounded leg reaches")
         self.look_weights = QLineEdit()
         self.look_weights.setObjectName("lookWeights")
         self.look_weights.setPlaceholderText("equal shares")
@@ -60,6 +64,7 @@ class UsesFields(QWidget):
         self.form.setContentsMargins(0, 0, 0, 0)
         self.form.addRow("Reach clamp", self.reach_clamp)
         self.form.addRow("Soft IK", self.softness)
+        self.form.addRow("", self.ground_feet)
         self.form.addRow("Look weights", self.look_weights)
         self.form.addRow("Forward axis", self.look_forward)
         self.form.addRow("Up axis", self.look_up)
@@ -68,6 +73,7 @@ class UsesFields(QWidget):
 
         self.reach_clamp.valueChanged.connect(lambda v: self._edit("Set reach clamp", reach_clamp=v / 100.0))
         self.softness.valueChanged.connect(lambda v: self._edit("Set soft IK", softness=v / 1000.0))
+        self.ground_feet.toggled.connect(lambda on: self._edit("Ground feet" if on else "Free feet", ground_feet=bool(on)))
         self.look_weights.editingFinished.connect(self._weights_edited)
         self.look_forward.activated.connect(lambda i: self._look_edit("Set forward axis", forward_axis=self.look_forward.itemData(i)))
         self.look_up.activated.connect(lambda i: self._look_edit("Set up axis", up_axis=self.look_up.itemData(i)))
@@ -77,13 +83,14 @@ class UsesFields(QWidget):
 
     def show_chain(self, ch) -> None:
         look = ch.solver == "look_at"
-        for w in (self.reach_clamp, self.softness):
+        for w in (self.reach_clamp, self.softness, self.ground_feet):
             self.form.setRowVisible(w, not look)
         for w in (self.look_weights, self.look_forward, self.look_up, self.look_cone):
             self.form.setRowVisible(w, look)
         self.form.setRowVisible(self.look_twist.parentWidget(), look)
         self.reach_clamp.setValue(ch.reach_clamp * 100.0)
         self.softness.setValue(ch.softness * 1000.0)
+        self.ground_feet.setChecked(ch.ground_feet)
         s = self._look = ch.look_at
         self.look_weights.setText("" if s.weights is None else ", ".join(f"{w:g}" for w in s.weights))
         for combo, axis in ((self.look_forward, s.forward_axis), (self.look_up, s.up_axis)):

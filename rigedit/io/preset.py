@@ -220,9 +220,10 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
         rig.clip = _clip_from(model.clip, skeleton)
         rig.clip_in_preset = True
     if model.clip is not None or model.ground is not None:
-        # The pose on loading is the first frame as solved (feet on the ground), as for a
-        # preset without them it is the rest pose its targets already hold.
+        # The pose on loading is the first frame as solved (feet on the ground, a gait's
+        # feet planted), as for a preset without them it is the rest pose its targets hold.
         rig.reset()
+        rig.advance_gait()
         rig.solve()
     return rig
 

@@ -92,7 +92,7 @@ def test_the_scenes_are_in_the_file_new_menu(window):
         for sub in menu.actions() if menu else ():
             if sub.menu() is not None:
                 titles |= {a.text() for a in sub.menu().actions()}
-    assert {"Look At"} <= titles, titles
+    assert {"Look At", "Uneven Ground Walk", "Creature Gait"} <= titles, titles
 
 
 def test_look_at_scene_plays_and_the_head_follows_the_keyed_target(qtbot, window):
@@ -115,3 +115,48 @@ def test_look_at_scene_plays_and_the_head_follows_the_keyed_target(qtbot, window
     panel.play_button.click()
     wait_solved(qtbot, window)
     assert window.document.reports["look"].reached
+
+
+def test_uneven_ground_walk_scene_shows_its_ground_and_plays_with_feet_on_it(qtbot, window):
+    from PySide6.QtWidgets import QCheckBox
+
+    panel = open_scene(qtbot, window, "uneven_ground_walk")
+    rig = window.rig
+    assert rig.ground is not None and rig.ground.kind == "slope"
+    assert window.viewport.ground.item is not None  # the mesh is in the scene
+    item = window.viewport.ground.item
+    select(window, "left_leg")
+    box = window.findChild(QCheckBox, "groundFeet")
+    assert box.isChecked()
+    panel.scrub_to(2.0)
+    wait_solved(qtbot, window)
+    assert window.viewport.ground.item is item  # drawn once, not per frame
+    foot = rig.world_position("LeftFoot")
+    ankle = rig.skeleton.fk(rig.skeleton.rest_pose())[0][rig.skeleton.index("LeftFoot"), 1]
+    anim_lift = rig.skeleton.fk(rig.clip.pose_at(2.0))[0][rig.skeleton.index("LeftFoot"), 1] - ankle
+    assert anim_lift <= 1e-9  # planted at 2 s in the clip
+    assert abs(foot[1] - (rig.ground.field.height(foot[0], foot[2]) + ankle)) < 1e-3
+    box.setChecked(False)  # undoable, like every dock edit
+    assert not rig.chain("left_leg").ground_feet
+    window.undo_stack.undo()
+    assert rig.chain("left_leg").ground_feet and box.isChecked()
+
+
+def test_creature_gait_scene_plays_and_its_legs_step(qtbot, window):
+    panel = open_scene(qtbot, window, "creature_gait")
+    rig = window.rig
+    assert rig.gait is not None
+    start = {leg: np.asarray(rig.chain(leg).target).copy() for leg in rig.gait.legs}
+    panel.scrub_to(0.0)
+    # Frame by frame, as Play drives it: the body walks its path and the feet follow.
+    for frame in range(1, 61):
+        panel.scrub_to(frame / 30.0)
+    wait_solved(qtbot, window)
+    moved = [leg for leg in rig.gait.legs if np.linalg.norm(np.asarray(rig.chain(leg).target) - start[leg]) > 0.05]
+    assert len(moved) == len(rig.gait.legs), moved
+    for leg in rig.gait.legs:
+        tip = rig.world_position(rig.chain(leg).joints[-1])
+        assert np.linalg.norm(tip - np.asarray(rig.chain(leg).target)) < 2e-3
+    panel.play_button.click()
+    qtbot.waitUntil(lambda: panel.time > 2.2, timeout=8000)
+    panel.play_button.click()

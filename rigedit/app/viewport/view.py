@@ -17,6 +17,7 @@ from ..document import Document
 from . import camera, palette
 from .drag import DragController
 from .gizmos import GizmoView, Handle
+from .ground_view import GroundView
 from .overlays import LineOverlay, limit_lines, reach_shell
 from .skeleton_view import SkeletonView
 
@@ -48,6 +49,7 @@ class Viewport(gl.GLViewWidget):
         self.axes = gl.GLLinePlotItem(pos=np.zeros((4, 3)), mode="lines", width=1.5, antialias=True)
         self.axes.setGLOptions("translucent")
         self.addItem(self.axes)
+        self.ground = GroundView(self)  # issue 8: the rig's ground, if it has one
         self.skeleton = SkeletonView(self)
         self.gizmos = GizmoView(self)
         self.reach = LineOverlay(self, palette.REACH_SHELL)
@@ -55,6 +57,9 @@ class Viewport(gl.GLViewWidget):
 
         self._sync_pending = False
         self._reach_key = None
+        # The newest drag position not yet applied: moves are coalesced to one per event-loop turn
+        # (a busy GUI gets several at once, and each applied move costs a goal post and a solve).
+        self._drag_pos: QPointF | None = None
         document.rig_replaced.connect(self.rebuild)
         document.chain_changed.connect(self._chain_changed)
         document.selection_changed.connect(self._selection_changed)
@@ -88,6 +93,7 @@ class Viewport(gl.GLViewWidget):
             pos=np.array([[-a, y, 0], [a, y, 0], [0, y, -a], [0, y, a]], dtype=np.float32),
             color=np.array([palette.GRID_AXIS_X] * 2 + [palette.GRID_AXIS_Z] * 2, dtype=np.float32),
         )
+        self.ground.set_ground(getattr(rig, "ground", None), (float(pos[0, 0]), float(pos[0, 2])) if len(pos) else (0.0, 0.0))
         self._restyle()
 
     def _chain_changed(self, _name: str) -> None:
@@ -116,9 +122,10 @@ class Viewport(gl.GLViewWidget):
         pos = rig.world_positions()
         self.skeleton.set_positions(pos)
         targets, poles, mids, out = {}, {}, {}, set()
+        grounded = rig.grounded_targets()  # issue 8: ground-feet targets follow the ground
         for name in rig.chain_names:
             ch = rig.chain(name)
-            targets[name] = np.asarray(ch.target)
+            targets[name] = np.asarray(grounded.get(name, ch.target))
             if ch.pole is not None:
                 poles[name] = np.asarray(ch.pole)
             idx = rig.skeleton.chain_indices(ch.joints)
@@ -237,6 +244,14 @@ class Viewport(gl.GLViewWidget):
     def _scene_points(self) -> np.ndarray:
         rig = self.doc.rig
         pts = [rig.world_positions()] + [np.asarray(rig.chain(n).target)[None] for n in rig.chain_names]
+        # --- issue 8 (INTEGRATION): a clip that carries the body away (a walk) is framed
+        # whole: the rig as it stands, moved to each end of the root's path.
+        clip = rig.clip
+        if clip is not None and clip.n_frames > 1:
+            here = pts[0] - pts[0][0]
+            for f in (0, clip.n_frames // 2, clip.n_frames - 1):
+                pts.append(here + clip.translations[f, 0])
+        # --- end issue 8
         return np.concatenate(pts)
 
     # --- drawing ----------------------------------------------------------------------------
@@ -271,7 +286,9 @@ class Viewport(gl.GLViewWidget):
         pos = ev.position()
         if self.drag.active is not None:
             if ev.buttons() & Qt.MouseButton.LeftButton:
-                self.drag.move(*self.ray(pos))
+                if self._drag_pos is None:
+                    QTimer.singleShot(0, self._apply_drag)
+                self._drag_pos = QPointF(pos)
             self.mousePos = pos
             ev.accept()
             return
@@ -284,8 +301,14 @@ class Viewport(gl.GLViewWidget):
                 self.schedule_sync()
         super().mouseMoveEvent(ev)
 
+    def _apply_drag(self) -> None:
+        pos, self._drag_pos = self._drag_pos, None
+        if pos is not None and self.drag.active is not None:
+            self.drag.move(*self.ray(pos))
+
     def mouseReleaseEvent(self, ev) -> None:  # noqa: N802
         if self.drag.active is not None and ev.button() == Qt.MouseButton.LeftButton:
+            self._apply_drag()  # the release lands where the last move went
             self.drag.finish()
             self.gizmos.active = None
             self.schedule_sync()
@@ -295,6 +318,7 @@ class Viewport(gl.GLViewWidget):
 
     def keyPressEvent(self, ev) -> None:  # noqa: N802
         if ev.key() == Qt.Key.Key_Escape and self.drag.active is not None:
+            self._drag_pos = None
             self.drag.cancel()
             self.gizmos.active = None
             self.schedule_sync()
@@ -304,6 +328,7 @@ class Viewport(gl.GLViewWidget):
 
     def cancel_drag(self) -> None:
         if self.drag.active is not None:
+            self._drag_pos = None
             self.drag.cancel()
             self.gizmos.active = None
             self.schedule_sync()
