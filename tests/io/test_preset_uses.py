@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 import rigedit
@@ -77,6 +78,73 @@ def problem(doc: dict) -> str:
 )
 def test_bad_values_name_file_path_and_problem(edit, where, words):
     doc = humanoid_doc()
+    edit(doc)
+    message = problem(doc)
+    assert "bad.json" in message and where in message and words in message, message
+
+
+# --- ground, clip, gait -----------------------------------------------------------------------
+
+
+def scene_doc(stem: str) -> dict:
+    return json.loads((BUNDLED_PRESETS / f"{stem}.json").read_text())
+
+
+@pytest.mark.parametrize("stem", ["look_at", "uneven_ground_walk", "creature_gait"])
+def test_scenes_round_trip_with_ground_clip_and_gait(stem):
+    rig = loads_preset(json.dumps(scene_doc(stem)), f"{stem}.json")
+    again = loads_preset(dumps_preset(rig), "again.json")
+    assert (again.ground is None) == (rig.ground is None)
+    if rig.ground is not None:
+        assert again.ground.kind == rig.ground.kind
+    assert again.gait == rig.gait
+    assert (again.clip is None) == (rig.clip is None)
+    if rig.clip is not None:
+        np.testing.assert_array_equal(again.clip.rotations, rig.clip.rotations)
+        np.testing.assert_array_equal(again.clip.translations, rig.clip.translations)
+    assert [again.chain(n).settings() for n in again.chain_names] == [rig.chain(n).settings() for n in rig.chain_names]
+
+
+def test_a_height_field_ground_round_trips():
+    doc = humanoid_doc()
+    doc["ground"] = {"heights": [[0.0, 0.1], [0.2, 0.3]], "spacing": 0.5, "origin": [-1.0, -1.0]}
+    rig = loads_preset(json.dumps(doc), "x.json")
+    assert rig.ground.kind == "field"
+    assert float(rig.ground.field.height(-0.75, -1.0)) == pytest.approx(0.05)
+    again = loads_preset(dumps_preset(rig), "y.json")
+    np.testing.assert_array_equal(again.ground.field.heights, rig.ground.field.heights)
+
+
+@pytest.mark.parametrize(
+    "edit, where, words",
+    [
+        (lambda d: d.update(ground="hills"), "ground", ""),
+        (lambda d: d.update(ground={"heights": [[0.0, 1.0], [0.0]], "spacing": 0.5}), "ground.heights[1]", "same length"),
+        (lambda d: d.update(ground={"heights": [[0.0, 1.0], [0.0, 1.0]], "spacing": 0.0}), "ground.spacing", "greater than 0"),
+        (lambda d: d["clip"]["rotations"].update(Nobody=[[0, 0, 0, 1]]), "clip.rotations.Nobody", "has 1 frames, the clip has 121"),
+        (lambda d: d["clip"]["rotations"].update(Nobody=[[0, 0, 0, 1]] * 121), "clip.rotations.Nobody", "no joint named"),
+        (lambda d: d["clip"]["root_translations"].pop(), "clip", "frames"),
+        (lambda d: d["clip"].update(frame_time=0), "clip.frame_time", "greater than 0"),
+        (lambda d: d["chains"][0].update(ground_feet="yes"), "chains[0].ground_feet", "bool"),
+    ],
+)
+def test_bad_ground_and_clip_name_their_field(edit, where, words):
+    doc = scene_doc("uneven_ground_walk")
+    edit(doc)
+    message = problem(doc)
+    assert "bad.json" in message and where in message and words in message, message
+
+
+@pytest.mark.parametrize(
+    "edit, where, words",
+    [
+        (lambda d: d["gait"].update(legs=["leg_L1", "tail"]), "gait.legs[1]", "no chain named 'tail'"),
+        (lambda d: d["gait"].update(legs=["leg_L1"]), "gait", "at least 2 leg chains"),
+        (lambda d: d["gait"].update(step_time=-1.0), "gait.step_time", "greater than 0"),
+    ],
+)
+def test_bad_gait_names_its_field(edit, where, words):
+    doc = scene_doc("creature_gait")
     edit(doc)
     message = problem(doc)
     assert "bad.json" in message and where in message and words in message, message
