@@ -418,3 +418,26 @@ def test_removing_a_leg_chain_drops_the_gait_and_bad_gaits_are_refused():
         rig.gait = GaitSettings(("leg_L1", "leg_R1"), step_time=0.0)
     rig.remove_chain("leg_L1")
     assert rig.gait is None
+
+
+# --- bake -------------------------------------------------------------------------------------
+
+
+def test_bake_of_the_look_at_scene_equals_rig_solve_frame_by_frame():
+    from rigedit.core.bake import bake
+    from rigedit.core.rig import BUNDLED_PRESETS
+
+    rig = Rig.load(BUNDLED_PRESETS / "look_at.json")
+    rig.chain("left_arm").softness = 0.05  # a soft limb in the same bake
+    rig.chain("left_arm").target = (0.9, 1.4, 0.1)  # out past full reach
+    result = bake(rig)
+    tl = rig.timeline
+    for f in range(0, result.clip.n_frames, 10):
+        t = f * result.clip.frame_time
+        tl.apply(rig, t)
+        rig.reset()
+        rig.solve()
+        got = result.clip.rotations[f]
+        dots = np.abs(np.sum(got * rig.pose.rotations, axis=-1))
+        assert np.all(dots > 1 - 1e-9), (t, dots.min())
+    assert result.reached["look"].all()
