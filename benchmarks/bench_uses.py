@@ -1,0 +1,45 @@
+"""Frame cost of the issue-8 scenes, headless: `.venv/bin/python benchmarks/bench_uses.py`.
+
+Plays each bundled scene frame by frame as the editor's timeline does (timeline keys or
+clip time, the gait stepped, then Rig.solve) and prints milliseconds per frame. Indicative
+only: run it 2-3 times on a quiet machine.
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import rigedit  # noqa: E402,F401
+from rigedit.core.rig import BUNDLED_PRESETS, Rig  # noqa: E402
+
+SCENES = ["look_at", "uneven_ground_walk", "creature_gait"]
+
+
+def play(stem: str) -> list[float]:
+    rig = Rig.load(BUNDLED_PRESETS / f"{stem}.json")
+    tl = rig.timeline
+    times = []
+    for f in range(tl.first_frame, tl.last_frame + 1):
+        t = tl.time_of_frame(f)
+        t0 = time.perf_counter()
+        tl.apply(rig, t)
+        rig.advance_gait()
+        rig.solve()
+        times.append((time.perf_counter() - t0) * 1000.0)
+    return times
+
+
+def main() -> None:
+    print(f"{'scene':<22}{'frames':>8}{'median ms':>12}{'p95 ms':>10}{'max ms':>10}")
+    for stem in SCENES:
+        ms = sorted(play(stem))
+        p95 = ms[int(0.95 * (len(ms) - 1))]
+        print(f"{stem:<22}{len(ms):>8}{statistics.median(ms):>12.2f}{p95:>10.2f}{ms[-1]:>10.2f}")
+
+
+if __name__ == "__main__":
+    main()
