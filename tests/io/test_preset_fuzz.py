@@ -3,6 +3,7 @@ text truncated or garbled) either load or raise PresetError, never anything else
 loads can be saved and read back as the same rig."""
 from __future__ import annotations
 
+import copy
 import json
 import math
 
@@ -50,18 +51,18 @@ def mutated_texts(draw) -> str | bytes:
         kind = draw(st.sampled_from(["replace", "drop", "scale", "add_key", "duplicate", "rename"]))
         if not path:
             if kind == "replace":
-                doc = draw(st.sampled_from(REPLACEMENTS))
+                doc = copy.deepcopy(draw(st.sampled_from(REPLACEMENTS)))
             continue
         parent = _parent_of(doc, path)
         key = path[-1]
         if kind == "replace":
-            parent[key] = draw(st.sampled_from(REPLACEMENTS))
+            parent[key] = copy.deepcopy(draw(st.sampled_from(REPLACEMENTS)))
         elif kind == "drop":
             del parent[key]
         elif kind == "scale" and isinstance(value, (int, float)) and not isinstance(value, bool):
             parent[key] = value * draw(st.sampled_from([-1, 0, 1e6, 1e300, -1e-9, 1.5]))
         elif kind == "add_key" and isinstance(value, dict):
-            value[draw(st.sampled_from(["extra", "name", "type", "limits", "parent"]))] = draw(st.sampled_from(REPLACEMENTS))
+            value[draw(st.sampled_from(["extra", "name", "type", "limits", "parent"]))] = copy.deepcopy(draw(st.sampled_from(REPLACEMENTS)))
         elif kind == "duplicate" and isinstance(parent, list):
             parent.insert(key, json.loads(json.dumps(value)))
         elif kind == "rename" and isinstance(value, str):
