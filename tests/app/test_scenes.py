@@ -160,3 +160,28 @@ def test_creature_gait_scene_plays_and_its_legs_step(qtbot, window):
     panel.play_button.click()
     qtbot.waitUntil(lambda: panel.time > 2.2, timeout=8000)
     panel.play_button.click()
+
+
+def test_dragging_the_look_target_sphere_turns_the_head(qtbot, window):
+    from PySide6.QtCore import QPointF
+
+    from rigedit.core.transforms import quat_rotate
+
+    from .helpers import drag, screen
+
+    open_scene(qtbot, window, "look_at")
+    window.viewport.reset_camera()
+    window.viewport.sync()
+    before = np.asarray(window.rig.chain("look").target).copy()
+    start = screen(window, before)
+    drag(window.viewport, start, QPointF(start.x() + 120, start.y() - 60))
+    wait_solved(qtbot, window)
+    rig = window.rig
+    after = np.asarray(rig.chain("look").target)
+    assert np.linalg.norm(after - before) > 0.05
+    assert window.undo_stack.undoText()  # one undoable drag
+    pos, quats = rig.skeleton.fk(rig.pose)
+    h = rig.skeleton.index("Head")
+    fwd = quat_rotate(quats[h], np.array([0.0, 0.0, 1.0]))
+    to = after - pos[h]
+    assert np.degrees(np.arccos(fwd @ to / np.linalg.norm(to))) < 0.5
