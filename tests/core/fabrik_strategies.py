@@ -11,8 +11,14 @@ SCALES = st.floats(min_value=-2.0, max_value=2.0).map(lambda e: 10.0**e)  # 1 cm
 
 def unit(v):
     v = np.asarray(v, dtype=np.float64)
-    n = np.linalg.norm(v)
-    return v / n if n > 0 else np.array([0.0, 1.0, 0.0])
+    # Scaled by the largest component first: the norm of a vector like (0, 0, 3e-161)
+    # underflows in its squares, and dividing by it gave a "unit" vector of length 0.9997
+    # (hypothesis found it: an out-of-reach target that was in reach).
+    m = float(np.abs(v).max()) if v.size else 0.0
+    if not m > 0:
+        return np.array([0.0, 1.0, 0.0])
+    v = v / m
+    return v / np.linalg.norm(v)
 
 
 @st.composite
