@@ -439,6 +439,8 @@ class Rig:
                 for j in plan.below:
                     world[j] = None
             reports[name] = ChainReport(name, state.error, iterations, state.reached, tuple(errors))
+        if self._ground is not None and anim_key[6]:
+            self._turn_soles(anim_key[6], rot, trans, world)
         self._outputs, self._outputs_anim = outputs, anim_key
         self._pose = Pose(np.array(rot, dtype=np.float64).reshape(-1, 4), translations.copy())
         self._world_cache = None
@@ -466,6 +468,24 @@ class Rig:
                 world[j] = None
         return ChainReport(ch.name, miss, 0, miss <= ch._tolerance)
 
+    def _turn_soles(self, soles: dict, rot: list, trans: list, world: list) -> None:
+        """Ground-feet chains' tips take their grounded world rotation (the sole on the
+        ground), blended by the chain's weight, under the legs as solved."""
+        for name, sole in soles.items():
+            ch, plan = self._chains[name], self._plans[name]
+            tip = plan.idx[-1]
+            if ch._weight == 0.0:
+                continue
+            for j in plan.below:
+                world[j] = None
+            _, parent_rot = world_of(self._parents[tip], self._parents, rot, trans, world)
+            local = sq.qnormalize(sq.qmul(sq.qconj(parent_rot), sole))
+            if ch._weight < 1.0:
+                local = tuple(quat_slerp(np.array(rot[tip]), np.array(local), ch._weight).tolist())
+            rot[tip] = local
+            for j in plan.below:
+                world[j] = None
+
     def _animated_lists(self):
         """The animated pose as lists of float tuples (rotations, translations) and the
         translations array, kept while the clip and time stay the same; first, an object
@@ -483,14 +503,15 @@ class Rig:
         if cached is None or cached[0] != key:
             anim = self.animated_pose()
             grounded: dict = {}
+            soles: dict = {}
             if legs:
-                shift, grounded = ground_frame(self._skeleton, anim, self._ground, legs)
+                shift, grounded, soles = ground_frame(self._skeleton, anim, self._ground, legs)
                 for j, p in enumerate(self._parents):
                     if p < 0:
                         anim.translations[j, 1] += shift  # the body rides the ground, low enough for every leg
             rot = [tuple(q) for q in anim.rotations.tolist()]
             trans = [tuple(t) for t in anim.translations.tolist()]
-            cached = self._anim_cache = (key, rot, trans, anim.translations, self._clip, grounded)
+            cached = self._anim_cache = (key, rot, trans, anim.translations, self._clip, grounded, soles)
         return cached, cached[1], cached[2], cached[3]
 
     def __repr__(self) -> str:

@@ -15,6 +15,7 @@ import numpy as np
 
 from .ground import HeightField, flat_ground, ground_feet, pelvis_drop
 from .skeleton import Pose, Skeleton
+from .transforms import quat_mul
 
 GROUND_KINDS = ("flat", "slope")
 
@@ -43,27 +44,32 @@ def make_ground(spec) -> Ground | None:
     raise ValueError(f"ground must be 'flat', 'slope', a HeightField or None, got {spec!r}")
 
 
-def ground_frame(skeleton: Skeleton, anim: Pose, ground: Ground, legs: list) -> tuple[float, dict]:
-    """(root height change in metres, {chain name: grounded target}) for one animated pose;
-    `legs` lists (chain name, joint indices root to tip, reach clamp) of the grounded chains.
+def ground_frame(skeleton: Skeleton, anim: Pose, ground: Ground, legs: list) -> tuple[float, dict, dict]:
+    """(root height change in metres, {chain name: grounded target}, {chain name: the tip's
+    world rotation with its sole turned onto the ground}) for one animated pose; `legs`
+    lists (chain name, joint indices root to tip, reach clamp) of the grounded chains.
 
     The body first rides the terrain (the root goes up or down by the ground height under
     it: a clip made on flat ground walks up a step instead of crouching under it), then
     drops by pelvis_drop so the lower foot can still reach."""
     roots = [j for j, p in enumerate(skeleton.parents) if p < 0]
-    pos = skeleton.fk_matrices(anim)[0]
+    pos, quats = skeleton.fk(anim)
     lift = float(ground.field.height_at(pos[roots[0]]))
     # Feet are grounded from where the clip puts them over its flat floor; hips are where
     # the body rides, `lift` higher.
     rest = skeleton.fk_matrices(skeleton.rest_pose())[0]
-    targets, hips, lengths, names, clamp = [], [], [], [], 1.0
+    targets, hips, lengths, names, soles, clamp = [], [], [], [], [], 1.0
     for name, idx, reach_clamp in legs:
         ankle_height = max(float(rest[idx[-1], 1]), 0.0)  # the rest pose stands on y = 0
         grounded = ground_feet(ground.field, pos[idx[-1]], ankle_height)
         targets.append(grounded.targets)
+        # The foot keeps its animated orientation, tilted with the ground (limited, and
+        # fading as the foot lifts: ground_feet).
+        soles.append(quat_mul(grounded.sole_rotations, quats[idx[-1]]))
         hips.append(pos[idx[0]] + (0.0, lift, 0.0))
         lengths.append(float(np.linalg.norm(skeleton.offsets[idx[1:]], axis=1).sum()))
         names.append(name)
         clamp = min(clamp, reach_clamp)
     drop = pelvis_drop(np.array(hips), np.array(targets), np.array(lengths), clamp) if names else 0.0
-    return lift - drop, {n: tuple(float(v) for v in t) for n, t in zip(names, targets)}
+    as_tuple = lambda v: tuple(float(x) for x in v)  # noqa: E731
+    return lift - drop, {n: as_tuple(t) for n, t in zip(names, targets)}, {n: as_tuple(q) for n, q in zip(names, soles)}

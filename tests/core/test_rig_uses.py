@@ -441,3 +441,31 @@ def test_bake_of_the_look_at_scene_equals_rig_solve_frame_by_frame():
         dots = np.abs(np.sum(got * rig.pose.rotations, axis=-1))
         assert np.all(dots > 1 - 1e-9), (t, dots.min())
     assert result.reached["look"].all()
+
+
+def test_a_planted_foot_turns_with_the_ground_normal():
+    from rigedit.core.rig import BUNDLED_PRESETS
+    from rigedit.core.transforms import quat_conj, quat_mul
+
+    rig = Rig.load(BUNDLED_PRESETS / "uneven_ground_walk.json")
+    sk, field = rig.skeleton, rig.ground.field
+    rest = sk.fk(sk.rest_pose())[0]
+    checked = 0
+    for f in range(0, rig.clip.n_frames, 3):
+        t = f * rig.clip.frame_time
+        rig.time = t
+        rig.solve()
+        anim_pos, anim_q = sk.fk(rig.clip.pose_at(t))
+        pos, q = sk.fk(rig.pose)
+        for leg in ("left_leg", "right_leg"):
+            foot = sk.index(rig.chain(leg).joints[-1])
+            if anim_pos[foot, 1] - rest[foot, 1] > 1e-9:
+                continue  # swinging: the tilt fades out as the foot lifts
+            # What the solve turned the animated foot by takes "up" onto the ground's normal
+            # (the slope and steps tilt under 30 degrees, the ankle's limit).
+            turn = quat_mul(q[foot], quat_conj(anim_q[foot]))
+            up = quat_rotate(turn, np.array([0.0, 1.0, 0.0]))
+            normal = field.normal(pos[foot, 0], pos[foot, 2])
+            assert np.degrees(np.arccos(np.clip(up @ normal, -1, 1))) < 0.01, (t, leg)
+            checked += 1
+    assert checked > 30
