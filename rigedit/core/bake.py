@@ -57,6 +57,8 @@ def bake(rig, *, timeline=None, progress: Progress | None = None) -> BakeResult:
     """Solve `rig` at every frame of its clip (or of the timeline's range, on the rest pose, when
     it has no clip) and return the baked clip. The rig itself is not changed."""
     timeline = rig.timeline if timeline is None else timeline
+    if getattr(rig, "ground", None) is not None or getattr(rig, "gait", None) is not None:
+        return _bake_by_solving(rig, timeline, progress)  # issue 8 (INTEGRATION)
     rot, trans, times, frame_time = _frames(rig, timeline)
     skeleton = rig.skeleton
     parents = [int(p) for p in skeleton.parents]
@@ -131,6 +133,31 @@ def _solve_frame(ch, base_pos, base_rot, rot, trans, idx, target, pole):
         solved, _ = solve_fabrik(c, base_rot, points, frames, root_dir)
         twists = None
     return solved, turn_toward(base_rot, frames, points, solved, twists)
+
+
+def _bake_by_solving(rig, timeline, progress: Progress | None) -> BakeResult:
+    """Issue 8: a rig whose solve depends on more than the frame's own inputs (feet on a
+    ground move the pelvis; a gait remembers where feet were planted) is baked by playing it
+    frame by frame through Rig.solve, on a copy, as the editor plays it."""
+    rot, trans, times, frame_time = _frames(rig, timeline)
+    work = rig.copy()
+    poses_rot, poses_trans = [], []
+    errors = {name: np.zeros(len(times)) for name in work.chain_names}
+    for f, t in enumerate(times):
+        if timeline is not None:
+            timeline.apply(work, float(t))
+        else:
+            work.time = float(t)
+        work.advance_gait(None if f == 0 else float(times[f] - times[f - 1]))
+        reports = work.solve()
+        pose = work.pose
+        poses_rot.append(pose.rotations)
+        poses_trans.append(pose.translations)
+        for name, r in reports.items():
+            errors[name][f] = r.error
+        _report(progress, f + 1, len(times))
+    reached = {name: errors[name] <= work.chain(name).tolerance for name in errors}
+    return BakeResult(Clip(np.array(poses_rot), np.array(poses_trans), frame_time), errors, reached)
 
 
 def _report(progress: Progress | None, done: int, total: int) -> None:

@@ -469,3 +469,23 @@ def test_a_planted_foot_turns_with_the_ground_normal():
             assert np.degrees(np.arccos(np.clip(up @ normal, -1, 1))) < 0.01, (t, leg)
             checked += 1
     assert checked > 30
+
+
+@pytest.mark.parametrize("stem", ["uneven_ground_walk", "creature_gait"])
+def test_bake_of_a_grounded_or_gait_scene_keeps_what_the_play_shows(stem):
+    from rigedit.core.bake import bake
+    from rigedit.core.rig import BUNDLED_PRESETS
+
+    rig = Rig.load(BUNDLED_PRESETS / f"{stem}.json")
+    result = bake(rig)
+    assert result.clip.n_frames == rig.clip.n_frames
+    sk = rig.skeleton
+    # Frame by frame the baked clip's feet are where playing the scene puts them.
+    play = Rig.load(BUNDLED_PRESETS / f"{stem}.json")
+    for f in range(result.clip.n_frames):
+        play.time = f * rig.clip.frame_time
+        play.advance_gait()
+        play.solve()
+        if f % 15 == 0:
+            baked = sk.fk(result.clip.frame(f))[0]
+            np.testing.assert_allclose(baked, play.world_positions(), atol=1e-6)
