@@ -6,10 +6,18 @@ queued: while a target is dragged only the latest mouse position matters, and a 
 make the arm trail further behind the longer the drag goes on. The worker owns its own copy
 of the rig (`rig.copy()`), so it never shares mutable state with the GUI, and solves from its
 previous pose (the rig's warm start).
+
+The worker runs in this Python process, so every solve holds the GIL against the GUI thread.
+Two things keep the GUI drawing during a drag: the worker does not start a new solve until
+the GUI thread has taken the last solution (a pose solved while the GUI is still busy with
+the previous one would only be replaced unseen; the newest-goal slot loses nothing by
+waiting), and the interpreter's switch interval is shortened so a solve gives up the GIL
+every millisecond instead of every five.
 """
 from __future__ import annotations
 
 import atexit
+import sys
 import threading
 import time
 import weakref
@@ -18,6 +26,9 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
 
 from rigedit import ChainSettings, Rig
+
+SWITCH_INTERVAL_S = 0.001  # Python's default, 5 ms, lets one solve hold the GIL for a whole 60 Hz frame third
+HANDOFF_TIMEOUT_S = 0.25  # a GUI that never takes a solution (a blocked event loop) still gets the next one
 
 
 @dataclass(frozen=True)
@@ -61,6 +72,8 @@ class SolverWorker(QObject):
         self._rig: Rig | None = None
         self._generation = -1
         self.stats = SolverStats()
+        self._taken = threading.Event()  # the GUI thread has the last solution (set: none pending)
+        self._taken.set()
         # Queued even though both ends live in this object: the worker lives in the solver
         # thread, so the slot runs there, never in the poster's thread.
         self._wake.connect(self._run, Qt.ConnectionType.QueuedConnection)
@@ -89,8 +102,13 @@ class SolverWorker(QObject):
 
     # --- the solver thread ---------------------------------------------------------------
 
+    def taken(self) -> None:
+        """The GUI thread has received the last solution: the next solve may start."""
+        self._taken.set()
+
     @Slot()
     def _run(self) -> None:
+        self._taken.wait(HANDOFF_TIMEOUT_S)
         with self._lock:
             goals, self._goals = self._goals, None
             new_rig, self._new_rig = self._new_rig, None
@@ -110,6 +128,7 @@ class SolverWorker(QObject):
         with self._lock:
             self.stats.solved += 1
             self.stats.solve_seconds += solution.seconds
+        self._taken.clear()
         self.solved.emit(solution)
 
     def _solve(self, goals: Goals) -> Solution:
@@ -151,12 +170,20 @@ class SolverThread(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         _running.add(self)
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
         self._thread = QThread()
         self._thread.setObjectName("rigedit-solver")
         self.worker = SolverWorker()
+        # This object lives in the GUI thread, so the queued slot runs there: it tells the
+        # worker the GUI has its solution.
+        self.worker.solved.connect(self._taken)
         self.worker.moveToThread(self._thread)
         self._thread.finished.connect(self.worker.deleteLater)
         self._thread.start()
+
+    @Slot(object)
+    def _taken(self, _solution) -> None:
+        self.worker.taken()
 
     def post_rig(self, rig: Rig, generation: int) -> None:
         self.worker.post_rig(rig, generation)
@@ -169,6 +196,7 @@ class SolverThread(QObject):
 
     def stop(self) -> None:
         _running.discard(self)
+        self.worker.taken()  # a worker waiting on a GUI that will never take its solution
         if self._thread.isRunning():
             self._thread.quit()
             self._thread.wait()
