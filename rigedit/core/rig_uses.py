@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from .ik.look_at import solve_look_at
-from .ik.soft import effective_target
+from .ik.soft import effective_target, effective_target_float
 from .skeleton import Pose, Skeleton
 from .transforms import quat_rotate
 
@@ -27,8 +27,7 @@ def aimed_target(ch, points: list, offsets: list) -> tuple[float, float, float]:
     joint positions (points[0] is the root, which no solver moves); bone lengths come from
     the joints' local offsets, which the solvers keep."""
     length = sum(math.sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]) for o in offsets[1:])
-    out = effective_target(points[0], ch._target, length, ch._reach_clamp, ch._softness)
-    return (float(out[0]), float(out[1]), float(out[2]))
+    return effective_target_float(points[0], ch._target, length, ch._reach_clamp, ch._softness)
 
 
 class Aimed:

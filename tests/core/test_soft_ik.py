@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rigedit.core.ik.soft import effective_target, soft_distance
+from rigedit.core.ik.soft import effective_target, effective_target_float, soft_distance
 
 finite = st.floats(-10.0, 10.0, allow_nan=False)
 vec3 = st.tuples(finite, finite, finite).map(np.array)
@@ -193,3 +193,16 @@ def test_with_the_real_two_bone_solver():
     assert np.all(mids[:, 2] > 0.0)
     hard_mids, _ = run(reach_clamp=1.0)
     assert np.linalg.norm(np.diff(hard_mids, axis=0), axis=1).max() / step > 5.0
+
+
+@given(vec3, vec3, st.floats(0.0, 5.0), st.floats(0.0, 2.0), st.floats(0.5, 1.0))
+def test_the_float_path_rig_solve_uses_equals_the_array_path(root, target, length, softness, clamp):
+    got = effective_target_float(tuple(root), tuple(target), length, clamp, softness)
+    want = effective_target(root, target, length, clamp, softness)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+def test_the_float_path_is_the_identity_when_off_and_on_the_root():
+    t = (0.3, 1.2, -0.7)
+    assert effective_target_float((0.0, 0.0, 0.0), t, 0.1, 1.0, 0.0) == t  # far out of reach, off
+    assert effective_target_float(t, t, 0.5, 0.999, 0.05) == t  # on the root: nothing to move

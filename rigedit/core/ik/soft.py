@@ -16,6 +16,8 @@ farther than the real one did (it is 1-Lipschitz): no jump, whatever the target 
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 # Default fraction of the full chain length a target may ask for (see module docstring).
@@ -77,6 +79,34 @@ def effective_target(root, target, chain_length, reach_clamp: float = DEFAULT_RE
     # Untouched targets are returned bit for bit (root + (target - root) can round off), so
     # switching the feature off really is the identity.
     return np.where((new_d == d)[..., None], target, moved)
+
+
+def soft_distance_float(d: float, chain_length: float, reach_clamp: float, softness: float) -> float:
+    """soft_distance for one chain on plain floats: Rig.solve calls it for every chain every
+    frame, where the array form's dozen numpy calls cost more than the solve itself.
+    Inputs are the rig's own validated settings, so they are not checked again here."""
+    limit = chain_length * min(reach_clamp, 1.0)
+    s = min(softness, limit)
+    if s < 1e-9:
+        s = 0.0
+    knee = limit - s
+    out = d
+    if s > 0.0 and d > knee:
+        out = knee + s * -math.expm1(-(d - knee) / s)
+    if reach_clamp < 1.0 and out > limit:
+        out = limit
+    return out
+
+
+def effective_target_float(root, target, chain_length: float, reach_clamp: float, softness: float) -> tuple[float, float, float]:
+    """effective_target for one chain on float 3-tuples (see soft_distance_float)."""
+    ox, oy, oz = target[0] - root[0], target[1] - root[1], target[2] - root[2]
+    d = math.sqrt(ox * ox + oy * oy + oz * oz)
+    new_d = soft_distance_float(d, chain_length, reach_clamp, softness)
+    if new_d == d or d == 0.0:
+        return (float(target[0]), float(target[1]), float(target[2]))
+    k = new_d / d
+    return (root[0] + ox * k, root[1] + oy * k, root[2] + oz * k)
 
 
 def _check(a: np.ndarray, name: str) -> None:
