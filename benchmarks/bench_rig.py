@@ -53,7 +53,6 @@ def _timed(fn):
 
 
 rig_solve.two_bone_ik = _timed(rig_solve.two_bone_ik)
-rig_solve.fabrik = _timed(rig_solve.fabrik)
 rig_solve.fabrik_floats = _timed(rig_solve.fabrik_floats)
 
 

@@ -16,11 +16,9 @@ import math
 from functools import lru_cache
 from math import sqrt
 
-import numpy as np
-
 from . import scalar_quat as sq
 from .ik.chain_frames import ChainLimits, plan_limits
-from .ik.fabrik import fabrik, fabrik_floats
+from .ik.fabrik import fabrik_floats
 from .ik.limits import ConeLimit, HingeLimit, hinge_axis
 from .ik.two_bone import two_bone_ik
 
@@ -91,19 +89,7 @@ def local_turns(base_rot, warm: list, offsets: list, solved: list, twists: dict 
         if nd <= tiny or ns <= tiny:
             local = sq.qnormalize(old)  # a zero-length bone has no direction to turn
         else:
-            dx, dy, dz, sx, sy, sz = dx / nd, dy / nd, dz / nd, sx / ns, sy / ns, sz / ns
-            dot = dx * sx + dy * sy + dz * sz
-            if dot < sq.NEAR_OPPOSITE:
-                bx, by, bz, bw = sq.near_opposite_turn(dx, dy, dz, sx, sy, sz, dot)
-            else:
-                bx, by, bz, bw = dy * sz - dz * sy, dz * sx - dx * sz, dx * sy - dy * sx, 1.0 + dot
-            # between * old, normalised (between's own normalisation folds into this one).
-            lx = bw * ox + bx * ow + by * oz - bz * oy
-            ly = bw * oy - bx * oz + by * ow + bz * ox
-            lz = bw * oz + bx * oy - by * ox + bz * ow
-            lw = bw * ow - bx * ox - by * oy - bz * oz
-            n = sqrt(lx * lx + ly * ly + lz * lz + lw * lw)
-            local = (lx / n, ly / n, lz / n, lw / n)
+            local = sq.turn_unit((dx / nd, dy / nd, dz / nd), (sx / ns, sy / ns, sz / ns), old)
         if twists and k in twists:
             parent = (px, py, pz, pw)
             local = sq.qnormalize(sq.qmul(sq.qmul(sq.qmul(sq.qconj(parent), twists[k]), parent), local))

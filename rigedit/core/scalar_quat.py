@@ -109,6 +109,29 @@ def qbetween(a, b) -> Quat:
     return qnormalize((ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx, 1.0 + dot))
 
 
+def turn_unit(c, u, q) -> Quat:
+    """q turned by the shortest arc from unit direction c to unit direction u, normalised.
+
+    The solvers' carried limit frames (ik/chain_frames.py) and the rig's write-back
+    (rig_solve.local_turns) both turn bones this way; one function keeps their frames bit
+    for bit alike, which the limits' hold-after-write tests rely on. The arc's own
+    normalisation folds into the product's."""
+    cx, cy, cz = c
+    ux, uy, uz = u
+    d = cx * ux + cy * uy + cz * uz
+    if d < NEAR_OPPOSITE:
+        bx, by, bz, bw = near_opposite_turn(cx, cy, cz, ux, uy, uz, d)
+    else:
+        bx, by, bz, bw = cy * uz - cz * uy, cz * ux - cx * uz, cx * uy - cy * ux, 1.0 + d
+    qx, qy, qz, qw = q
+    rx = bw * qx + bx * qw + by * qz - bz * qy
+    ry = bw * qy - bx * qz + by * qw + bz * qx
+    rz = bw * qz + bx * qy - by * qx + bz * qw
+    rw = bw * qw - bx * qx - by * qy - bz * qz
+    n = sqrt(rx * rx + ry * ry + rz * rz + rw * rw)
+    return (rx / n, ry / n, rz / n, rw / n)
+
+
 # Below this cosine the half-angle form (a x b, 1 + a.b) loses precision: 1 + a.b cancels
 # (at 1e-5 rad from a half turn it keeps ~1e-6 of it). near_opposite_turn takes over.
 # The same constant as transforms.NEAR_OPPOSITE, so the two forms switch together.
