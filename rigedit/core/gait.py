@@ -11,6 +11,11 @@ at most half a step length): the stance is then centred on the rest spot instead
 starting at it, so legs reach forward as much as back. When the body stops, the lead is
 zero and feet further than a small settle distance from their spots take one last step home.
 
+The body's motion may come in jerks (a mouse drag moves it when events arrive, not every
+frame): the lead follows a smoothed velocity, and the body only counts as stopped once it
+has stood still for `stop_hold` seconds, so a pause between two mouse moves does not make
+every foot more than a settle distance off take a step.
+
 Body frame: +Z forward, +Y up, +X the creature's left (right-handed); yaw turns about +Y.
 """
 from __future__ import annotations
@@ -21,8 +26,12 @@ import numpy as np
 
 from .ground import HeightField
 
-# Below this speed (m/s) of every rest spot the body counts as stopped and feet settle home.
+# Below this speed (m/s) of every rest spot the body counts as still; still for stop_hold
+# seconds, it has stopped, and feet settle home.
 STOP_SPEED = 1e-3
+# Time constant (s) of the velocity the lead follows: a few frames, so a steady walk's lead is
+# there within a step and a drag's frame-to-frame jerks are averaged out.
+VELOCITY_TAU = 0.05
 
 
 def alternating_groups(rest_spots) -> list[list[int]]:
@@ -67,6 +76,7 @@ class Gait:
         step_time: float = 0.25,
         step_height: float = 0.08,
         settle_distance: float = 0.01,
+        stop_hold: float = 0.1,
         neighbours: Sequence[tuple[int, int]] | None = None,
         sides: tuple[Sequence[int], Sequence[int]] | None = None,
         ground: HeightField | None = None,
@@ -75,6 +85,7 @@ class Gait:
         step_length: how far (m) a rest spot may run from its planted foot before it steps.
         step_time: seconds a step takes. step_height: arc height (m) at mid-step.
         settle_distance: once the body stops, feet further than this step home.
+        stop_hold: seconds the body must stand still to count as stopped (0: at once).
         ground: if given, rest spots and landings sit on it (rest spot heights are ignored).
         """
         self.rest_spots = np.array(rest_spots, dtype=np.float64)
@@ -84,6 +95,9 @@ class Gait:
                 raise ValueError(f"gait: {name} must be positive, got {v!r}")
         if not (np.isfinite(step_height) and step_height >= 0.0):
             raise ValueError(f"gait: step_height must be >= 0, got {step_height!r}")
+        if not (np.isfinite(stop_hold) and stop_hold >= 0.0):
+            raise ValueError(f"gait: stop_hold must be >= 0, got {stop_hold!r}")
+        self.stop_hold = float(stop_hold)
         self.groups = [list(g) for g in (alternating_groups(self.rest_spots) if groups is None else groups)]
         self.neighbours = list(default_neighbours(self.rest_spots) if neighbours is None else neighbours)
         self.sides = [list(s) for s in (_sides(self.rest_spots) if sides is None else sides)]
@@ -99,6 +113,8 @@ class Gait:
         self._start = np.zeros((n, 3))
         self._elapsed = np.zeros(n)
         self._last_homes: np.ndarray | None = None
+        self._velocity = np.zeros((n, 3))  # smoothed, of each rest spot (m/s)
+        self._still = np.inf  # seconds the rest spots have stood still
         self._last_group = len(self.groups) - 1
 
     def homes(self, body_position, body_yaw: float) -> np.ndarray:
@@ -119,6 +135,8 @@ class Gait:
         self.planted[:] = True
         self._elapsed[:] = 0.0
         self._last_homes = self.feet.copy()
+        self._velocity[:] = 0.0
+        self._still = np.inf
         return self.feet.copy()
 
     def advance(self, body_position, body_yaw: float, dt: float) -> np.ndarray:
@@ -130,8 +148,10 @@ class Gait:
         homes = self.homes(body_position, body_yaw)
         velocity = (homes - self._last_homes) / dt
         self._last_homes = homes
-        moving = bool(np.max(np.linalg.norm(velocity, axis=1)) > STOP_SPEED)
-        lead = velocity * (0.5 * self.step_time)
+        self._velocity += (velocity - self._velocity) * (1.0 - np.exp(-dt / VELOCITY_TAU))
+        self._still = 0.0 if np.max(np.linalg.norm(velocity, axis=1)) > STOP_SPEED else self._still + dt
+        moving = self._still <= self.stop_hold if self.stop_hold > 0.0 else self._still == 0.0
+        lead = self._velocity * (0.5 * self.step_time) if moving else np.zeros_like(homes)
         lead_len = np.linalg.norm(lead, axis=1, keepdims=True)
         cap = 0.5 * self.step_length
         lead = np.where(lead_len > cap, lead * cap / np.where(lead_len > cap, lead_len, 1.0), lead)

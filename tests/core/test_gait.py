@@ -205,3 +205,40 @@ def test_random_walks_keep_the_invariants(per_side, segments):
     lag = np.linalg.norm(feet[:walk_frames] - homes[:walk_frames], axis=2)
     assert lag.max() <= gait.step_length * 1.5 + 2 * fastest * gait.step_time + 1e-9
     check_settled(gait, feet, planted, homes)
+
+
+def _lift_distances(gait, body, total_time, walk_frames):
+    """How far each foot was from its rest spot when it lifted, for lifts while walking."""
+    feet, planted, homes = simulate(gait, body, total_time)
+    lifted = planted[:-1] & ~planted[1:]
+    f, leg = np.nonzero(lifted[: walk_frames - 1])
+    return np.linalg.norm(feet[f + 1, leg] - homes[f + 1, leg], axis=1), (feet, planted, homes)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(2, 5), st.floats(0.2, 0.6))
+def test_a_body_moved_in_jerks_steps_like_a_smooth_one(every, speed):
+    # A mouse drag moves the body only on some frames: between two moves it stands still for
+    # a frame or a few. Feet must still wait for a step length, not settle at each pause.
+    walk = 3.0
+    smooth = straight(speed, walk)
+
+    def jerky(t):
+        return smooth(DT * every * np.floor(round(t / DT) / every))
+
+    walk_frames = int(walk / DT)
+    gait = Gait(legs(3), step_length=0.25, step_time=0.2)
+    dist, (feet, planted, homes) = _lift_distances(gait, jerky, walk + 2.0, walk_frames)
+    assert len(dist) >= 6 and np.all(dist > gait.step_length)
+    still = planted[1:] & planted[:-1]
+    assert np.all(np.linalg.norm(np.diff(feet, axis=0), axis=2)[still] <= 1e-3)
+    check_settled(gait, feet, planted, homes)
+    # Without the hold, each pause counts as a stop: some foot lifts short of a step length.
+    eager = Gait(legs(3), step_length=0.25, step_time=0.2, stop_hold=0.0)
+    dist, _ = _lift_distances(eager, jerky, walk + 2.0, walk_frames)
+    assert np.any(dist <= eager.step_length)
+
+
+def test_stop_hold_is_checked():
+    with pytest.raises(ValueError, match="stop_hold"):
+        Gait(legs(2), stop_hold=-0.1)
