@@ -7,10 +7,13 @@ only for what these features add, and a chain with both features off never gets 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
+from .chain_uses import LookAtSettings
 from .ik.look_at import solve_look_at
+from .ik.look_at_floats import look_at_floats, ray_miss, unit
 from .ik.soft import effective_target, effective_target_float
 from .skeleton import Pose, Skeleton
 from .transforms import quat_rotate
@@ -47,23 +50,39 @@ def look_at_rotations(skeleton: Skeleton, ch, idx: list[int], rot: list, trans: 
     """The local rotations of every joint of a look_at chain (root to aiming joint) that aim
     it at the chain's target, over the pose built so far (`rot`, `trans` as float tuples),
     and the miss: the target's distance (metres) from the aiming joint's forward ray, 0 when
-    it looks straight at it (beyond the cone or the twist limit, it misses)."""
-    look = ch._look_at
-    weights = look.weights if look.weights is not None else (1.0,) * len(idx)
-    pose = Pose(np.array(rot, dtype=np.float64), np.array(trans, dtype=np.float64))
-    out = solve_look_at(
-        skeleton,
-        pose,
-        list(ch.joints),
-        weights,
-        np.array(ch._target, dtype=np.float64),
-        look.forward_axis,
-        look.up_axis,
-        look.max_angle_deg,
-        max_twist_deg=look.max_twist_deg,
+    it looks straight at it (beyond the cone or the twist limit, it misses).
+
+    In floats (ik/look_at_floats.py): this runs on every frame of a live drag."""
+    shares, fwd, up, max_angle, max_twist = _look_params(ch._look_at, len(idx))
+    parents, rest = _skeleton_lists(skeleton)
+    local, head, head_fwd = look_at_floats(
+        parents, idx, [rest[j] for j in idx], rot, trans, ch._target, shares, fwd, up, max_angle, max_twist
     )
-    rotations = [tuple(q) for q in out.rotations[idx].tolist()]
-    return rotations, aim_miss(skeleton, out, idx[-1], look.forward_axis, ch._target)
+    return local, ray_miss(head, head_fwd, ch._target)
+
+
+@lru_cache(maxsize=64)
+def _look_params(look: LookAtSettings, n: int):
+    """Shares (summing to 1), unit axes and radians of a chain's (frozen, checked) settings."""
+    weights = look.weights if look.weights is not None else (1.0,) * n
+    total = float(sum(weights))
+    twist = None if look.max_twist_deg is None else math.radians(look.max_twist_deg)
+    return [w / total for w in weights], unit(look.forward_axis), unit(look.up_axis), math.radians(look.max_angle_deg), twist
+
+
+# A skeleton's parents and rest rotations as lists, for the float solve: id -> (the skeleton,
+# kept so the id stays its own; its arrays, to see them replaced; the lists).
+_lists: dict[int, tuple] = {}
+
+
+def _skeleton_lists(skeleton: Skeleton):
+    got = _lists.get(id(skeleton))
+    if got is None or got[0] is not skeleton or got[1] is not skeleton.parents or got[2] is not skeleton.rest_rotations:
+        if len(_lists) >= 64:
+            _lists.clear()
+        lists = ([int(p) for p in skeleton.parents], [tuple(q) for q in skeleton.rest_rotations.tolist()])
+        got = _lists[id(skeleton)] = (skeleton, skeleton.parents, skeleton.rest_rotations, lists)
+    return got[3]
 
 
 def aim_miss(skeleton: Skeleton, pose: Pose, head: int, forward_axis, target) -> float:

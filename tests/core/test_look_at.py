@@ -389,3 +389,65 @@ def test_a_mocap_walk_looks_at_a_point_it_passes(cone_from):
     # Joints outside the look-at keep the clip's rotations exactly.
     others = [i for i, n in enumerate(skel.names) if n not in joints]
     assert np.array_equal(out.rotations[:, others], clip.rotations[:, others])
+
+
+# --- the float form the rig solves a live frame with (ik/look_at_floats.py) -------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(*[st.floats(-0.4, 0.4)] * 3), min_size=5, max_size=5),
+    st.lists(unit_vec, min_size=5, max_size=5),
+    st.lists(st.floats(-np.pi, np.pi), min_size=5, max_size=5),
+    st.lists(st.floats(-1.0, 1.0), min_size=3, max_size=3),
+    st.tuples(*[st.floats(-5, 5)] * 3).map(np.array),
+    st.lists(st.floats(0.0, 1.0), min_size=3, max_size=3).filter(lambda w: sum(w) > 1e-3),
+    unit_vec,
+    st.floats(0.0, 180.0),
+    st.one_of(st.none(), st.floats(0.0, 45.0)),
+    st.floats(0.0, 1.0),
+)
+def test_the_float_form_equals_the_array_form(offsets, axes, angles, posed, target, weights, forward, max_angle, max_twist, blend):
+    from hypothesis import assume
+
+    from rigedit.core.ik.look_at_floats import look_at_floats, ray_miss
+    from rigedit.core.transforms import quat_angle, quat_conj
+
+    rots = quat_from_axis_angle(np.array(axes), np.array(angles))
+    skel = Skeleton.from_joints(
+        [("Root", None, offsets[0]), ("A", "Root", offsets[1]), ("B", "A", offsets[2]),
+         ("C", "B", offsets[3]), ("D", "C", offsets[4])],
+        rots,
+    )
+    up = np.cross(forward, [0.3, 0.9, 0.1])
+    if np.linalg.norm(up) < 1e-3:
+        up = np.cross(forward, [1.0, 0.0, 0.0])
+    joints = ["A", "B", "D"]
+    pose = skel.rest_pose()
+    for j, a in zip(joints, posed):
+        pose.rotations[skel.index(j)] = quat_mul(pose.rotations[skel.index(j)], quat_from_axis_angle(np.array(axes[0]), a))
+    args = (skel, pose, joints, weights, target, forward, up, max_angle)
+    out = solve_look_at(*args, max_twist_deg=max_twist, blend=blend)
+    if max_twist is not None:
+        # A head rolled half a turn from level is the twist limit's one tie (clamp left or
+        # right): there the two forms may each take a side on round-off.
+        free = solve_look_at(*args, blend=blend)
+        _, f_fwd, f_up = head_frame(skel, free, "D", forward / np.linalg.norm(forward), up / np.linalg.norm(up))
+        _, _, ref_up = head_frame(skel, pose, "D", forward / np.linalg.norm(forward), up / np.linalg.norm(up))
+        assume(abs(abs(head_roll(ref_up, f_fwd, f_up)) - np.pi) > 1e-6)
+
+    idx = [skel.index(j) for j in joints]
+    unit = lambda v: tuple((np.asarray(v) / np.linalg.norm(v)).tolist())  # noqa: E731
+    local, head, head_fwd = look_at_floats(
+        [int(p) for p in skel.parents], idx, [tuple(q) for q in skel.rest_rotations[idx].tolist()],
+        [tuple(q) for q in pose.rotations.tolist()], [tuple(t) for t in pose.translations.tolist()],
+        tuple(target.tolist()), list(np.asarray(weights) / np.sum(weights)), unit(forward), unit(up),
+        np.radians(max_angle), None if max_twist is None else np.radians(max_twist), blend,
+    )
+    assert np.all(quat_angle(quat_mul(quat_conj(np.array(local)), out.rotations[idx])) < 1e-7)
+    pos, fwd, _ = head_frame(skel, out, "D", forward / np.linalg.norm(forward))
+    assert np.allclose(head, pos, atol=1e-9)
+    assert np.allclose(head_fwd, fwd, atol=1e-7)
+    to = target - pos
+    along = max(float(np.dot(to, fwd)), 0.0)
+    assert ray_miss(head, head_fwd, tuple(target.tolist())) == pytest.approx(np.linalg.norm(to - along * fwd), abs=1e-6)
