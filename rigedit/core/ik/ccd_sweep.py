@@ -13,24 +13,29 @@ the limits back exactly.
 """
 from __future__ import annotations
 
-from ._floats import TINY, dot, qbetween, qrot
+from ._floats import IDENTITY, TINY, dot, qbetween, qmul, qrot
 from .chain_frames import PreparedLimits, forward_limited
 from .limits import clamp_cone, clamp_hinge, hinge_axis
 
 
 def ccd_sweep(pts, axes, dirs, prep: PreparedLimits, target):
     """One sweep from pose (pts, axes, dirs), as forward_limited returns it. Returns the same
-    triple for the swept pose."""
-    pts = list(pts)
+    triple for the swept pose.
+
+    A turn at joint k moves only what lies beyond k, and the sweep goes tip to root: when
+    it reaches k, joint k, its bone's direction, its parent bone and its hinge axis are
+    still as given, and of everything beyond only the tip is read. So only the tip is
+    carried through the sweep and the swept points are rebuilt once at the end, each bone
+    turned by the product of the turns at and above it (n turns, not n^2 point moves)."""
     n = len(pts)
     tx, ty, tz = target
     kinds, params, lengths = prep.kinds, prep.params, prep.lengths
+    ex, ey, ez = pts[-1]
+    turns = [None] * (n - 1)
     for k in range(n - 2, -1, -1):
         if lengths[k] <= TINY:
             continue
-        # Joints before k have not moved yet, so bone k's parent and k's hinge axis hold.
         px, py, pz = pts[k]
-        ex, ey, ez = pts[-1]
         a = (ex - px, ey - py, ez - pz)
         b = (tx - px, ty - py, tz - pz)
         kind = kinds[k]
@@ -47,10 +52,17 @@ def ccd_sweep(pts, axes, dirs, prep: PreparedLimits, target):
             v = clamp_cone(params[k], parent, v)
         elif kind == "hinge":
             v = clamp_hinge(params[k], parent, axis, v)
-        turn = qbetween(u, v)
-        for j in range(k + 1, n):
-            x, y, z = pts[j]
-            w = qrot(turn, (x - px, y - py, z - pz))
-            pts[j] = (px + w[0], py + w[1], pz + w[2])
-        dirs = dirs[:k] + [v] + [qrot(turn, d) for d in dirs[k + 1 :]]
-    return forward_limited(pts, prep)
+        turns[k] = turn = qbetween(u, v)
+        wx, wy, wz = qrot(turn, (ex - px, ey - py, ez - pz))
+        ex, ey, ez = px + wx, py + wy, pz + wz
+    x, y, z = pts[0]
+    swept = [(x, y, z)]
+    carried = IDENTITY
+    for k in range(n - 1):
+        if turns[k] is not None:
+            carried = qmul(carried, turns[k])
+        x1, y1, z1 = pts[k + 1]
+        bx, by, bz = qrot(carried, (x1 - pts[k][0], y1 - pts[k][1], z1 - pts[k][2]))
+        x, y, z = x + bx, y + by, z + bz
+        swept.append((x, y, z))
+    return forward_limited(swept, prep)
