@@ -7,7 +7,7 @@ from typing import Callable
 
 import numpy as np
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, Qt
-from PySide6.QtGui import QImage, QMouseEvent
+from PySide6.QtGui import QImage, QMouseEvent, QPainter
 from PySide6.QtWidgets import QApplication
 
 # A drawn rig (shaded bones, anti-aliased lines, the grid) gives hundreds of colours; a blank
@@ -66,9 +66,24 @@ def wait_for_pose(window, timeout: float = 15.0) -> bool:
     return wait_until(lambda: window.viewport.frames > frames, timeout)
 
 
+def grab_window(window) -> QImage:
+    """The whole window as the screen shows it. The viewport is a native GL window that
+    QWidget.grab() leaves blank, so its own image is painted into its rectangle."""
+    img = window.grab().toImage()
+    scene = window.viewport.grab_image()
+    if not scene.isNull():
+        scene.setDevicePixelRatio(1.0)  # both in device pixels from here on
+        img.setDevicePixelRatio(1.0)
+        painter = QPainter(img)
+        painter.drawImage(viewport_rect(window).topLeft(), scene)
+        painter.end()
+        img.setDevicePixelRatio(window.devicePixelRatioF())
+    return img
+
+
 def grab(window, out: str | Path) -> tuple[Path, int]:
     """Save a PNG of the whole window; returns the path and the viewport's colour count."""
-    img = window.grab().toImage()
+    img = grab_window(window)
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     if not img.save(str(out)):
@@ -77,7 +92,8 @@ def grab(window, out: str | Path) -> tuple[Path, int]:
 
 
 def send_mouse(widget, kind: QEvent.Type, pos: QPointF, button: Qt.MouseButton, buttons: Qt.MouseButton) -> None:
-    """A real mouse event, with the held buttons set (QTest.mouseMove leaves them empty in Qt 6)."""
+    """A real mouse event, with the held buttons set (QTest.mouseMove leaves them empty in Qt 6).
+    `widget` is a QWidget or a QWindow (the viewport is a window)."""
     global_pos = QPointF(widget.mapToGlobal(pos.toPoint()))
     ev = QMouseEvent(kind, pos, global_pos, button, buttons, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(widget, ev)

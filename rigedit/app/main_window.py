@@ -52,8 +52,8 @@ class MainWindow(QMainWindow):
         self.posted_serial = 0  # goals posted so far
         self.solved_serial = 0  # the newest goals whose pose the window has applied
 
-        self.viewport = Viewport(self.document)
-        self.setCentralWidget(self.viewport)
+        self.viewport = Viewport(self.document, self)
+        self.setCentralWidget(self.viewport.container)  # the GL window's widget (view.py says why)
         self.properties = PropertiesDock(self.document, self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.properties)
         self.properties.panel.problem.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
@@ -198,3 +198,8 @@ class MainWindow(QMainWindow):
         self.status.timer.stop()
         self.status._chain_timer.stop()
         self.solver.stop()
+        try:
+            self.document.rig_replaced.disconnect(self.viewport.reset_camera)
+        except (RuntimeError, TypeError):
+            pass
+        self.viewport.dispose()

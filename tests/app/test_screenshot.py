@@ -13,7 +13,7 @@ def _grab_viewport(window):
     frames = window.viewport.frames
     window.viewport.update()
     capture.wait_until(lambda: window.viewport.frames > frames, 5)
-    img = window.grab().toImage()
+    img = capture.grab_window(window)
     return img, capture.viewport_rect(window)
 
 

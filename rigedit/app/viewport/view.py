@@ -1,17 +1,30 @@
-"""The 3D viewport: a pyqtgraph GLViewWidget showing the document's rig, with handles to drag.
+"""The 3D viewport: pyqtgraph's GL view showing the document's rig, with handles to drag.
 
 Left-drag on a handle moves it; left-drag elsewhere orbits, Ctrl+left or middle pans, the
 wheel zooms (pyqtgraph's own camera controls). Esc during a drag puts the handle back.
+
+The view is a QOpenGLWindow (pyqtgraph's GLViewMixin) embedded in the main window through
+`QWidget.createWindowContainer` (`Viewport.container`), not a QOpenGLWidget: a GL widget makes
+Qt compose the whole top-level window through GL on every frame, which under a software GL
+(llvmpipe, Xvfb) cost more than drawing the rig: an empty 1018x742 view drew 30 frames a
+second as a widget and 130 as a window on the same machine. The window is a native child of
+the main window, so QWidget.grab() leaves it out: screenshots use `grab_image()`.
 """
 from __future__ import annotations
 
+import gc
 import math
 import time
 
 import numpy as np
 import pyqtgraph.opengl as gl
-from PySide6.QtCore import QPointF, Qt, QTimer, Signal
-from PySide6.QtGui import QMatrix4x4, QVector3D
+import shiboken6
+from OpenGL import GL
+from pyqtgraph.opengl.GLViewWidget import GLViewMixin
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt, QTimer, Signal
+from PySide6.QtGui import QImage, QMatrix4x4, QOpenGLContext, QVector3D
+from PySide6.QtOpenGL import QOpenGLWindow
+from PySide6.QtWidgets import QWidget
 
 from ..document import Document
 from . import camera, palette
@@ -26,15 +39,19 @@ DEFAULT_AZIMUTH = -62.0  # degrees: a three-quarter view from the character's fr
 DEFAULT_ELEVATION = 12.0
 
 
-class Viewport(gl.GLViewWidget):
+class Viewport(GLViewMixin, QOpenGLWindow):
     frame_drawn = Signal()
     handle_hovered = Signal(object)  # Handle or None
 
-    def __init__(self, document: Document, parent=None) -> None:
-        super().__init__(parent)
-        self.setObjectName("viewport")
-        self.setMouseTracking(True)  # hover highlights need moves without a button
-        self.setMinimumSize(320, 240)
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        # The shared context: pyqtgraph compiles each shader once per process (see qt_setup).
+        super().__init__(QOpenGLContext.globalShareContext())
+        self.setObjectName("viewportWindow")
+        # A native window gets every mouse move, buttons or not: hover needs no tracking flag.
+        self.container = QWidget.createWindowContainer(self, parent)
+        self.container.setObjectName("viewport")
+        self.container.setMinimumSize(320, 240)
+        self.container.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.doc = document
         self.drag = DragController(document)
         self.show_limits = False
@@ -56,6 +73,7 @@ class Viewport(gl.GLViewWidget):
         self.limits = LineOverlay(self, width=1.5)
 
         self._sync_pending = False
+        self._disposed = False
         self._reach_key = None
         # The newest drag position not yet applied: moves are coalesced to one per event-loop turn
         # (a busy GUI gets several at once, and each applied move costs a goal post and a solve).
@@ -111,13 +129,15 @@ class Viewport(gl.GLViewWidget):
 
     def schedule_sync(self) -> None:
         """Coalesce redraw requests: many solver results between two frames cost one upload."""
-        if not self._sync_pending:
+        if not self._sync_pending and not self._disposed:
             self._sync_pending = True
             QTimer.singleShot(0, self.sync)
 
     def sync(self) -> None:
         """Push the document's current pose and handles into the GL items."""
         self._sync_pending = False
+        if self._disposed:  # a sync queued before the window closed
+            return
         rig = self.doc.rig
         pos = rig.world_positions()
         self.skeleton.set_positions(pos)
@@ -188,8 +208,13 @@ class Viewport(gl.GLViewWidget):
         proj = camera.qmatrix_to_numpy(self.projectionMatrix(vp, vp))
         return view, proj
 
+    def getViewport(self) -> tuple[int, int, int, int]:  # noqa: N802 (pyqtgraph's name)
+        # The container's size: the same as the window's once shown, and known before (the
+        # camera is framed when the viewport is built, before the window has a size).
+        return 0, 0, self.container.width(), self.container.height()
+
     def _size(self) -> tuple[float, float]:
-        return float(max(self.width(), 1)), float(max(self.height(), 1))
+        return float(max(self.container.width(), 1)), float(max(self.container.height(), 1))
 
     def world_to_screen(self, xyz) -> QPointF:
         """Widget coordinates (logical pixels, as mouse events use) of a world point."""
@@ -257,10 +282,55 @@ class Viewport(gl.GLViewWidget):
     # --- drawing ----------------------------------------------------------------------------
 
     def paintGL(self) -> None:  # noqa: N802
-        super().paintGL()
+        # No cyclic collection inside a frame: the garbage can be another (closed) editor's GL
+        # window, whose destructor makes its own context current and then none, and the rest
+        # of this frame would draw without a context (pyqtgraph's items crash on that).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            super().paintGL()
+        finally:
+            if collecting:
+                gc.enable()
         self.frames += 1
         self.last_frame_time = time.perf_counter()
         self.frame_drawn.emit()
+
+    def grab_image(self) -> QImage:
+        """The scene as it stands, in device pixels (a null image before the window is shown).
+
+        Drawn afresh into the back buffer and read from there, never swapped to the screen:
+        what an earlier frame left in the back buffer is not defined after a swap."""
+        if not self.isValid() or not self.isExposed():
+            return QImage()
+        self.makeCurrent()
+        dpr = self.devicePixelRatioF()
+        GL.glViewport(0, 0, int(self.width() * dpr), int(self.height() * dpr))
+        region = self.getViewport()
+        self.paint(region=region, viewport=region)
+        return self.grabFramebuffer()
+
+    def mapTo(self, widget: QWidget, pos: QPoint) -> QPoint:  # noqa: N802 (QWidget's name)
+        """Where a viewport point is in `widget`'s coordinates (as QWidget.mapTo)."""
+        return self.container.mapTo(widget, pos)
+
+    def dispose(self) -> None:
+        """Delete the GL window and its container now (the main window closes).
+
+        Left to Python's cyclic collector, the window would be destroyed whenever a collection
+        runs, possibly in the solver thread or in another window's frame (see paintGL)."""
+        for signal, slot in ((self.doc.rig_replaced, self.rebuild), (self.doc.chain_changed, self._chain_changed),
+                             (self.doc.selection_changed, self._selection_changed),
+                             (self.doc.pose_changed, self.schedule_sync)):
+            try:
+                signal.disconnect(slot)
+            except (RuntimeError, TypeError):
+                pass
+        self._disposed = True
+        if shiboken6.isValid(self.container):
+            self.clear()  # the items forget this view: a late change to one asks nothing of it
+            self.container.deleteLater()
+            QCoreApplication.sendPostedEvents(self.container, QEvent.Type.DeferredDelete)
 
     # --- mouse and keys ---------------------------------------------------------------------
 
