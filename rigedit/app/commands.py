@@ -1,4 +1,4 @@
-"""Undo commands. One kind is enough: every edit of a chain sets some of its settings."""
+"""Undo commands: an edit of a chain sets some of its settings; a body drag moves the root."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
@@ -43,3 +43,24 @@ class EditChainCommand(QUndoCommand):
             return False
         self.new = dict(other.new)
         return True
+
+
+class MoveBodyCommand(QUndoCommand):
+    """A body drag: the root's position before and after (Document.BodyState). The drag has
+    already put the body where it ends, with the legs walked there, so the first redo (Qt
+    runs it on push) leaves everything as it is; later ones jump and replant the feet."""
+
+    def __init__(self, doc: "Document", text: str, old, new) -> None:
+        super().__init__(text)
+        self.doc = doc
+        self.old = old
+        self.new = new
+        self._pushed = False
+
+    def redo(self) -> None:
+        if self._pushed:
+            self.doc._apply_body(self.new, replant=True)
+        self._pushed = True
+
+    def undo(self) -> None:
+        self.doc._apply_body(self.old, replant=True)

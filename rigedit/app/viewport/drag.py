@@ -4,6 +4,7 @@ On press the handle's value is remembered and a plane through the handle, facing
 is fixed; each move puts the handle where the mouse ray meets that plane (keeping the offset
 between the handle's centre and the point first grabbed, so it does not jump under the
 cursor); release pushes one undo command for the whole drag; cancel (Esc) puts it back.
+The body handle slides on the ground plane instead, and its gait walks (body_drag.py).
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..document import Document
+from .body_drag import BodyDrag, GaitTicker, begin_body, move_body
 from .camera import ray_plane
 from .gizmos import Handle
 
@@ -34,9 +36,18 @@ def handle_value(doc: Document, handle: Handle):
 class DragController:
     def __init__(self, document: Document) -> None:
         self.doc = document
-        self.active: HandleDrag | None = None
+        self.active: HandleDrag | BodyDrag | None = None
+        self.gait = GaitTicker(document, lambda: isinstance(self.active, BodyDrag))
+        self._forward = np.array([0.0, 0.0, -1.0])
 
     def begin(self, handle: Handle, origin: np.ndarray, direction: np.ndarray, forward: np.ndarray) -> bool:
+        if handle.kind == "body":
+            self.active = begin_body(self.doc, handle, origin, direction, forward)
+            if self.active is None:
+                return False
+            self._forward = forward.copy()
+            self.gait.start()
+            return True
         value = handle_value(self.doc, handle)
         if value is None:
             return False
@@ -52,6 +63,8 @@ class DragController:
         d = self.active
         if d is None:
             return None
+        if isinstance(d, BodyDrag):
+            return move_body(self.doc, d, origin, direction, self._forward)
         hit = ray_plane(origin, direction, d.plane_point, d.plane_normal)
         if hit is None:  # the mouse left the half-space in front of the camera: hold still
             return None
@@ -65,6 +78,9 @@ class DragController:
         d, self.active = self.active, None
         if d is None:
             return False
+        if isinstance(d, BodyDrag):
+            # The ticker walks on until the feet settle.
+            return self.doc.edit_body("Move body", d.start)
         end = handle_value(self.doc, d.handle)
         what = "target" if d.handle.kind == "target" else "pole"
         return self.doc.edit_chain(
@@ -73,5 +89,8 @@ class DragController:
 
     def cancel(self) -> None:
         d, self.active = self.active, None
-        if d is not None:
+        if isinstance(d, BodyDrag):
+            self.gait.stop()
+            self.doc.restore_body_live(d.start)
+        elif d is not None:
             self.doc.set_chain_live(d.handle.chain, **{d.handle.kind: d.start})
