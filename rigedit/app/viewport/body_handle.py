@@ -12,9 +12,9 @@ import numpy as np
 
 from .camera import ray_plane, ray_spheres
 
-BODY_COLOUR = (0.93, 0.93, 0.97, 0.55)  # a pale, see-through grey: no chain colour, not "out of reach" red
-BOX_SCALE = 1.25  # the box's half size relative to a target sphere's radius
-RING_SCALE = 4.5  # the ring's radius relative to a target sphere's radius
+BODY_COLOUR = (0.96, 0.96, 1.0, 0.7)  # a pale, see-through grey: no chain colour, not "out of reach" red
+BOX_SCALE = 1.6  # the box's half size relative to a target sphere's radius
+RING_SCALE = 6.5  # the ring's radius relative to a target sphere's radius
 RING_SEGMENTS = 48
 
 # The eight corners and the six faces (two triangles each, outward winding) of a unit cube.
