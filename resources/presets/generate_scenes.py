@@ -20,6 +20,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 from generate_presets import creature, humanoid, rounded  # noqa: E402
 
 from rigedit.core.chain_uses import LookAtSettings  # noqa: E402
+from rigedit.core.plant import key_plants  # noqa: E402
 from rigedit.core.rig import Rig  # noqa: E402
 from rigedit.core.timeline import Timeline  # noqa: E402
 from rigedit.io.preset import save_preset  # noqa: E402
@@ -87,7 +88,9 @@ def walk_clip(rig: Rig, *, speed: float = 0.8, period: float = 1.0, seconds: flo
 def uneven_ground_walk_scene() -> Rig:
     """The humanoid walking its procedural clip over the stepped slope (ground 'slope': 5
     degrees up along +x, 12 cm steps at z = 1 and 2.5 m), both legs' targets grounded under
-    the animated feet; the pelvis drops as the lower foot needs."""
+    the animated feet; the pelvis drops as the lower foot needs. Each leg's weight is keyed
+    from the clip's contacts (core/plant.py): 1 while its foot is planted, eased out over
+    0.15 s at the release and back in over 0.15 s before the next plant."""
     rig = humanoid()
     rig.name = "uneven ground walk"
     clip = walk_clip(rig)
@@ -107,6 +110,7 @@ def uneven_ground_walk_scene() -> Rig:
     for ch in rig.chains:  # the file's targets are where the first frame puts them
         ch.target = tuple(float(v) for v in ch.target)
     rig.timeline = Timeline(frame_rate=30.0, start=0.0, end=round(clip.duration, 6))
+    key_plants(rig)  # each leg's weight eases in as its foot plants and out as it lifts
     return rig
 
 

@@ -480,10 +480,11 @@ def test_bake_of_a_grounded_or_gait_scene_keeps_what_the_play_shows(stem):
     result = bake(rig)
     assert result.clip.n_frames == rig.clip.n_frames
     sk = rig.skeleton
-    # Frame by frame the baked clip's feet are where playing the scene puts them.
+    # Frame by frame the baked clip's feet are where playing the scene (its timeline: the
+    # walk's plant keys) puts them.
     play = Rig.load(BUNDLED_PRESETS / f"{stem}.json")
     for f in range(result.clip.n_frames):
-        play.time = f * rig.clip.frame_time
+        play.timeline.apply(play, f * rig.clip.frame_time)
         play.advance_gait()
         play.solve()
         if f % 15 == 0:
