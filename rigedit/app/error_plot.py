@@ -3,8 +3,15 @@
 A solve that starts within tolerance runs no iteration (the settled pose after a drag, most of
 the time); the plot then keeps the last curve that had iterations and says so, since an empty
 plot tells a user nothing about how the chain converges.
+
+The axes span whole decades and iteration counts in fives, set here rather than auto-ranged: a
+new range makes pyqtgraph lay out and redraw both axes (several ms each time), and an
+auto-ranged plot took two repaints per new curve; while a target is dragged the curve
+changes with every solve, its range hardly ever.
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pyqtgraph as pg
@@ -28,6 +35,8 @@ class ErrorPlot(QWidget):
         self.plot.setMaximumHeight(200)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
+        self.plot.disableAutoRange()
+        self._range: tuple[int, int, int] | None = None  # (iterations, lowest decade, highest decade) shown
         self.curve = self.plot.plot([], [], pen=pg.mkPen((255, 170, 60), width=2), symbol="o", symbolSize=5,
                                     symbolBrush=(255, 170, 60))
         self.tolerance_line = pg.InfiniteLine(angle=0, pen=pg.mkPen((120, 200, 255), style=pg.QtCore.Qt.PenStyle.DashLine))
@@ -50,6 +59,7 @@ class ErrorPlot(QWidget):
         if errors:
             self.shown = errors
             y = np.maximum(np.array(errors) * 1000.0, FLOOR)
+            self._set_range(len(y), np.log10(np.append(y, tol_mm)))
             self.curve.setData(np.arange(1, len(y) + 1), y)
             self.caption.setText(f"{len(errors)} iteration{'s' if len(errors) != 1 else ''}, "
                                  f"final error {errors[-1] * 1000:.3g} mm (dashed: tolerance)")
@@ -57,5 +67,16 @@ class ErrorPlot(QWidget):
             self.caption.setText(f"last solve: 0 iterations (within tolerance); showing the one before "
                                  f"({len(self.shown)} iterations)")
         else:
-            self.plot.setYRange(-3, 2)  # log10 mm: a micrometre to ten centimetres
+            self._set_range(1, np.array([-3.0, 2.0]))  # log10 mm: a micrometre to ten centimetres
             self.caption.setText("0 iterations (already within tolerance, or out of reach)")
+
+    def _set_range(self, iterations: int, logs: np.ndarray) -> None:
+        span = 5 * max(1, math.ceil(iterations / 5))  # iterations in fives: fewer new ranges
+        key = (span, int(np.floor(logs.min())), int(np.ceil(logs.max())))
+        if key[2] <= key[1]:
+            key = (key[0], key[1], key[1] + 1)
+        if key == self._range:
+            return
+        self._range = key
+        self.plot.setXRange(0.5, key[0] + 0.5, padding=0)
+        self.plot.setYRange(key[1], key[2], padding=0.04)  # log mode: the range in log10 units

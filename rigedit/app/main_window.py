@@ -57,6 +57,7 @@ class MainWindow(QMainWindow):
         self.properties = PropertiesDock(self.document, self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.properties)
         self.properties.panel.problem.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
+        self.viewport.dragging.connect(self.properties.panel.set_dragging)
         self.timeline_dock = QDockWidget("Timeline", self)
         self.timeline_dock.setObjectName("timeline")
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.timeline_dock)

@@ -31,6 +31,11 @@ from .uses_fields import UsesFields
 
 SOLVERS = [("two_bone", "Two-bone (exact)"), ("fabrik", "FABRIK (iterative)"), ("look_at", "Look at (aim)")]
 WEIGHT_STEPS = 1000  # slider resolution: 0.001 of blend weight per step
+# The error plot follows solves at most this often (ms); less often while a handle is dragged,
+# when every repaint of it is time the viewport does not get (bench_editor: a quarter of the
+# GUI thread at 10 Hz). The last solve of a drag is shown once the mouse lets go.
+PLOT_INTERVAL_MS = 100
+PLOT_INTERVAL_DRAGGING_MS = 400
 
 
 class BlendWeight(QWidget):
@@ -72,7 +77,7 @@ class PropertiesPanel(QWidget):
         # Solves come in at mouse rate; the plot redraws a few times a second at most.
         self._plot_timer = QTimer(self)
         self._plot_timer.setSingleShot(True)
-        self._plot_timer.setInterval(100)
+        self._plot_timer.setInterval(PLOT_INTERVAL_MS)
         self._plot_timer.timeout.connect(self._show_errors)
 
         self.chain_selector = QComboBox()
@@ -157,6 +162,12 @@ class PropertiesPanel(QWidget):
     def _errors_changed(self) -> None:
         if not self._plot_timer.isActive():
             self._plot_timer.start()
+
+    def set_dragging(self, on: bool) -> None:
+        """A handle in the viewport is being dragged (on) or was let go (off)."""
+        self._plot_timer.setInterval(PLOT_INTERVAL_DRAGGING_MS if on else PLOT_INTERVAL_MS)
+        if not on and self._plot_timer.isActive():
+            self._plot_timer.start()  # restarted at the short interval: the final curve soon
 
     def _chain_changed(self, name: str) -> None:
         if name == self.doc.selected and self._shown != self._key(name):

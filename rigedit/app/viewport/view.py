@@ -42,6 +42,7 @@ DEFAULT_ELEVATION = 12.0
 class Viewport(GLViewMixin, QOpenGLWindow):
     frame_drawn = Signal()
     handle_hovered = Signal(object)  # Handle or None
+    dragging = Signal(bool)  # a handle drag began (True) or ended, let go or cancelled (False)
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         # The shared context: pyqtgraph compiles each shader once per process (see qt_setup).
@@ -346,6 +347,7 @@ class Viewport(GLViewMixin, QOpenGLWindow):
                 origin, direction = self.ray(pos)
                 if self.drag.begin(handle, origin, direction, self.camera_forward()):
                     self.gizmos.active = handle
+                    self.dragging.emit(True)
                     self.mousePos = pos
                     self.schedule_sync()
                     ev.accept()
@@ -381,6 +383,7 @@ class Viewport(GLViewMixin, QOpenGLWindow):
             self._apply_drag()  # the release lands where the last move went
             self.drag.finish()
             self.gizmos.active = None
+            self.dragging.emit(False)
             self.schedule_sync()
             ev.accept()
             return
@@ -391,6 +394,7 @@ class Viewport(GLViewMixin, QOpenGLWindow):
             self._drag_pos = None
             self.drag.cancel()
             self.gizmos.active = None
+            self.dragging.emit(False)
             self.schedule_sync()
             ev.accept()
             return
@@ -401,6 +405,7 @@ class Viewport(GLViewMixin, QOpenGLWindow):
             self._drag_pos = None
             self.drag.cancel()
             self.gizmos.active = None
+            self.dragging.emit(False)
             self.schedule_sync()
 
 
