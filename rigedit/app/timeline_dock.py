@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rigedit.core.plant import PlantSettings, plant_tracks
 from rigedit.core.timeline import EASE_DEFAULT_S, EASE_MAX_S, EASE_MIN_S, KINDS, Timeline, Track
 
 from .timeline.commands import TrackEditCommand
@@ -83,6 +84,18 @@ class TimelinePanel(QWidget):
         self.key_target_button = QPushButton("Key target")
         self.key_target_button.setObjectName("keyTarget")
         self.key_target_button.setToolTip("Key the selected chain's target where it is now, at the playhead")
+        self.plants_button = QToolButton()
+        self.plants_button.setObjectName("keyPlants")
+        self.plants_button.setText("Key plants")
+        self.plants_button.setToolTip(
+            "Key every ground-feet leg's weight from the clip: 1 while its foot is planted, easing\n"
+            "in before each plant and out after each release over the ease duration (the arrow:\n"
+            "the selected leg only)"
+        )
+        self.plants_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        plants_menu = QMenu(self.plants_button)
+        self.plants_selected_action = plants_menu.addAction("Key plants on the selected leg only")
+        self.plants_button.setMenu(plants_menu)
         self.auto_key = QCheckBox("Auto-key")
         self.auto_key.setObjectName("autoKey")
         self.auto_key.setToolTip("Dragging a target or pole keys it at the playhead")
@@ -96,6 +109,7 @@ class TimelinePanel(QWidget):
         row.addWidget(self.ease_out_button)
         row.addWidget(QLabel("over"))
         row.addWidget(self.duration)
+        row.addWidget(self.plants_button)
         row.addSpacing(12)
         row.addWidget(self.key_target_button)
         row.addWidget(self.auto_key)
@@ -155,6 +169,8 @@ class TimelinePanel(QWidget):
         self.ease_in_button.clicked.connect(lambda: self.ease(True))
         self.ease_out_button.clicked.connect(lambda: self.ease(False))
         self.key_target_button.clicked.connect(self.key_target)
+        self.plants_button.clicked.connect(lambda _c=False: self.key_plants())
+        self.plants_selected_action.triggered.connect(lambda _c=False: self.key_plants([self.doc.selected]))
 
     def _hook_gizmo_drags(self, drag) -> None:
         """Wrap the viewport's drag controller so a finished handle drag can also key its value."""
@@ -275,6 +291,8 @@ class TimelinePanel(QWidget):
                             self.selected_key)
         for w in (self.ease_in_button, self.ease_out_button, self.key_target_button):
             w.setEnabled(bool(chain))
+        self.plants_button.setEnabled(rig.clip is not None)  # plants are found in the clip
+        self.plants_selected_action.setEnabled(bool(chain))
         self._show_time()
 
     # --- key edits: each one undo command ------------------------------------------------
@@ -344,6 +362,27 @@ class TimelinePanel(QWidget):
             return False
         t, value = self.timeline.snap(self.time), tuple(self.doc.settings(chain).target)
         return self._edit("Key target", lambda tr: tr.with_curve("target", tr.target.with_key(t, value)))
+
+    def key_plants(self, legs: list[str] | None = None) -> bool:
+        """Key plant and release ramps (rigedit.core.plant) on `legs` (None: every ground-feet
+        leg) with the ease duration, replacing their weight keys: one undo step for them all."""
+        try:
+            tracks = plant_tracks(self.doc.rig, legs, PlantSettings(ease_s=self.duration.value()))
+        except (ValueError, KeyError) as e:
+            self.window_.statusBar().showMessage(f"Key plants: {e.args[0] if e.args else e}", 8000)
+            return False
+        changed = {leg: track for leg, track in tracks.items() if track != self.timeline.track(leg)}
+        if not changed:
+            self.window_.statusBar().showMessage("Key plants: the legs already carry these keys", 5000)
+            return False
+        self.undo_stack.beginMacro(f"Key plants ({', '.join(changed)})")
+        try:
+            for leg, track in changed.items():
+                self._push(leg, self.timeline.track(leg), track, f"Key plants ({leg})")
+        finally:
+            self.undo_stack.endMacro()
+        self.redraw()
+        return True
 
     # --- the mouse on keys ---------------------------------------------------------------
 

@@ -355,3 +355,52 @@ def test_a_gizmo_drag_does_not_redraw_the_plot_but_a_weight_edit_does(qtbot, win
     assert calls == []
     window.document.edit_chain("left_arm", "weight", {"weight": 0.25})
     qtbot.waitUntil(lambda: len(calls) > 0, timeout=2000)
+
+
+def test_key_plants_keys_the_walk_legs_in_one_undo_step(qtbot, window):
+    from rigedit.core.plant import PlantSettings, plant_tracks
+    from rigedit.core.rig import BUNDLED_PRESETS
+    from rigedit.core.timeline import Track
+
+    window.open_preset(BUNDLED_PRESETS / "uneven_ground_walk.json")
+    wait_solved(qtbot, window)
+    panel = window.timeline_dock.widget()
+    tl = window.rig.timeline
+    for leg in ("left_leg", "right_leg"):  # the scene ships with its plant keys: start bare
+        tl.set_track(leg, Track())
+        window.rig.chain(leg).weight = 1.0
+    panel.redraw()
+    window.undo_stack.clear()
+    panel.duration.setValue(0.2)
+    expected = plant_tracks(window.rig, None, PlantSettings(ease_s=0.2))
+
+    QTest.mouseClick(panel.plants_button, LEFT, NO_MOD, QPointF(8, panel.plants_button.height() / 2).toPoint())
+    assert window.undo_stack.count() == 1  # both legs, one step
+    assert {leg: tl.track(leg) for leg in expected} == expected
+    # Mid-swing of the left foot (it lifts at 0.6 s and lands at 1.0 s) the leg plays the clip.
+    panel.scrub_to(0.8)
+    wait_solved(qtbot, window)
+    assert window.rig.chain("left_leg").weight == 0.0
+    assert window.rig.chain("right_leg").weight == 1.0
+
+    window.undo_stack.undo()
+    assert tl.tracks == {}
+    assert window.rig.chain("left_leg").weight == 1.0  # the weight the leg had before the keys
+    window.undo_stack.redo()
+    assert {leg: tl.track(leg) for leg in expected} == expected
+
+    # The arrow's menu keys the selected leg only; pressing again changes nothing.
+    window.undo_stack.undo()
+    window.document.select("right_leg")
+    panel.plants_selected_action.trigger()
+    assert set(tl.tracks) == {"right_leg"}
+    assert not panel.key_plants(["right_leg"])
+    assert window.undo_stack.count() == 1
+
+
+def test_key_plants_without_a_clip_says_why(qtbot, window, panel):
+    assert window.rig.clip is None
+    assert not panel.plants_button.isEnabled()
+    assert not panel.key_plants([LEG])
+    assert "no clip" in window.statusBar().currentMessage()
+    assert window.undo_stack.count() == 0
