@@ -2,35 +2,35 @@
 
 Row by row the same solve as `two_bone.two_bone_ik`: the same formulas, the same decisions,
 the same thresholds, the same lengths (summed in the same order) so ties fall the same way.
-The common case (a target off the root, a pole off the reach line or a bent limb) runs
-vectorised over all rows; the rare degenerate rows (straight or zero-length limbs, a target
-on the root, a pole on the reach line) are collected and solved by the full decision
-cascade on just that subset, so they cost nothing when there are none.
+The common case (a target off the root, a pole off the reach line or a bent limb) runs as a
+fixed chain of whole-array passes; the rare degenerate rows (straight or zero-length limbs,
+a target on the root, a pole on the reach line) are collected and solved by the full
+decision cascade (`two_bone_cascade`) on just that subset, so they cost nothing when there
+are none.
 
-Speed (the target is ~50 ns a chain at 100,000 chains; one pass of a ufunc costs ~0.3-0.6
-ns a chain here, a sqrt ~1.5 ns, and reading the inputs from memory ~8 ns):
+Speed (the target is ~50 ns a chain at 100,000 chains). Here a ufunc pass costs ~0.4-0.6 ns
+a float (a sqrt ~1.5 ns), a ufunc call ~0.5 us and making a view ~0.3 us, so the cost is a
+count of passes over (chunk,) rows plus a count of calls; about 100 passes a chain remain:
 - Rows are solved in chunks through a per-thread workspace reused from call to call: fresh
-  memory costs a page fault per 4 kB, and small chunks keep the workspace in cache.
+  memory costs a page fault per 4 kB, and chunks keep the workspace in cache.
 - Inside a chunk vectors are component-major, (3, chunk): every pass is a plain 1-D loop.
   (N, 3) arrays would need strided column passes, and broadcasting an (N,) factor over
   (N, 3) runs a 3-long inner loop N times, ten times slower.
+- Every view the chunk solve uses is made once per workspace (`_Plan`), not per chunk, and
+  quantities used together sit in adjacent rows so one call serves several of them (hi - dc
+  and dc - lo are one subtraction of [hi, dc] and [dc, lo]; mid and end one product).
 - Directions are never normalised: the mid is R + (mu/d) t + k s with t = target - root
-  and s the unnormalised bend direction, the scale factors folded into (chunk,) arrays.
-- np.where and masked copies are slow here; degenerate rows are fixed by index instead.
+  and s the unnormalised bend direction, the scale factors folded into (chunk,) rows.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import threading
+from typing import NamedTuple
 
 import numpy as np
 
 from .two_bone import AT_ROOT, ON_LINE
-
-# Stands in for a zero divisor in the cascade (a target on the root with equal bones,
-# where the factor multiplies an exact zero).
-_FLOOR = 1e-300
+from .two_bone_cascade import solve_rows
 
 
 class TwoBoneBatchResult(NamedTuple):
@@ -53,27 +53,27 @@ def two_bone_ik_batch(root, mid, end, target, pole=None, *, eps: float = 1e-6) -
     P = None if pole is None else _rows(pole, "pole", n)
     if not _positive_number(eps):
         raise ValueError(f"eps must be a positive number, got {eps!r}")
-    # One allocation for both outputs (numpy asks for huge pages on blocks of 4 MB and up).
+    # One allocation for both outputs (numpy asks for huge pages on blocks of 4 MB and up);
+    # block[:, :, rows] is (2, 3, rows), so one pass writes a row range of both.
     block = np.empty((2, 3, n))
-    new_mid, new_end = block[0].T, block[1].T
     reached = np.empty(n, dtype=bool)
     ws = _workspace()
     with np.errstate(all="ignore"):
         for i in range(0, n, CHUNK):
             j = min(i + CHUNK, n)
             _solve_chunk(
-                ws, R[i:j], M[i:j], E[i:j], T[i:j], None if P is None else P[i:j],
-                new_mid[i:j], new_end[i:j], reached[i:j],
+                ws.plan(j - i), R[i:j], M[i:j], E[i:j], T[i:j], None if P is None else P[i:j],
+                block[:, :, i:j], reached[i:j],
             )
-        # Non-finite input spreads to the output; checking two sums here is cheaper than
+        # Non-finite input spreads to the output; checking one sum here is cheaper than
         # checking four or five inputs up front, and it also catches overflow.
-        ok = np.isfinite(np.add.reduce(new_mid, axis=None) + np.add.reduce(new_end, axis=None))
+        ok = np.isfinite(np.add.reduce(block, axis=None))
     if not ok:
         _explain_bad_rows(R, M, E, T, P)
-    return TwoBoneBatchResult(new_mid, new_end, reached)
+    return TwoBoneBatchResult(block[0].T, block[1].T, reached)
 
 
-# Rows per chunk: smaller chunks pay numpy's per-call cost (~80 calls a chunk) more often,
+# Rows per chunk: smaller chunks pay numpy's per-call cost (~50 calls a chunk) more often,
 # larger ones fall out of cache between passes; 8192 measured best here.
 CHUNK = 8192
 _local = threading.local()
@@ -81,16 +81,19 @@ _local = threading.local()
 
 class _Workspace:
     def __init__(self) -> None:
-        # Component-major: (..., 3, CHUNK), one contiguous row per coordinate, so every
-        # pass is a plain 1-D loop and stacked rows share one call.
-        self.pts = np.empty((4, 3, CHUNK))  # root, mid, end, target (then scratch)
-        self.vec = np.empty((3, 3, CHUNK))  # upper bone w, lower bone b, root -> target t
-        self.sq = np.empty((3, CHUNK))  # |w|^2, |b|^2, |t|^2
-        self.len = np.empty((3, CHUNK))  # a, b, d
-        self.s = np.empty((3, CHUNK))
-        self.num = [np.empty(CHUNK) for _ in range(9)]
-        self.flag = np.empty(CHUNK, dtype=bool)
-        self.flag2 = np.empty(CHUNK, dtype=bool)
+        # Component-major: each vector is (3, CHUNK), one contiguous row per coordinate.
+        self.vec = np.empty((8, 3, CHUNK))
+        self.num = np.empty((19, CHUNK))
+        self.flags = np.empty((2, CHUNK), dtype=bool)
+        self.full = _Plan(self, CHUNK)
+        self.tail = self.full
+
+    def plan(self, c: int) -> _Plan:
+        if c == CHUNK:
+            return self.full
+        if self.tail.c != c:  # the last chunk of a call; calls often repeat their size
+            self.tail = _Plan(self, c)
+        return self.tail
 
 
 def _workspace() -> _Workspace:
@@ -100,191 +103,126 @@ def _workspace() -> _Workspace:
     return ws
 
 
-def _solve_chunk(ws, R, M, E, T, P, new_mid, new_end, reached):
-    c = R.shape[0]
-    pts = ws.pts[:, :, :c]
-    vec = ws.vec[:, :, :c]
-    sq = ws.sq[:, :c]
-    ln = ws.len[:, :c]
-    s = ws.s[:, :c]
-    hi, lo, dc, dc2, dd, k, tmp, tmp2, lim = (x[:c] for x in ws.num)
-    flag = ws.flag[:c]
-    flag2 = ws.flag2[:c]
+class _Plan:
+    """The views of a workspace that the chunk solve uses, for chunks of c rows."""
 
-    # Each input is read once, by a transposing copy: the inputs come from main memory,
-    # so a second pass over them (subtracting strided columns) costs more than the copy.
-    for i, X in enumerate((R, M, E, T)):
-        np.copyto(pts[i], X.T)
-    r = pts[0]
-    np.subtract(pts[1], r, out=vec[0])  # upper bone
-    np.subtract(pts[2], pts[1], out=vec[1])  # lower bone
-    np.subtract(pts[3], r, out=vec[2])  # root -> target
-    w, bv, t = vec
-    np.multiply(vec, vec, out=pts[1:])
-    np.add(pts[1:, 0], pts[1:, 1], out=sq)
-    sq += pts[1:, 2]
-    np.sqrt(sq, out=ln)
-    a, b, d = ln
-    d2 = sq[2]
+    def __init__(self, ws: _Workspace, c: int) -> None:
+        self.c = c
+        v = ws.vec[:, :, :c]
+        f = ws.num[:, :c]
+        # Vectors: the root r, the bend plane's normal n, the bend direction s, a temporary,
+        # the upper bone w, the lower bone b, root -> target t, root -> pole p.
+        self.r, n, s, self.tmp3 = v[0], v[1], v[2], v[3]
+        w, b, t, self.p = v[4], v[5], v[6], v[7]
+        self.w, self.bv, self.t, self.s = w, b, t, s
+        self.wbt = v[4:7]  # for one call making |w|^2, |b|^2, |t|^2
+        self.tp = v[6:8]  # for one call making p.t and p.p
+        # Scalars, one row each.
+        self.sq = f[0:3]  # |w|^2, |b|^2, |t|^2
+        self.a2, self.b2, self.d2 = f[0], f[1], f[2]
+        self.len = f[3:6]
+        self.a, self.b, self.d = f[3], f[4], f[5]
+        # Rows 6-9: k, hi, dc, lo. [hi, dc] and [dc, lo] make Heron's factors in two calls;
+        # later the hi row holds mu, [k, mu] are divided by dc together and [mu, dc] by d.
+        self.k = f[6]
+        self.hi, self.dc, self.lo = f[7], f[8], f[9]
+        self.hi_dc, self.dc_lo = f[7:9], f[8:10]
+        self.k_mu = f[6:8]
+        self.mu_dc = f[7:9]
+        self.diffs, self.sums = f[10:12], f[12:14]
+        self.heron, self.factor1 = f[10], f[11]
+        self.amb = f[14]
+        self.sn2 = f[15]
+        self.tmp = f[16]
+        self.pt_pp = f[17:19]
+        self.pt, self.pp = f[17], f[18]
+        # [alpha, delta] as (2, 1, c): times t (3, c) gives both outputs' t terms at once.
+        self.alpha_delta = f[7:9][:, None, :]
+        self.ok, self.ok2 = ws.flags[0, :c], ws.flags[1, :c]
+        # Cross products component by component: out[k] = x[i] y[j] - x[j] y[i].
+        order = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
+        self.cross_n = [(w[i], b[j], n[k], w[j], b[i]) for k, i, j in order]
+        self.cross_s = [(t[i], n[j], s[k], t[j], n[i]) for k, i, j in order]
 
-    # The triangle: dc (root -> end clamped to the limb's span), the mid at mu along the
-    # reach direction and mv off it (Heron), as in two_bone. No floors on the divisors:
-    # d == 0 or dc == 0 only on rows the cascade redoes, and errstate hides the 0/0 there.
-    np.add(a, b, out=hi)
-    np.subtract(a, b, out=tmp2)  # a - b
-    np.abs(tmp2, out=lo)
+
+def _solve_chunk(pl: _Plan, R, M, E, T, P, out, reached) -> None:
+    """Solve one chunk into out (2, 3, c) = [mid, end] and reached (c,)."""
+    multiply, add, subtract, divide = np.multiply, np.add, np.subtract, np.divide
+    # The bones and the reach straight from the (c, 3) inputs' strided columns: one pass
+    # each, where copying the inputs to component rows first would add four.
+    Rt, Mt = R.T, M.T
+    np.copyto(pl.r, Rt)
+    subtract(Mt, pl.r, out=pl.w)  # upper bone
+    subtract(E.T, Mt, out=pl.bv)  # lower bone
+    subtract(T.T, pl.r, out=pl.t)  # root -> target
+    # Squared lengths summed as (x^2 + y^2) + z^2, like two_bone: lengths agree to the bit.
+    np.einsum("mkc,mkc->mc", pl.wbt, pl.wbt, out=pl.sq)
+    np.sqrt(pl.sq, out=pl.len)
+    a, b, d = pl.a, pl.b, pl.d
+    hi, dc, lo, amb, tmp = pl.hi, pl.dc, pl.lo, pl.amb, pl.tmp
+
+    # The triangle: dc (root -> end) clamped to the limb's span, Heron's product
+    # (hi - dc)(dc - lo)(hi + dc)(dc + lo) = (2 dc mv)^2 as in two_bone. No floors on the
+    # divisors: d == 0 or dc == 0 only on rows the cascade redoes, and errstate hides 0/0.
+    add(a, b, out=hi)
+    subtract(a, b, out=amb)
+    np.absolute(amb, out=lo)
     np.maximum(d, lo, out=dc)
     np.minimum(dc, hi, out=dc)
     np.equal(dc, d, out=reached)  # the clamp leaves d alone exactly when it is in range
-    np.subtract(hi, dc, out=k)
-    np.subtract(dc, lo, out=tmp)
-    k *= tmp
-    np.add(hi, dc, out=tmp)
-    k *= tmp
-    np.add(dc, lo, out=tmp)
-    k *= tmp  # (2 dc mv)^2
-    np.multiply(dc, dc, out=dc2)
-    # The factors on t (root -> target, not normalised): mu / d for the mid, dc / d for the end.
-    tmp2 *= hi
-    tmp2 += dc2  # 2 dc mu
-    np.multiply(dc, d, out=tmp)
-    tmp2 /= tmp
-    tmp2 *= 0.5  # mu / d
-    np.divide(dc, d, out=dd)  # dc / d
+    subtract(pl.hi_dc, pl.dc_lo, out=pl.diffs)
+    add(pl.hi_dc, pl.dc_lo, out=pl.sums)
+    multiply(pl.diffs, pl.sums, out=pl.diffs)
+    heron = pl.heron
+    multiply(heron, pl.factor1, out=heron)
+    # Rows with the target (almost) on the root go to the cascade, as in two_bone.
+    ok, ok2 = pl.ok, pl.ok2
+    multiply(hi, AT_ROOT, out=tmp)
+    np.greater(d, tmp, out=ok)
 
     # Bend direction s, unnormalised: t x (w x b) keeps the bend plane; with a pole,
     # |t|^2 p - (p.t) t is the pole's part off the reach line (times |t|^2). The tests
-    # are two_bone's sine tests, squared and scaled so no sqrt or division is needed.
-    scratch = pts[1]
+    # are two_bone's sine tests, squared and scaled so no sqrt or division is needed:
+    # |s|^2 > (ON_LINE a b d)^2, or > (ON_LINE |p| |t|^2)^2 with a pole.
+    s, sn2 = pl.s, pl.sn2
     if P is None:
-        n = pts[2]
-        _cross(w, bv, n, lim)
-        _cross(t, n, s, lim)
-        np.multiply(sq[0], sq[1], out=lim)  # (ON_LINE a b d)^2
-        lim *= d2
-        lim *= ON_LINE * ON_LINE
+        for cross in (pl.cross_n, pl.cross_s):
+            for x, y, o, x2, y2 in cross:
+                multiply(x, y, out=o)
+                multiply(x2, y2, out=tmp)
+                subtract(o, tmp, out=o)
+        multiply(pl.a2, pl.b2, out=tmp)
     else:
-        p = pts[2]
-        np.copyto(p, P.T)
-        p -= r
-        pt = _dot(p, t, lim, scratch)
-        np.multiply(p, d2, out=s)
-        np.multiply(t, pt, out=scratch)
-        s -= scratch
-        _dot(p, p, lim, scratch)
-        lim *= d2
-        lim *= d2
-        lim *= ON_LINE * ON_LINE
-    # Rows with the target (almost) on the root go to the cascade, as in two_bone.
-    np.multiply(hi, AT_ROOT, out=tmp)
-    np.greater(d, tmp, out=flag)
-    sn2 = _dot(s, s, hi, scratch)  # hi is no longer needed
-    np.greater(sn2, lim, out=flag2)
-    flag &= flag2
+        p = pl.p
+        subtract(P.T, pl.r, out=p)
+        np.einsum("kc,jkc->jc", p, pl.tp, out=pl.pt_pp)  # p.t, p.p
+        multiply(p, pl.d2, out=s)
+        multiply(pl.t, pl.pt, out=pl.tmp3)
+        subtract(s, pl.tmp3, out=s)
+        multiply(pl.pp, pl.d2, out=tmp)
+    multiply(tmp, pl.d2, out=tmp)
+    multiply(tmp, ON_LINE * ON_LINE, out=tmp)
+    np.einsum("kc,kc->c", s, s, out=sn2)
+    np.greater(sn2, tmp, out=ok2)
+    ok &= ok2
 
-    # The factor on s: mv / |s| = sqrt((2 dc mv)^2 / (4 dc^2 |s|^2)), one sqrt for two.
-    np.multiply(dc2, sn2, out=tmp)
-    tmp *= 4.0
-    np.divide(k, tmp, out=k)
-    np.sqrt(k, out=k)
-    mid_t = new_mid.T
-    np.multiply(t, tmp2, out=mid_t)
-    mid_t += r
-    np.multiply(s, k, out=s)
-    mid_t += s
-    end_t = new_end.T
-    np.multiply(t, dd, out=end_t)
-    end_t += r
+    # The factors: k = mv / |s| = sqrt(heron / |s|^2) / (2 dc) on s, and on t
+    # mu / d = (amb hi / dc + dc) / (2 d) for the mid and dc / d for the end.
+    multiply(amb, hi, out=hi)  # hi is no longer needed
+    divide(heron, sn2, out=pl.k)
+    np.sqrt(pl.k, out=pl.k)
+    divide(pl.k_mu, dc, out=pl.k_mu)
+    add(hi, dc, out=hi)
+    multiply(pl.k_mu, 0.5, out=pl.k_mu)
+    divide(pl.mu_dc, d, out=pl.mu_dc)  # alpha = mu / d, delta = dc / d
 
-    if not flag.all():
-        bad = np.flatnonzero(~flag)
-        _solve_degenerate(bad, R, M, E, T, P, new_mid, new_end)
+    multiply(pl.t, pl.alpha_delta, out=out)
+    add(out, pl.r, out=out)
+    multiply(s, pl.k, out=s)
+    add(out[0], s, out=out[0])
 
-
-def _solve_degenerate(rows, R, M, E, T, P, new_mid, new_end):
-    """The full decision cascade of two_bone_ik, vectorised over the given rows only."""
-    R, M, E, T = R[rows], M[rows], E[rows], T[rows]
-    w, bv, t = M - R, E - M, T - R
-    a, b, d = _norm(w), _norm(bv), _norm(t)
-    hi = a + b
-    d[d <= AT_ROOT * hi] = 0.0
-    lo = np.abs(a - b)
-    dc = np.clip(d, lo, hi)
-    h = 0.5 / np.maximum(dc, _FLOOR)
-    mu = ((a - b) * hi + dc * dc) * h
-    mv = np.sqrt((hi - dc) * (dc - lo) * (hi + dc) * (dc + lo)) * h
-    # A target on the root with equal bones: the mid stands off the root along v.
-    on_root = dc == 0.0
-    mu[on_root] = 0.0
-    mv[on_root] = a[on_root]
-
-    # Reach direction: toward the target, else the current end, else the upper bone, else
-    # +X; assigned from the last resort up, so the first usable one wins.
-    u = np.tile([1.0, 0.0, 0.0], (len(rows), 1))
-    for vec, length in ((w, a), (w + bv, None), (t, d)):
-        if length is None:
-            length = _norm(vec)
-        use = length > 0.0
-        u[use] = vec[use] / length[use, None]
-
-    # Bend direction: pole, else keep the plane, else the upper bone off the line, else a
-    # fixed perpendicular; again from the last resort up.
-    v = _fixed_perpendicular(u)
-    q = w - np.sum(w * u, axis=1)[:, None] * u
-    qn = _norm(q)
-    use = qn > ON_LINE * a
-    v[use] = q[use] / qn[use, None]
-    q = np.cross(u, np.cross(w, bv))
-    qn = _norm(q)
-    use = qn > ON_LINE * a * b
-    v[use] = q[use] / qn[use, None]
-    if P is not None:
-        p = P[rows] - R
-        q = p - np.sum(p * u, axis=1)[:, None] * u
-        qn = _norm(q)
-        use = qn > ON_LINE * _norm(p)
-        v[use] = q[use] / qn[use, None]
-        # A non-finite pole fails every test above; poison the row so the caller's
-        # finiteness check reports it instead of the pole being silently ignored.
-        v[~np.isfinite(qn)] = np.nan
-
-    new_mid[rows] = R + mu[:, None] * u + mv[:, None] * v
-    new_end[rows] = R + dc[:, None] * u
-
-
-def _fixed_perpendicular(u):
-    """u x (the world axis u is least aligned with), normalised: as two_bone._fallback_bend."""
-    au = np.abs(u)
-    axis = np.where(
-        (au[:, 0] <= au[:, 1]) & (au[:, 0] <= au[:, 2]),
-        0,
-        np.where(au[:, 1] <= au[:, 2], 1, 2),
-    )
-    e = np.zeros_like(u)
-    e[np.arange(len(u)), axis] = 1.0
-    v = np.cross(u, e)
-    return v / _norm(v)[:, None]
-
-
-def _cross(x, y, out, tmp):
-    """out = x x y on (3, c) component rows (out must not alias x or y)."""
-    for k, i, j in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
-        np.multiply(x[i], y[j], out=out[k])
-        np.multiply(x[j], y[i], out=tmp)
-        out[k] -= tmp
-
-
-def _dot(x, y, out, scratch):
-    """Row-wise dot of (3, c) component arrays, using `scratch` (3, c) as room."""
-    np.multiply(x, y, out=scratch)
-    np.add(scratch[0], scratch[1], out=out)
-    out += scratch[2]
-    return out
-
-
-def _norm(x):
-    # Summed in two_bone's order, so lengths (and ties between them) agree to the bit.
-    return np.sqrt(x[:, 0] * x[:, 0] + x[:, 1] * x[:, 1] + x[:, 2] * x[:, 2])
+    if not ok.all():
+        solve_rows(np.flatnonzero(~ok), R, M, E, T, P, out[0].T, out[1].T)
 
 
 def _positive_number(x) -> bool:
