@@ -11,6 +11,7 @@ would cost more than the solvers.
 from __future__ import annotations
 
 import copy as _copy
+from itertools import chain as concat
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
@@ -20,10 +21,12 @@ from . import scalar_quat as sq
 from .chain import Chain, ChainReport, LimitFitError, check_finite
 from .clip import Clip
 from .ik.limits import HingeLimit, Limit, hinge_axis
-from .rig_solve import chain_pose, local_turns, solve_fabrik, solve_two_bone, world_of
+from .ik.chain_frames import PreparedLimits
+from .ik.soft import effective_target_float
+from .rig_solve import ChainSetup, chain_pose, fabrik_chain, local_turns, turned_locals, two_bone_chain, world_of
 from .rig_gait import GaitSettings, RigGait, check_gait
 from .rig_ground import Ground, ground_frame, make_ground
-from .rig_uses import Aimed, aimed_target, look_at_rotations, reach_is_plain
+from .rig_uses import look_at_rotations
 from .skeleton import Pose, Skeleton
 from .timeline import Timeline
 from .transforms import quat_slerp
@@ -63,6 +66,7 @@ class Rig:
         self._chains: dict[str, Chain] = {}
         self._plans: dict[str, _Plan] = {}
         self._state: dict[str, _ChainState] = {}
+        self._setups: dict[str, ChainSetup] = {}  # per chain, rig_solve.ChainSetup (rebuilt when it no longer fits)
         self._clip: Clip | None = None
         self._time = 0.0
         self._last_frame = None  # (inputs, chain order, reports, clip) of a settled solve
@@ -176,6 +180,7 @@ class Rig:
         if self._gait is not None and name in self._gait.legs:
             self.gait = None  # a gait without one of its legs is not the gait it was
         self._state.pop(name, None)
+        self._setups.pop(name, None)
         self._link_plans()
 
     def _check_joints(self, name: str, joints: list[str]) -> list[int]:
@@ -338,6 +343,7 @@ class Rig:
         for k, ch in other._chains.items():
             ch._fit = _LimitFit(other._skeleton, self._plans[k].idx)
         other._state = dict(self._state)  # states are never changed in place
+        other._setups = {}
         other._clip = _copy.deepcopy(self._clip)
         other._gait_run = _copy.deepcopy(self._gait_run)
         other.timeline = _copy.deepcopy(self.timeline)
@@ -419,7 +425,12 @@ class Rig:
                     state, iterations = last, 0  # same inputs, same answer
                 else:
                     warm = last.ik if last is not None else [rot[j] for j in idx[:-1]]
-                    state, iterations = _solve_chain(ch, base_pos, base_rot, offsets, warm, key, last if same else None, errors)
+                    setup = self._setups.get(name)
+                    if setup is None or not setup.fits(ch, offsets):
+                        setup = self._setups[name] = ChainSetup(ch, offsets)
+                    state, iterations = _solve_chain(
+                        ch, setup, base_pos, base_rot, offsets, last, warm, key, last if same else None, errors
+                    )
                     self._state[name] = state
                 written = None
             settled = settled and state.final
@@ -442,7 +453,9 @@ class Rig:
         if self._ground is not None and anim_key[6]:
             self._turn_soles(anim_key[6], rot, trans, world)
         self._outputs, self._outputs_anim = outputs, anim_key
-        self._pose = Pose(np.array(rot, dtype=np.float64).reshape(-1, 4), translations.copy())
+        # fromiter over the flattened tuples: half the cost of np.array on a list of tuples.
+        flat = np.fromiter(concat.from_iterable(rot), np.float64, 4 * len(rot)).reshape(-1, 4)
+        self._pose = Pose(flat, translations.copy())
         self._world_cache = None
         self._last_frame = (frame_key, tuple(self._chains), reports, self._clip) if settled else None
         return reports
@@ -528,10 +541,13 @@ class _ChainState:
     closed-form, or FABRIK no longer getting closer), so an unchanged chain is not solved
     again."""
 
-    __slots__ = ("ik", "key", "limits", "error", "reached", "final")
+    __slots__ = ("ik", "key", "limits", "error", "reached", "final", "start")
 
-    def __init__(self, ik: list, key: tuple, limits, error: float, reached: bool, final: bool) -> None:
+    def __init__(self, ik: list, key: tuple, limits, error: float, reached: bool, final: bool, start=None) -> None:
         self.ik, self.key, self.limits, self.error, self.reached, self.final = ik, key, limits, error, reached, final
+        # A limited FABRIK result as the next warm start: (base_pos, base_rot, offsets it was
+        # solved on, its points, its bones' world frames, its PreparedLimits), or None.
+        self.start = start
 
 
 # FABRIK short of its target is solved again on the next frame, warm-started, until a solve of
@@ -541,35 +557,66 @@ STALL_GAIN = 1e-6
 
 
 def _solve_chain(
-    ch: Chain, base_pos, base_rot, offsets: list, warm: list, key: tuple, previous: _ChainState | None, errors: list
+    ch: Chain,
+    setup: ChainSetup,
+    base_pos,
+    base_rot,
+    offsets: list,
+    warm_state: _ChainState | None,
+    warm: list,
+    key: tuple,
+    previous: _ChainState | None,
+    errors: list,
 ) -> tuple[_ChainState, int]:
-    """Solve one chain from `warm`; `previous` is its last state when the inputs are
-    unchanged; FABRIK's error after each pass goes to `errors`."""
-    points, frames = chain_pose(base_pos, base_rot, offsets, warm)
-    target = ch._target
-    if not reach_is_plain(ch):
+    """Solve one chain from `warm` (the local rotations of `warm_state`, its last solve, or
+    of the animated pose); `previous` is its last state when the inputs are unchanged;
+    FABRIK's error after each pass goes to `errors`."""
+    start = warm_state.start if warm_state is not None and warm_state.limits is ch._limits else None
+    if start is not None and start[0] == base_pos and start[1] == base_rot and start[2] == offsets:
+        # The chain's own last limited result, on the same base: its points, frames and
+        # limit directions are where that solve left them (no FK, no limits to prepare).
+        points, frames, prepared = start[3], start[4], start[5]
+    else:
+        points, frames = chain_pose(base_pos, base_rot, offsets, warm)
+        start = prepared = None
+    target = aim = ch._target
+    if ch._reach_clamp < 1.0 or ch._softness > 0.0:  # rig_uses.reach_is_plain, inline
         # The reach clamp / soft IK move the target the solver aims at; the error stays
         # measured against the real target, so an out-of-reach target still shows.
-        target = aimed_target(ch, points, offsets)
-        ch = Aimed(ch, target)
+        aim = effective_target_float(points[0], target, setup.total, ch._reach_clamp, ch._softness)
+    ik = None
     if ch._solver == "two_bone":
-        solved, twists = solve_two_bone(ch, base_rot, points, frames)
+        solved, twists = two_bone_chain(aim, ch._pole, ch._tolerance, setup.mid_limit, points, frames)
         iterations = 0
-    elif sq.dist(points[-1], target) <= ch._tolerance:
+    elif sq.dist(points[-1], aim) <= ch._tolerance:
         # Already there from its own last solution (FABRIK would run no pass): keep the
         # rotations exactly rather than re-derive them with round-off.
         solved, twists, iterations = points, None, 0
     else:
-        root_dir = sq.qrot(base_rot, offsets[0]) if ch.joints[0] in ch._limits else None
-        solved, iterations = solve_fabrik(ch, base_rot, points, frames, root_dir, errors)
+        root_dir = sq.qrot(base_rot, offsets[0]) if setup.root_limited and prepared is None else None
+        solved, iterations, prep, result = fabrik_chain(
+            aim, ch._tolerance, ch._max_iterations, ch._pole, setup.plan, setup.hinged, base_rot, points, frames, root_dir,
+            errors, prepared,
+        )
         twists = None
-    ik = warm if solved is points else local_turns(base_rot, warm, offsets, solved, twists)
-    error = sq.dist(solved[-1], ch._chain._target if isinstance(ch, Aimed) else target)
+        if result is not None:
+            # Limited: the forward pass carried each bone's frame turn; those turns are the
+            # write-back (turned_locals), and the result is the next warm start's pose.
+            pts, axes, dirs, turns = result
+            if turns is None:
+                ik, world = warm, frames
+            else:
+                ik, world = turned_locals(base_rot, frames, turns)
+            ready = PreparedLimits(prep.kinds, prep.params, dirs, axes, prep.root_dir, None, prep.lengths)
+            start = (base_pos, base_rot, offsets, pts, world, ready)
+    if ik is None:
+        ik = warm if solved is points else local_turns(base_rot, warm, offsets, solved, twists)
+    error = sq.dist(solved[-1], target)
     reached = error <= ch._tolerance
     final = reached or ch._solver == "two_bone" or iterations == 0
     if previous is not None and error >= previous.error * (1.0 - STALL_GAIN):
         final = True
-    return _ChainState(ik, key, ch._limits, error, reached, final), iterations
+    return _ChainState(ik, key, ch._limits, error, reached, final, start), iterations
 
 
 class _Plan:

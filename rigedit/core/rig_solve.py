@@ -17,7 +17,7 @@ from functools import lru_cache
 from math import sqrt
 
 from . import scalar_quat as sq
-from .ik.chain_frames import ChainLimits, plan_limits
+from .ik.chain_frames import bone_directions, plan_limits, planned_limits
 from .ik.fabrik import fabrik_floats
 from .ik.limits import ConeLimit, HingeLimit, hinge_axis
 from .ik.two_bone import two_bone_ik
@@ -124,28 +124,101 @@ def turn_toward(base_rot, frames: list, points: list, solved: list, twists: dict
     return local_turns(base_rot, warm, offsets, solved, twists)
 
 
+class ChainSetup:
+    """What solving a chain needs that stays put from frame to frame, worked out once (and
+    again when the chain's solver, limits or joint offsets change) rather than on every
+    frame: the chain's length (for the reach clamp), its FABRIK limit plan, whether that
+    has a hinge (only hinges read the bones' frames) and whether the root joint carries a
+    limit, and a two-bone chain's middle-joint limit in radians."""
+
+    __slots__ = ("solver", "limits", "offsets", "total", "plan", "hinged", "root_limited", "mid_limit")
+
+    def __init__(self, ch, offsets: list) -> None:
+        self.solver, self.limits, self.offsets = ch._solver, ch._limits, offsets
+        # Summed as rig_uses.aimed_target sums it, so the clamped target is the same to the bit.
+        self.total = sum(sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]) for o in offsets[1:])
+        self.plan, self.hinged, self.mid_limit = None, False, None
+        self.root_limited = ch.joints[0] in ch._limits
+        if ch._solver == "two_bone":
+            limit = ch._limits.get(ch.joints[1])
+            self.mid_limit = None if limit is None else _limit_params(limit)
+        elif ch._limits:
+            self.plan, self.hinged = _limit_plan(ch._limits, ch.joints)
+
+    def fits(self, ch, offsets: list) -> bool:
+        return self.limits is ch._limits and self.solver == ch._solver and self.offsets == offsets
+
+
 def solve_fabrik(ch, base_rot, points: list, frames: list, root_dir, errors_out: list | None = None):
     """FABRIK from the warm-start points, with the chain's limits in the warm-start frames.
     Returns (solved points, iterations); `errors_out`, if given, receives the tip error after
     each iteration."""
-    limits = None
-    if ch._limits:
-        plan, hinged = _limit_plan(ch._limits, ch.joints)
+    plan, hinged = _limit_plan(ch._limits, ch.joints) if ch._limits else (None, False)
+    got = fabrik_chain(ch._target, ch._tolerance, ch._max_iterations, ch._pole, plan, hinged, base_rot, points, frames, root_dir, errors_out)
+    return got[0], got[1]
+
+
+def fabrik_chain(
+    target, tolerance, max_iterations, pole, plan, hinged, base_rot, points, frames, root_dir, errors_out=None, start=None
+):
+    """solve_fabrik on a chain's settings and limit plan (ChainSetup): the limits are
+    prepared straight from the warm start (planned_limits), which the rig built from
+    checked values, with no ChainLimits to validate on every frame. `start` instead gives
+    them ready made for a warm start that is the chain's own last limited result (see
+    turned_locals), which meets them already. Returns (solved points, iterations, prepared
+    limits or None, the result as forward_limited gives it or None)."""
+    if start is not None:
+        prep, ls = start, start.lengths
+    else:
+        ls = []
+        x0, y0, z0 = points[0]
+        for x1, y1, z1 in points[1:]:
+            dx, dy, dz = x1 - x0, y1 - y0, z1 - z0
+            ls.append(sqrt(dx * dx + dy * dy + dz * dz))
+            x0, y0, z0 = x1, y1, z1
+        prep = None
         if plan is not None:
-            if hinged:
-                limits = ChainLimits(plan, root_dir=root_dir, root_frame=base_rot, frames=frames)
-            else:  # cones need no frames: leave them to FABRIK, which then builds none we must check
-                limits = ChainLimits(plan, root_dir=root_dir)
-    ls = []
-    x0, y0, z0 = points[0]
-    for x1, y1, z1 in points[1:]:
-        dx, dy, dz = x1 - x0, y1 - y0, z1 - z0
-        ls.append(sqrt(dx * dx + dy * dy + dz * dz))
-        x0, y0, z0 = x1, y1, z1
-    solved, _, errors, _ = fabrik_floats(points, ch._target, ls, ch._tolerance, ch._max_iterations, limits, ch._pole)
+            if root_dir is not None:
+                root_dir = sq.unit_or(root_dir, None)
+            if root_dir is None and plan.on_root:
+                raise ValueError("a limit on the chain's root joint needs the bone entering it, which has zero length")
+            toward = (target[0] - points[0][0], target[1] - points[0][1], target[2] - points[0][2])
+            ref_dirs = bone_directions(points, before=root_dir, toward=toward)
+            # Cones read no frames: leave them out, and FABRIK builds none we must check.
+            prep = planned_limits(plan, ref_dirs, ls, root_dir, base_rot, frames if hinged else None)
+    solved, _, errors, prep, result = fabrik_floats(
+        points, target, ls, tolerance, max_iterations, prep, pole, conforming=start is not None
+    )
     if errors_out is not None:
         errors_out.extend(errors)
-    return solved, len(errors)
+    return solved, len(errors), prep, result
+
+
+def turned_locals(base_rot, frames: list, turns: list) -> tuple[list, list]:
+    """The local rotations (all joints but the tip) of a limited FABRIK result, and its
+    bones' world frames: each bone's warm-start frame turned by the turn forward_limited
+    carried it by (the same shortest arcs local_turns would find, already worked out).
+    Returns (local rotations, world frames)."""
+    out, world = [], []
+    px, py, pz, pw = base_rot
+    for (ax, ay, az, aw), (bx, by, bz, bw) in zip(turns, frames):
+        # w = normalise(turn * frame)
+        wx = aw * bx + ax * bw + ay * bz - az * by
+        wy = aw * by - ax * bz + ay * bw + az * bx
+        wz = aw * bz + ax * by - ay * bx + az * bw
+        ww = aw * bw - ax * bx - ay * by - az * bz
+        n = sqrt(wx * wx + wy * wy + wz * wz + ww * ww)
+        wx, wy, wz, ww = wx / n, wy / n, wz / n, ww / n
+        # local = conj(parent) * w, the parent unit
+        lx = pw * wx - px * ww - py * wz + pz * wy
+        ly = pw * wy + px * wz - py * ww - pz * wx
+        lz = pw * wz - px * wy + py * wx - pz * ww
+        lw = pw * ww + px * wx + py * wy + pz * wz
+        n = sqrt(lx * lx + ly * ly + lz * lz + lw * lw)
+        out.append((lx / n, ly / n, lz / n, lw / n))
+        px, py, pz, pw = wx, wy, wz, ww
+        world.append((wx, wy, wz, ww))
+    return out, world
 
 
 # A chain's limits (a fresh mapping whenever they change, never changed in place) planned for
@@ -170,11 +243,18 @@ def solve_two_bone(ch, base_rot, points: list, frames: list):
     limit's range and, for a hinge, the upper bone is twisted about itself so its hinge axis
     is the bend plane's normal (a limb bends where the pole says; the hinge says how far).
     Returns (solved points, {bone index: twist} or None) for local_turns."""
-    root, mid, end = points
-    r = two_bone_ik(root, mid, end, ch._target, ch._pole, eps=min(1e-6, ch._tolerance))
-    new_mid, new_end = tuple(r.mid.tolist()), tuple(r.end.tolist())
     limit = ch._limits.get(ch.joints[1])
-    if limit is None:
+    lim = None if limit is None else _limit_params(limit)
+    return two_bone_chain(ch._target, ch._pole, ch._tolerance, lim, points, frames)
+
+
+def two_bone_chain(target, pole, tolerance, lim, points: list, frames: list):
+    """solve_two_bone on a chain's settings and its middle joint's limit parameters
+    (_limit_params, kept in ChainSetup), or None for no limit."""
+    root, mid, end = points
+    r = two_bone_ik(root, mid, end, target, pole, eps=min(1e-6, tolerance))
+    new_mid, new_end = tuple(r.mid.tolist()), tuple(r.end.tolist())
+    if lim is None:
         return [root, new_mid, new_end], None
     ux, uy, uz = new_mid[0] - root[0], new_mid[1] - root[1], new_mid[2] - root[2]
     vx, vy, vz = new_end[0] - new_mid[0], new_end[1] - new_mid[1], new_end[2] - new_mid[2]
@@ -186,7 +266,6 @@ def solve_two_bone(ch, base_rot, points: list, frames: list):
     normal = (uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx)
     nn = math.sqrt(normal[0] ** 2 + normal[1] ** 2 + normal[2] ** 2)
     bend = math.atan2(nn, ux * vx + uy * vy + uz * vz)
-    lim = _limit_params(limit)
     if lim[0] == "cone":
         if bend <= lim[1]:
             return [root, new_mid, new_end], None

@@ -179,8 +179,18 @@ def prepare_limits(limits, points, lengths, toward) -> PreparedLimits | None:
         frames = parallel_frames(ref_dirs, root_dir, root_frame)
     else:
         frames = _frames(cl.frames, n - 1)
+    return planned_limits(plan, ref_dirs, lengths, root_dir, root_frame, frames)
+
+
+def planned_limits(plan: LimitPlan, ref_dirs, lengths, root_dir, root_frame, frames) -> PreparedLimits:
+    """The per-solve part of prepare_limits, for inputs already checked: the start pose's
+    bone directions (bone_directions), bone lengths, unit root_dir (or None when joint 0
+    has no limit), root_frame and the bones' frames there. Frames are read only for
+    hinges (a cone needs none), so a caller with no hinge may pass None; the result then
+    has no frames to give solved_frames. The rig calls this every frame with its chain's
+    plan and the frames of its warm start, which it builds itself."""
     kinds = list(plan.kinds)
-    ref_axes = [None] * (n - 1)
+    ref_axes = [None] * len(kinds)
     for k, kind in enumerate(plan.kinds):
         if kind is None:
             continue
@@ -250,8 +260,11 @@ def within_limits(prep: PreparedLimits, slack: float = 1e-12) -> bool:
 def forward_limited(aim, prep: PreparedLimits, keep_shape: bool = False):
     """FABRIK's forward pass with limits: from the root aim[0], aim each bone at the next
     point of `aim` (root to tip), clamp it relative to its already placed parent, and carry
-    the frame turns along. Returns the new points, each hinge's world axis and each bone's
-    direction (what the next backward pass or CCD sweep reads limits against). With keep_shape, each bone aims where its frame already points instead
+    the frame turns along. Returns the new points, each hinge's world axis, each bone's
+    direction (what the next backward pass or CCD sweep reads limits against) and each
+    bone's turn (the world rotation carrying its frame from where prep's frames are to
+    where it is now: its new world frame is turn * frame, which is what a skeleton written
+    back from the points by shortest arcs gets). With keep_shape, each bone aims where its frame already points instead
     (keeping its angle to its parent): that conforms a start pose to lengths and limits.
     """
     lengths, kinds, params = prep.lengths, prep.kinds, prep.params
@@ -266,6 +279,7 @@ def forward_limited(aim, prep: PreparedLimits, keep_shape: bool = False):
     out = [(x0, y0, z0)]
     axes = [None] * len(lengths)
     dirs = []
+    turns = []
     for k in range(len(aim) - 1):
         # carried = qrot(turn, ref_dirs[k])
         vx, vy, vz = ref_dirs[k]
@@ -298,8 +312,9 @@ def forward_limited(aim, prep: PreparedLimits, keep_shape: bool = False):
         z0 += l * u[2]
         out.append((x0, y0, z0))
         dirs.append(u)
+        turns.append((qx, qy, qz, qw))
         parent = u
-    return out, axes, dirs
+    return out, axes, dirs, turns
 
 
 def backward_limited(pts, axes, prep: PreparedLimits, target) -> list:

@@ -46,6 +46,7 @@ from ._floats import TINY
 from .arc_start import ARC_GAIN_RELATIVE, arc_pose, is_straight
 from .ccd_sweep import ccd_sweep
 from .chain_frames import (
+    PreparedLimits,
     backward_limited,
     bone_directions,
     forward_limited,
@@ -95,17 +96,22 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
         check_finite(pts, measure_lengths(pts))
         ls = read_lengths(lengths, n - 1)
     pole3 = None if pole is None else read_vec3(pole, "pole")
-    pts, err, errors, prep = fabrik_floats(
+    pts, err, errors, prep, _ = fabrik_floats(
         pts, tgt, ls, tol, cap, limits, pole3, arc_start=arc_start, given_lengths=lengths is not None
     )
     frames = solved_frames(pts, prep) if prep is not None else None
     return FabrikResult(_to_array(pts), len(errors), err, errors, err <= tol, frames)
 
 
-def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, given_lengths=False):
+def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, given_lengths=False, conforming=False):
     """fabrik on checked floats: points a list of (x, y, z), target and pole (x, y, z) or
-    None, ls the bone lengths. Returns (points, error, errors, prepared limits or None).
-    What the rig calls: its inputs are checked when they are set, not on every frame."""
+    None, ls the bone lengths. Returns (points, error, errors, prepared limits or None,
+    the result as forward_limited returns it, or None without limits; its turns are None
+    when no pass moved the start).
+    What the rig calls: its inputs are checked when they are set, not on every frame, and
+    its `limits` come as PreparedLimits (chain_frames.planned_limits, or the result of its
+    last solve), made without checking them again. `conforming` says the start is known to
+    meet the limits (a limited solve's own result), so within_limits need not check it."""
     n = len(pts)
     tx, ty, tz = target
     root = tuple(pts[0])
@@ -113,14 +119,17 @@ def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, gi
     hint = None
     if pole is not None:
         hint = (pole[0] - root[0], pole[1] - root[1], pole[2] - root[2])
-    prep = prepare_limits(limits, pts, ls, toward) if limits is not None else None
+    if limits is None or type(limits) is PreparedLimits:
+        prep = limits  # the rig's: planned_limits from its own checked inputs
+    else:
+        prep = prepare_limits(limits, pts, ls, toward)
     dirs = prep.ref_dirs if prep is not None else StartDirections(pts, toward)
     limited = None
     if prep is not None:
-        if given_lengths or not within_limits(prep):
+        if given_lengths or not (conforming or within_limits(prep)):
             limited = forward_limited(pts, prep, keep_shape=True)
         else:  # already conforming (a warm start): the pass would rebuild the same points
-            limited = (pts, prep.ref_axes, prep.ref_dirs)
+            limited = (pts, prep.ref_axes, prep.ref_dirs, None)
         pts = limited[0]
     elif given_lengths:
         pts = place_along(root, ls, [dirs[k] for k in range(n - 1)])
@@ -130,7 +139,7 @@ def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, gi
     if prep is None and reach > total:
         u = (toward[0] / reach, toward[1] / reach, toward[2] / reach)
         pts = place_along(root, ls, [u] * (n - 1))
-        return pts, _gap(pts, tx, ty, tz), (), None
+        return pts, _gap(pts, tx, ty, tz), (), None, None
 
     err = _gap(pts, tx, ty, tz)
     if arc_start and err > tol and cap > 0:
@@ -161,6 +170,7 @@ def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, gi
             return p, _gap(p, tx, ty, tz)
 
         pts, err, errors = iterate(pts, step, err, tol, cap, STALL_RELATIVE * total)
+        limited = None
     else:
         tgt = (tx, ty, tz)
 
@@ -175,7 +185,7 @@ def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, gi
                 return (passed, e), e  # FABRIK is getting there on its own
             best, best_e = passed, e
             for start in (passed, pose):
-                tried = ccd_sweep(*start, prep, tgt)
+                tried = ccd_sweep(start[0], start[1], start[2], prep, tgt)
                 te = _gap(tried[0], tx, ty, tz)
                 if te < best_e:
                     best, best_e = tried, te
@@ -185,7 +195,7 @@ def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, gi
 
         (limited, _), err, errors = iterate((limited, err), step, err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL)
         pts = limited[0]
-    return pts, err, errors, prep
+    return pts, err, errors, prep, limited
 
 
 def iterate(state, step, error, tolerance, cap, min_gain, min_ratio=0.0):
