@@ -43,6 +43,9 @@ class Viewport(GLViewMixin, QOpenGLWindow):
     frame_drawn = Signal()
     handle_hovered = Signal(object)  # Handle or None
     dragging = Signal(bool)  # a handle drag began (True) or ended, let go or cancelled (False)
+    _syncing = False  # class defaults: pyqtgraph's __init__ asks for updates before ours runs
+    _sync_pending = False
+    _disposed = False
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         # The shared context: pyqtgraph compiles each shader once per process (see qt_setup).
@@ -74,6 +77,7 @@ class Viewport(GLViewMixin, QOpenGLWindow):
         self.limits = LineOverlay(self, width=1.5)
 
         self._sync_pending = False
+        self._syncing = False
         self._disposed = False
         self._reach_key = None
         # The newest drag position not yet applied: moves are coalesced to one per event-loop turn
@@ -129,10 +133,31 @@ class Viewport(GLViewMixin, QOpenGLWindow):
         self.schedule_sync()
 
     def schedule_sync(self) -> None:
-        """Coalesce redraw requests: many solver results between two frames cost one upload."""
+        """Coalesce redraw requests: the items take the document's state once, just before the
+        next frame (see event), however many solver results and mouse moves came since."""
         if not self._sync_pending and not self._disposed:
             self._sync_pending = True
-            QTimer.singleShot(0, self.sync)
+            if self.isExposed():
+                QOpenGLWindow.update(self)
+            else:  # no frame is coming; picking and tests still see the new state
+                QTimer.singleShot(0, self._sync_if_pending)
+
+    def _sync_if_pending(self) -> None:
+        if self._sync_pending:
+            self.sync()
+
+    def event(self, ev) -> bool:
+        if ev.type() == QEvent.Type.UpdateRequest and self._sync_pending:
+            self._syncing = True  # the frame this request paints shows it: no further request
+            try:
+                self.sync()
+            finally:
+                self._syncing = False
+        return super().event(ev)
+
+    def update(self, *args) -> None:
+        if not self._syncing:
+            super().update(*args)
 
     def sync(self) -> None:
         """Push the document's current pose and handles into the GL items."""
@@ -336,6 +361,7 @@ class Viewport(GLViewMixin, QOpenGLWindow):
     # --- mouse and keys ---------------------------------------------------------------------
 
     def handle_at(self, pos: QPointF) -> Handle | None:
+        self._sync_if_pending()  # the handles where the document has them, drawn yet or not
         origin, direction = self.ray(pos)
         return self.gizmos.pick(origin, direction, self.pixel_size)
 
