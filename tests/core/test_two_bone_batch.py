@@ -12,9 +12,10 @@ from rigedit.core.ik.two_bone_batch import two_bone_ik_batch
 from tests.core.test_two_bone import limbs
 
 
-def _random_rows(rng, n, degenerate_share=0.3):
-    """Random limbs at 1 cm to 100 m, with a share of every degenerate kind mixed in."""
-    s = 10.0 ** rng.uniform(-2, 2, n)[:, None]
+def _random_rows(rng, n, degenerate_share=0.3, log_scale=(-2, 2), kind=None):
+    """Random limbs at 1 cm to 100 m, with a share of every degenerate kind mixed in
+    (or every row of one kind, 0-7, or -1 for plain limbs)."""
+    s = 10.0 ** rng.uniform(*log_scale, n)[:, None]
     unit = lambda: _units(rng, n)  # noqa: E731
     root = rng.normal(size=(n, 3)) * s * 5
     a = rng.uniform(0.05, 1, (n, 1)) * s
@@ -26,6 +27,8 @@ def _random_rows(rng, n, degenerate_share=0.3):
     pole = root + rng.uniform(0.1, 3, (n, 1)) * s * unit()
     kinds = rng.integers(0, 8, n)
     kinds[rng.uniform(size=n) > degenerate_share] = -1
+    if kind is not None:
+        kinds[:] = kind
     straight = kinds == 0  # collinear limb, target on its line
     mid[straight] = root[straight] + a[straight] * d1[straight]
     end[straight] = mid[straight] + b[straight] * d1[straight]
@@ -99,6 +102,25 @@ def test_hypothesis_rows_equal_single_solves(rows, with_pole):
     scale = np.linalg.norm(mid - root, axis=1) + np.linalg.norm(end - mid, axis=1)
     r = two_bone_ik_batch(root, mid, end, target, pole)
     _assert_rows_match(root, mid, end, target, pole, scale, r)
+
+
+@pytest.mark.parametrize("with_pole", [False, True])
+@pytest.mark.parametrize("kind", range(8))
+def test_a_lone_degenerate_row_among_plain_ones_is_found(kind, with_pole):
+    # Plain limbs of one size let the solver clear a whole chunk with one bound check;
+    # that check must still fail for a chunk holding a single degenerate row.
+    rng = np.random.default_rng(kind)
+    n = 3000
+    root, mid, end, target, pole, s = _random_rows(rng, n, 0.0, log_scale=(0, 0))
+    odd = _random_rows(rng, 1, log_scale=(0, 0), kind=kind)
+    for arr, row in zip((root, mid, end, target, pole, s), odd):
+        arr[1234] = row[0]
+    pole = pole if with_pole else None
+    r = two_bone_ik_batch(root, mid, end, target, pole)
+    check = np.r_[1234, rng.choice(n, 20, replace=False)]
+    _assert_rows_match(root[check], mid[check], end[check], target[check],
+                       None if pole is None else pole[check], s[check],
+                       type(r)(r.mid[check], r.end[check], r.reached[check]))
 
 
 def test_all_rows_degenerate_still_solves_them_all():

@@ -115,29 +115,32 @@ class _Plan:
         self.r, n, s, self.tmp3 = v[0], v[1], v[2], v[3]
         w, b, t, self.p = v[4], v[5], v[6], v[7]
         self.w, self.bv, self.t, self.s = w, b, t, s
-        self.wbt = v[4:7]  # for one call making |w|^2, |b|^2, |t|^2
-        self.tp = v[6:8]  # for one call making p.t and p.p
-        # Scalars, one row each.
-        self.sq = f[0:3]  # |w|^2, |b|^2, |t|^2
-        self.a2, self.b2, self.d2 = f[0], f[1], f[2]
-        self.len = f[3:6]
-        self.a, self.b, self.d = f[3], f[4], f[5]
-        # Rows 6-9: k, hi, dc, lo. [hi, dc] and [dc, lo] make Heron's factors in two calls;
-        # later the hi row holds mu, [k, mu] are divided by dc together and [mu, dc] by d.
-        self.k = f[6]
-        self.hi, self.dc, self.lo = f[7], f[8], f[9]
-        self.hi_dc, self.dc_lo = f[7:9], f[8:10]
-        self.k_mu = f[6:8]
-        self.mu_dc = f[7:9]
-        self.diffs, self.sums = f[10:12], f[12:14]
-        self.heron, self.factor1 = f[10], f[11]
-        self.amb = f[14]
-        self.sn2 = f[15]
-        self.tmp = f[16]
-        self.pt_pp = f[17:19]
-        self.pt, self.pp = f[17], f[18]
-        # [alpha, delta] as (2, 1, c): times t (3, c) gives both outputs' t terms at once.
-        self.alpha_delta = f[7:9][:, None, :]
+        self.wbt = v[4:7]  # one call makes |w|^2, |b|^2, |t|^2
+        self.pt_vecs = v[7:5:-1]  # [p, t]: one call makes p.p and p.t
+        # Scalars, one row each, placed so that rows used together are evenly spaced.
+        self.pp, self.a2, self.b2, self.d2 = f[0], f[1], f[2], f[3]
+        self.sq = f[1:4]
+        self.hi, self.dc, self.lo = f[4], f[5], f[6]
+        self.hi_dc, self.dc_lo = f[4:6], f[5:7]  # Heron's factors in two calls
+        self.len = f[7:10]
+        self.a, self.b, self.d = f[7], f[8], f[9]
+        self.sn2 = f[10]
+        self.pt = f[11]
+        self.pp_pt = f[0:12:11]
+        self.diffs, self.sums = f[12:14], f[14:16]
+        self.heron, self.factor1 = f[12], f[13]
+        self.amb, self.tmp = f[16], f[17]
+        # One reduction each for the bound checks: largest [|p|^2,] |w|^2, |b|^2, |t|^2,
+        # hi and smallest d, |s|^2.
+        self.largest = f[1:5]
+        self.largest_pole = f[0:5]
+        self.smallest = f[9:11]
+        # Once |t|^2 and hi are spent their rows hold k and mu: [k, mu] are divided by dc
+        # together, [mu, dc] by d; [alpha, delta] as (2, 1, c) times t (3, c) gives both
+        # outputs' t terms in one product.
+        self.k = f[3]
+        self.k_mu, self.mu_dc = f[3:5], f[4:6]
+        self.alpha_delta = f[4:6][:, None, :]
         self.ok, self.ok2 = ws.flags[0, :c], ws.flags[1, :c]
         # Cross products component by component: out[k] = x[i] y[j] - x[j] y[i].
         order = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
@@ -147,82 +150,94 @@ class _Plan:
 
 def _solve_chunk(pl: _Plan, R, M, E, T, P, out, reached) -> None:
     """Solve one chunk into out (2, 3, c) = [mid, end] and reached (c,)."""
+    # Outputs are passed positionally: the out= keyword costs ~0.4 us a call here.
     multiply, add, subtract, divide = np.multiply, np.add, np.subtract, np.divide
     # The bones and the reach straight from the (c, 3) inputs' strided columns: one pass
     # each, where copying the inputs to component rows first would add four.
     Rt, Mt = R.T, M.T
     np.copyto(pl.r, Rt)
-    subtract(Mt, pl.r, out=pl.w)  # upper bone
-    subtract(E.T, Mt, out=pl.bv)  # lower bone
-    subtract(T.T, pl.r, out=pl.t)  # root -> target
+    subtract(Mt, pl.r, pl.w)  # upper bone
+    subtract(E.T, Mt, pl.bv)  # lower bone
+    subtract(T.T, pl.r, pl.t)  # root -> target
     # Squared lengths summed as (x^2 + y^2) + z^2, like two_bone: lengths agree to the bit.
     np.einsum("mkc,mkc->mc", pl.wbt, pl.wbt, out=pl.sq)
-    np.sqrt(pl.sq, out=pl.len)
+    np.sqrt(pl.sq, pl.len)
     a, b, d = pl.a, pl.b, pl.d
     hi, dc, lo, amb, tmp = pl.hi, pl.dc, pl.lo, pl.amb, pl.tmp
 
     # The triangle: dc (root -> end) clamped to the limb's span, Heron's product
     # (hi - dc)(dc - lo)(hi + dc)(dc + lo) = (2 dc mv)^2 as in two_bone. No floors on the
     # divisors: d == 0 or dc == 0 only on rows the cascade redoes, and errstate hides 0/0.
-    add(a, b, out=hi)
-    subtract(a, b, out=amb)
-    np.absolute(amb, out=lo)
-    np.maximum(d, lo, out=dc)
+    add(a, b, hi)
+    subtract(a, b, amb)
+    np.absolute(amb, lo)
+    np.maximum(d, lo, out=dc)  # (positional out is deprecated for these two)
     np.minimum(dc, hi, out=dc)
-    np.equal(dc, d, out=reached)  # the clamp leaves d alone exactly when it is in range
-    subtract(pl.hi_dc, pl.dc_lo, out=pl.diffs)
-    add(pl.hi_dc, pl.dc_lo, out=pl.sums)
-    multiply(pl.diffs, pl.sums, out=pl.diffs)
+    np.equal(dc, d, reached)  # the clamp leaves d alone exactly when it is in range
+    subtract(pl.hi_dc, pl.dc_lo, pl.diffs)
+    add(pl.hi_dc, pl.dc_lo, pl.sums)
+    multiply(pl.diffs, pl.sums, pl.diffs)
     heron = pl.heron
-    multiply(heron, pl.factor1, out=heron)
-    # Rows with the target (almost) on the root go to the cascade, as in two_bone.
-    ok, ok2 = pl.ok, pl.ok2
-    multiply(hi, AT_ROOT, out=tmp)
-    np.greater(d, tmp, out=ok)
+    multiply(heron, pl.factor1, heron)
 
     # Bend direction s, unnormalised: t x (w x b) keeps the bend plane; with a pole,
-    # |t|^2 p - (p.t) t is the pole's part off the reach line (times |t|^2). The tests
-    # are two_bone's sine tests, squared and scaled so no sqrt or division is needed:
-    # |s|^2 > (ON_LINE a b d)^2, or > (ON_LINE |p| |t|^2)^2 with a pole.
+    # |t|^2 p - (p.t) t is the pole's part off the reach line (times |t|^2).
     s, sn2 = pl.s, pl.sn2
     if P is None:
         for cross in (pl.cross_n, pl.cross_s):
             for x, y, o, x2, y2 in cross:
-                multiply(x, y, out=o)
-                multiply(x2, y2, out=tmp)
-                subtract(o, tmp, out=o)
-        multiply(pl.a2, pl.b2, out=tmp)
+                multiply(x, y, o)
+                multiply(x2, y2, tmp)
+                subtract(o, tmp, o)
+        lim_a, lim_b = pl.a2, pl.b2
+        a2, b2, d2, hi_max = np.maximum.reduce(pl.largest, axis=1)
+        bound = a2 * b2 * d2
     else:
         p = pl.p
-        subtract(P.T, pl.r, out=p)
-        np.einsum("kc,jkc->jc", p, pl.tp, out=pl.pt_pp)  # p.t, p.p
-        multiply(p, pl.d2, out=s)
-        multiply(pl.t, pl.pt, out=pl.tmp3)
-        subtract(s, pl.tmp3, out=s)
-        multiply(pl.pp, pl.d2, out=tmp)
-    multiply(tmp, pl.d2, out=tmp)
-    multiply(tmp, ON_LINE * ON_LINE, out=tmp)
+        subtract(P.T, pl.r, p)
+        np.einsum("kc,jkc->jc", p, pl.pt_vecs, out=pl.pp_pt)
+        multiply(p, pl.d2, s)
+        multiply(pl.t, pl.pt, pl.tmp3)
+        subtract(s, pl.tmp3, s)
+        lim_a, lim_b = pl.pp, pl.d2
+        pp, _, _, d2, hi_max = np.maximum.reduce(pl.largest_pole, axis=1)
+        bound = pp * d2 * d2
     np.einsum("kc,kc->c", s, s, out=sn2)
-    np.greater(sn2, tmp, out=ok2)
-    ok &= ok2
+    # Rows to hand to the cascade: a target (almost) on the root, and the sine tests of
+    # two_bone, squared and scaled so no sqrt or division is needed: |s|^2 > (ON_LINE a b d)^2,
+    # or > (ON_LINE |p| |t|^2)^2 with a pole. If the smallest d and |s|^2 clear bounds made
+    # from the largest lengths, no row fails (rounding is monotonic, so no row's own bound
+    # is higher); only otherwise are the rows tested one by one.
+    d_min, sn2_min = np.minimum.reduce(pl.smallest, axis=1)
+    clean = d_min > AT_ROOT * hi_max and sn2_min > bound * (ON_LINE * ON_LINE)
+    if not clean:
+        ok, ok2 = pl.ok, pl.ok2
+        multiply(hi, AT_ROOT, tmp)
+        np.greater(d, tmp, ok)
+        multiply(lim_a, lim_b, tmp)
+        multiply(tmp, pl.d2, tmp)
+        multiply(tmp, ON_LINE * ON_LINE, tmp)
+        np.greater(sn2, tmp, ok2)
+        ok &= ok2
 
     # The factors: k = mv / |s| = sqrt(heron / |s|^2) / (2 dc) on s, and on t
     # mu / d = (amb hi / dc + dc) / (2 d) for the mid and dc / d for the end.
-    multiply(amb, hi, out=hi)  # hi is no longer needed
-    divide(heron, sn2, out=pl.k)
-    np.sqrt(pl.k, out=pl.k)
-    divide(pl.k_mu, dc, out=pl.k_mu)
-    add(hi, dc, out=hi)
-    multiply(pl.k_mu, 0.5, out=pl.k_mu)
-    divide(pl.mu_dc, d, out=pl.mu_dc)  # alpha = mu / d, delta = dc / d
+    multiply(amb, hi, hi)
+    divide(heron, sn2, pl.k)
+    np.sqrt(pl.k, pl.k)
+    divide(pl.k_mu, dc, pl.k_mu)
+    add(hi, dc, hi)
+    multiply(pl.k_mu, 0.5, pl.k_mu)
+    divide(pl.mu_dc, d, pl.mu_dc)  # alpha = mu / d, delta = dc / d
 
-    multiply(pl.t, pl.alpha_delta, out=out)
-    add(out, pl.r, out=out)
-    multiply(s, pl.k, out=s)
-    add(out[0], s, out=out[0])
+    multiply(pl.t, pl.alpha_delta, out)
+    add(out, pl.r, out)
+    multiply(s, pl.k, s)
+    mid = out[0]
+    add(mid, s, mid)
 
-    if not ok.all():
-        solve_rows(np.flatnonzero(~ok), R, M, E, T, P, out[0].T, out[1].T)
+    if not clean and not ok.all():
+        solve_rows(np.flatnonzero(~ok), R, M, E, T, P, mid.T, out[1].T)
 
 
 def _positive_number(x) -> bool:
