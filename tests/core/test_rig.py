@@ -435,6 +435,58 @@ def test_the_float_write_back_matches_write_chain_positions(joints, base, moves)
             assert min(np.abs(np.array(q) - e).max(), np.abs(np.array(q) + e).max()) < 1e-9
 
 
+from hypothesis import assume  # noqa: E402
+
+from rigedit.core.ik.chain_frames import plan_limits  # noqa: E402
+from rigedit.core.rig_solve import fabrik_chain, turned_locals  # noqa: E402
+
+limit_choices = st.sampled_from([None, ConeLimit(25.0), ConeLimit(60.0), HingeLimit((1.0, 0.0, 0.0), -30.0, 120.0), HingeLimit((0.0, 0.3, 1.0), 0.0, 150.0)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(offsets, unit_quats, limit_choices), min_size=3, max_size=6),
+    unit_quats,
+    vectors,
+)
+def test_a_limited_fabrik_written_back_from_its_frame_turns_matches_the_shortest_arc_write_back(joints, base, target):
+    """The rig writes a limited FABRIK result back from the frame turns the solver carried
+    (turned_locals) rather than turning each bone again (local_turns): the two agree, and
+    the limits hold in the frames written (away from near half turns, where the two pick
+    the half turn's axis in different frames)."""
+    offsets = [j[0] for j in joints]
+    rots = np.array([j[1] for j in joints], dtype=np.float64)
+    rots /= np.linalg.norm(rots, axis=1, keepdims=True)
+    base_q = tuple((np.array(base) / np.linalg.norm(base)).tolist())
+    warm = [tuple(q) for q in rots[:-1].tolist()]
+    by_joint = {k: j[2] for k, j in enumerate(joints[:-1]) if k > 0 and j[2] is not None}
+    # A hinge needs a parent bone it is not parallel to; chain_frames refuses the others.
+    points, frames = chain_pose(sq.ZERO, base_q, [tuple(o) for o in offsets], warm)
+    plan = plan_limits(by_joint, len(offsets))
+    assume(plan is not None)
+    hinged = any(isinstance(lim, HingeLimit) for lim in by_joint.values())
+    try:
+        solved, iterations, prep, result = fabrik_chain(target, 1e-3, 10, None, plan, hinged, base_q, points, frames, None)
+    except ValueError:
+        assume(False)  # a hinge axis along its parent bone
+    assume(result is not None and result[3] is not None)
+    got, world = turned_locals(base_q, frames, result[3])
+    want = local_turns(base_q, warm, [tuple(o) for o in offsets], solved)
+    before = [np.array(b) - np.array(a) for a, b in zip(points, points[1:])]
+    after = [np.array(b) - np.array(a) for a, b in zip(solved, solved[1:])]
+    for u, v in zip(before, after):
+        nu, nv = np.linalg.norm(u), np.linalg.norm(v)
+        assume(nu == 0.0 or nv == 0.0 or u @ v > -0.99 * nu * nv)
+    for g, w in zip(got, want):
+        assert min(np.abs(np.array(g) - w).max(), np.abs(np.array(g) + w).max()) < 1e-9
+    # The written frames are the solver's: FK of the written rotations gives its points.
+    pos, parent = np.array(points[0]), base_q
+    for k, q in enumerate(got):
+        parent = sq.qmul(parent, q)
+        pos = pos + np.array(sq.qrot(parent, offsets[k + 1]))
+        assert np.allclose(pos, solved[k + 1], atol=1e-9)
+
+
 # --- structure ---------------------------------------------------------------------------------
 
 
