@@ -6,16 +6,19 @@ import pyqtgraph.opengl as gl
 
 from . import palette
 from .geometry import OCTA_FACES, octahedral_bones
+from .mesh_item import ArrayMeshItem, face_normals
 from .shading import headlight
 
 _FACES_PER_BONE = len(OCTA_FACES)
 
 
 class SkeletonView:
-    """Owns two GL items made once; `set_structure` recolours, `set_positions` moves them."""
+    """Owns two GL items made once; `set_structure` recolours, `set_positions` moves them. A new
+    pose uploads the bones' vertices and normals and the joints' positions; colours go to the
+    GPU only when the structure or the selection changes."""
 
-    def __init__(self, view: gl.GLViewWidget) -> None:
-        self.bones = gl.GLMeshItem(shader=headlight(), smooth=False, computeNormals=True, glOptions="opaque")
+    def __init__(self, view) -> None:
+        self.bones = ArrayMeshItem(shader=headlight(), glOptions="opaque")
         self.joints = gl.GLScatterPlotItem(pos=np.zeros((0, 3)), size=6.0, color=palette.JOINT, pxMode=True)
         self.joints.setGLOptions("translucent")
         self.joints.setDepthValue(1)  # over the bones they sit in
@@ -26,7 +29,7 @@ class SkeletonView:
         self._tails = np.zeros(0, dtype=np.int64)
         self._face_colours = np.zeros((0, 4), dtype=np.float32)
         self._positions: np.ndarray | None = None
-        self._faces: np.ndarray | None = None
+        self._colours_sent = False
 
     def set_structure(self, parents: np.ndarray, chains: list[list[int]], selected: int | None) -> None:
         """Which bones to draw and their colours: chain `k`'s bones in chain colour k, brighter
@@ -47,7 +50,7 @@ class SkeletonView:
                 if child in where:
                     colours[where[child]] = c
         self._face_colours = np.repeat(colours, _FACES_PER_BONE, axis=0)
-        self._faces = None
+        self._colours_sent = False
         if self._positions is not None:
             self._upload(self._positions)
 
@@ -60,11 +63,15 @@ class SkeletonView:
 
     def _upload(self, positions: np.ndarray) -> None:
         verts, faces = octahedral_bones(positions[self._heads], positions[self._tails])
-        if self._faces is None or len(self._faces) != len(faces):
-            self._faces = faces
         if len(faces) == 0:
             self.bones.hide()
         else:
-            self.bones.setMeshData(vertexes=verts.astype(np.float32), faces=self._faces, faceColors=self._face_colours)
-            self.bones.show()
+            corners = verts[faces]  # (faces, 3, 3)
+            colours = None
+            if not self._colours_sent:
+                colours = np.repeat(self._face_colours[:, None, :], 3, axis=1)
+                self._colours_sent = True
+            self.bones.set_triangles(corners, face_normals(corners), colours)
+            if not self.bones.visible():
+                self.bones.show()
         self.joints.setData(pos=positions.astype(np.float32))
