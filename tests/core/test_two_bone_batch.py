@@ -14,7 +14,7 @@ from tests.core.test_two_bone import limbs
 
 def _random_rows(rng, n, degenerate_share=0.3, log_scale=(-2, 2), kind=None):
     """Random limbs at 1 cm to 100 m, with a share of every degenerate kind mixed in
-    (or every row of one kind, 0-7, or -1 for plain limbs)."""
+    (or every row of one kind, 0-8, or -1 for plain limbs)."""
     s = 10.0 ** rng.uniform(*log_scale, n)[:, None]
     unit = lambda: _units(rng, n)  # noqa: E731
     root = rng.normal(size=(n, 3)) * s * 5
@@ -25,7 +25,7 @@ def _random_rows(rng, n, degenerate_share=0.3, log_scale=(-2, 2), kind=None):
     end = mid + b * d2
     target = root + rng.uniform(0, 1.6, (n, 1)) * (a + b) * unit()
     pole = root + rng.uniform(0.1, 3, (n, 1)) * s * unit()
-    kinds = rng.integers(0, 8, n)
+    kinds = rng.integers(0, 9, n)
     kinds[rng.uniform(size=n) > degenerate_share] = -1
     if kind is not None:
         kinds[:] = kind
@@ -48,6 +48,8 @@ def _random_rows(rng, n, degenerate_share=0.3, log_scale=(-2, 2), kind=None):
     target[equal_on_root] = root[equal_on_root]
     collinear = kinds == 7  # straight limb, target off its line
     end[collinear] = mid[collinear] + b[collinear] * d1[collinear]
+    point = kinds == 8  # every joint on one point: no length at all
+    mid[point] = end[point] = root[point]
     return root, mid, end, target, pole, s[:, 0]
 
 
@@ -105,7 +107,7 @@ def test_hypothesis_rows_equal_single_solves(rows, with_pole):
 
 
 @pytest.mark.parametrize("with_pole", [False, True])
-@pytest.mark.parametrize("kind", range(8))
+@pytest.mark.parametrize("kind", range(9))
 def test_a_lone_degenerate_row_among_plain_ones_is_found(kind, with_pole):
     # Plain limbs of one size let the solver clear a whole chunk with one bound check;
     # that check must still fail for a chunk holding a single degenerate row.

@@ -24,6 +24,7 @@ count of passes over (chunk,) rows plus a count of calls; about 100 passes a cha
 """
 from __future__ import annotations
 
+import math
 import threading
 from typing import NamedTuple
 
@@ -83,7 +84,7 @@ class _Workspace:
     def __init__(self) -> None:
         # Component-major: each vector is (3, CHUNK), one contiguous row per coordinate.
         self.vec = np.empty((8, 3, CHUNK))
-        self.num = np.empty((19, CHUNK))
+        self.num = np.empty((18, CHUNK))
         self.flags = np.empty((2, CHUNK), dtype=bool)
         self.full = _Plan(self, CHUNK)
         self.tail = self.full
@@ -118,29 +119,27 @@ class _Plan:
         self.wbt = v[4:7]  # one call makes |w|^2, |b|^2, |t|^2
         self.pt_vecs = v[7:5:-1]  # [p, t]: one call makes p.p and p.t
         # Scalars, one row each, placed so that rows used together are evenly spaced.
-        self.pp, self.a2, self.b2, self.d2 = f[0], f[1], f[2], f[3]
+        self.pp, self.a2, self.b2, self.d2, self.pt = f[0], f[1], f[2], f[3], f[4]
         self.sq = f[1:4]
-        self.hi, self.dc, self.lo = f[4], f[5], f[6]
-        self.hi_dc, self.dc_lo = f[4:6], f[5:7]  # Heron's factors in two calls
-        self.len = f[7:10]
-        self.a, self.b, self.d = f[7], f[8], f[9]
-        self.sn2 = f[10]
-        self.pt = f[11]
-        self.pp_pt = f[0:12:11]
-        self.diffs, self.sums = f[12:14], f[14:16]
-        self.heron, self.factor1 = f[12], f[13]
-        self.amb, self.tmp = f[16], f[17]
-        # One reduction each for the bound checks: largest [|p|^2,] |w|^2, |b|^2, |t|^2,
-        # hi and smallest d, |s|^2.
-        self.largest = f[1:5]
-        self.largest_pole = f[0:5]
-        self.smallest = f[9:11]
-        # Once |t|^2 and hi are spent their rows hold k and mu: [k, mu] are divided by dc
+        self.pp_pt = f[0:5:4]
+        self.diffs, self.sums = f[5:7], f[7:9]
+        self.heron, self.factor1 = f[5], f[6]
+        self.amb, self.tmp = f[9], f[10]
+        self.len = f[11:14]
+        self.a, self.b, self.d = f[11], f[12], f[13]
+        self.sn2 = f[14]
+        self.hi, self.dc, self.lo = f[15], f[16], f[17]
+        self.hi_dc, self.dc_lo = f[15:17], f[16:18]  # Heron's factors in two calls
+        # One reduction each for the bound checks: the largest [|p|^2,] |w|^2, |b|^2, |t|^2
+        # and the smallest d, |s|^2, hi.
+        self.largest_pole, self.largest = f[0:4], f[1:4]
+        self.smallest = f[13:16]
+        # Once spent, the |s|^2 and hi rows hold k and mu: [k, mu] are divided by dc
         # together, [mu, dc] by d; [alpha, delta] as (2, 1, c) times t (3, c) gives both
         # outputs' t terms in one product.
-        self.k = f[3]
-        self.k_mu, self.mu_dc = f[3:5], f[4:6]
-        self.alpha_delta = f[4:6][:, None, :]
+        self.k = f[14]
+        self.k_mu, self.mu_dc = f[14:16], f[15:17]
+        self.alpha_delta = f[15:17][:, None, :]
         self.ok, self.ok2 = ws.flags[0, :c], ws.flags[1, :c]
         # Cross products component by component: out[k] = x[i] y[j] - x[j] y[i].
         order = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
@@ -190,7 +189,7 @@ def _solve_chunk(pl: _Plan, R, M, E, T, P, out, reached) -> None:
                 multiply(x2, y2, tmp)
                 subtract(o, tmp, o)
         lim_a, lim_b = pl.a2, pl.b2
-        a2, b2, d2, hi_max = np.maximum.reduce(pl.largest, axis=1)
+        a2, b2, d2 = np.maximum.reduce(pl.largest, axis=1)
         bound = a2 * b2 * d2
     else:
         p = pl.p
@@ -200,16 +199,18 @@ def _solve_chunk(pl: _Plan, R, M, E, T, P, out, reached) -> None:
         multiply(pl.t, pl.pt, pl.tmp3)
         subtract(s, pl.tmp3, s)
         lim_a, lim_b = pl.pp, pl.d2
-        pp, _, _, d2, hi_max = np.maximum.reduce(pl.largest_pole, axis=1)
+        pp, a2, b2, d2 = np.maximum.reduce(pl.largest_pole, axis=1)
         bound = pp * d2 * d2
     np.einsum("kc,kc->c", s, s, out=sn2)
-    # Rows to hand to the cascade: a target (almost) on the root, and the sine tests of
-    # two_bone, squared and scaled so no sqrt or division is needed: |s|^2 > (ON_LINE a b d)^2,
-    # or > (ON_LINE |p| |t|^2)^2 with a pole. If the smallest d and |s|^2 clear bounds made
-    # from the largest lengths, no row fails (rounding is monotonic, so no row's own bound
-    # is higher); only otherwise are the rows tested one by one.
-    d_min, sn2_min = np.minimum.reduce(pl.smallest, axis=1)
-    clean = d_min > AT_ROOT * hi_max and sn2_min > bound * (ON_LINE * ON_LINE)
+    # Rows to hand to the cascade: a target (almost) on the root, the sine tests of two_bone,
+    # squared and scaled so no sqrt or division is needed (|s|^2 > (ON_LINE a b d)^2, or
+    # > (ON_LINE |p| |t|^2)^2 with a pole), and a limb of zero length (which passes the pole
+    # test). If the smallest d and |s|^2 clear bounds made from the largest lengths, no row
+    # fails (rounding is monotonic, so no row's own bound is higher; sqrt(max a^2) +
+    # sqrt(max b^2) is at least every a + b); only otherwise are the rows tested one by one.
+    d_min, sn2_min, hi_min = np.minimum.reduce(pl.smallest, axis=1)
+    hi_max = math.sqrt(a2) + math.sqrt(b2)
+    clean = d_min > AT_ROOT * hi_max and sn2_min > bound * (ON_LINE * ON_LINE) and hi_min > 0.0
     if not clean:
         ok, ok2 = pl.ok, pl.ok2
         multiply(hi, AT_ROOT, tmp)
@@ -218,6 +219,8 @@ def _solve_chunk(pl: _Plan, R, M, E, T, P, out, reached) -> None:
         multiply(tmp, pl.d2, tmp)
         multiply(tmp, ON_LINE * ON_LINE, tmp)
         np.greater(sn2, tmp, ok2)
+        ok &= ok2
+        np.greater(hi, 0.0, ok2)
         ok &= ok2
 
     # The factors: k = mv / |s| = sqrt(heron / |s|^2) / (2 dc) on s, and on t
