@@ -66,7 +66,7 @@ class TimelinePanel(QWidget):
                                     "With the plot focused, ← → step frames and Delete removes the selected key.")
         self.readout = QLabel()
         self.readout.setObjectName("timeReadout")
-        self.readout.setMinimumWidth(230)
+        self.readout.setMinimumWidth(120)  # two short lines: the row must fit a 760 px window
         self.ease_in_button = QPushButton("Ease in here")
         self.ease_in_button.setObjectName("easeIn")
         self.ease_in_button.setToolTip("Weight rises 0 → 1 with ease in-out, reaching 1 at the playhead (a foot plants)")
@@ -231,7 +231,7 @@ class TimelinePanel(QWidget):
         tl = self.timeline
         self.plot.set_playhead(self.time)
         self.readout.setText(
-            f"{self.time:7.3f} s   frame {tl.frame_at(self.time)}   "
+            f"{self.time:7.3f} s   frame {tl.frame_at(self.time)}\n"
             f"({tl.first_frame}–{tl.last_frame} @ {tl.frame_rate:g} fps)"
         )
 
