@@ -33,19 +33,6 @@ def aimed_target(ch, points: list, offsets: list) -> tuple[float, float, float]:
     return effective_target_float(points[0], ch._target, length, ch._reach_clamp, ch._softness)
 
 
-class Aimed:
-    """A chain seen through a moved target: every attribute is the chain's except `_target`,
-    so the solvers in rig_solve.py run unchanged on the clamped / softened target."""
-
-    __slots__ = ("_chain", "_target")
-
-    def __init__(self, chain, target) -> None:
-        self._chain, self._target = chain, target
-
-    def __getattr__(self, name):
-        return getattr(self._chain, name)
-
-
 def look_at_rotations(skeleton: Skeleton, ch, idx: list[int], rot: list, trans: list) -> tuple[list, float]:
     """The local rotations of every joint of a look_at chain (root to aiming joint) that aim
     it at the chain's target, over the pose built so far (`rot`, `trans` as float tuples),
