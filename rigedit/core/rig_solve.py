@@ -202,14 +202,13 @@ def turned_locals(base_rot, frames: list, turns: list) -> tuple[list, list]:
     out, world = [], []
     px, py, pz, pw = base_rot
     for (ax, ay, az, aw), (bx, by, bz, bw) in zip(turns, frames):
-        # w = normalise(turn * frame)
+        # w = turn * frame. Both are unit to round-off and w only feeds the normalised local
+        # rotations and, as the next warm start's frames, the next turn * frame: left as is.
         wx = aw * bx + ax * bw + ay * bz - az * by
         wy = aw * by - ax * bz + ay * bw + az * bx
         wz = aw * bz + ax * by - ay * bx + az * bw
         ww = aw * bw - ax * bx - ay * by - az * bz
-        n = sqrt(wx * wx + wy * wy + wz * wz + ww * ww)
-        wx, wy, wz, ww = wx / n, wy / n, wz / n, ww / n
-        # local = conj(parent) * w, the parent unit
+        # local = conj(parent) * w
         lx = pw * wx - px * ww - py * wz + pz * wy
         ly = pw * wy + px * wz - py * ww - pz * wx
         lz = pw * wz - px * wy + py * wx - pz * ww

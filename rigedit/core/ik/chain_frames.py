@@ -332,7 +332,9 @@ def backward_limited(pts, axes, prep: PreparedLimits, target) -> list:
         l = lengths[k]
         if l > TINY:
             x, y, z = pts[k]
-            u = unit_or((x1 - x, y1 - y, z1 - z), ref_dirs[k])
+            dx, dy, dz = x1 - x, y1 - y, z1 - z  # unit_or, written out: once per bone per pass
+            n = sqrt(dx * dx + dy * dy + dz * dz)
+            u = (dx / n, dy / n, dz / n) if n > TINY else ref_dirs[k]
             kind = kinds[k + 1] if k + 1 < len(kinds) else None
             if child is not None and kind == "cone":
                 u = clamp_cone(params[k + 1], child, u)
