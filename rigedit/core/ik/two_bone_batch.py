@@ -9,8 +9,9 @@ decision cascade (`two_bone_cascade`) on just that subset, so they cost nothing 
 are none.
 
 Speed (the target is ~50 ns a chain at 100,000 chains). Here a ufunc pass costs ~0.4-0.6 ns
-a float (a sqrt ~1.5 ns), a ufunc call ~0.5 us and making a view ~0.3 us, so the cost is a
-count of passes over (chunk,) rows plus a count of calls; about 100 passes a chain remain:
+a float (a sqrt ~1.5 ns), a ufunc call ~0.5-1 us, an einsum or a reduction ~5-13 us and
+making a view ~0.3 us, so the cost is a count of passes over (chunk,) rows (about 100 a
+chain) plus a count of calls (about 50 a chunk, ~90 us under load, ~10 ns a chain):
 - Rows are solved in chunks through a per-thread workspace reused from call to call: fresh
   memory costs a page fault per 4 kB, and chunks keep the workspace in cache.
 - Inside a chunk vectors are component-major, (3, chunk): every pass is a plain 1-D loop.
@@ -21,6 +22,8 @@ count of passes over (chunk,) rows plus a count of calls; about 100 passes a cha
   and dc - lo are one subtraction of [hi, dc] and [dc, lo]; mid and end one product).
 - Directions are never normalised: the mid is R + (mu/d) t + k s with t = target - root
   and s the unnormalised bend direction, the scale factors folded into (chunk,) rows.
+- The degeneracy tests cost two reductions a chunk, not five passes: a chunk whose
+  smallest distances clear bounds made from its largest lengths has no degenerate row.
 """
 from __future__ import annotations
 
