@@ -1,6 +1,8 @@
 """Driving the editor as a user does: real mouse events on the viewport."""
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
@@ -25,12 +27,18 @@ def move_with_buttons(widget, pos: QPointF, buttons=LEFT) -> None:
 
 
 def drag(widget, start: QPointF, end: QPointF, steps: int = 12, release: bool = True) -> None:
+    """Press, move in `steps`, release; each move is applied before the next comes, as with a
+    hand on the mouse (the viewport applies a move once the frame of the one before is drawn)."""
     QTest.mouseMove(widget, start.toPoint())
     QTest.mousePress(widget, LEFT, Qt.KeyboardModifier.NoModifier, start.toPoint())
     for i in range(1, steps + 1):
         u = i / steps
         move_with_buttons(widget, QPointF(start.x() + (end.x() - start.x()) * u, start.y() + (end.y() - start.y()) * u))
         QApplication.processEvents()
+        deadline = time.perf_counter() + 2.0
+        while getattr(widget, "move_pending", False) and time.perf_counter() < deadline:
+            time.sleep(0.001)
+            QApplication.processEvents()
     if release:
         QTest.mouseRelease(widget, LEFT, Qt.KeyboardModifier.NoModifier, end.toPoint())
 

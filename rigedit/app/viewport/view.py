@@ -37,6 +37,7 @@ from .skeleton_view import SkeletonView
 _Y_UP = QMatrix4x4(*camera.Y_UP_TO_GL.flatten().tolist())
 DEFAULT_AZIMUTH = -62.0  # degrees: a three-quarter view from the character's front-left
 DEFAULT_ELEVATION = 12.0
+MAX_MOVE_WAIT_MS = 50  # a drag move waits at most this long for the frame before it
 
 
 class Viewport(GLViewMixin, QOpenGLWindow):
@@ -80,9 +81,15 @@ class Viewport(GLViewMixin, QOpenGLWindow):
         self._syncing = False
         self._disposed = False
         self._reach_key = None
-        # The newest drag position not yet applied: moves are coalesced to one per event-loop turn
-        # (a busy GUI gets several at once, and each applied move costs a goal post and a solve).
+        # The newest drag position not yet applied: moves are coalesced to one per drawn frame
+        # (a busy GUI gets several at once, and each applied move costs a goal post and a solve,
+        # which a frame that never shows its pose only wastes: the solver thread holds the GIL).
         self._drag_pos: QPointF | None = None
+        self._drawn_since_move = True
+        self._apply_timer = QTimer(self)  # a frame that does not come does not hold the drag up
+        self._apply_timer.setSingleShot(True)
+        self._apply_timer.setInterval(MAX_MOVE_WAIT_MS)
+        self._apply_timer.timeout.connect(self._apply_drag)
         document.rig_replaced.connect(self.rebuild)
         document.chain_changed.connect(self._chain_changed)
         document.selection_changed.connect(self._selection_changed)
@@ -320,6 +327,9 @@ class Viewport(GLViewMixin, QOpenGLWindow):
                 gc.enable()
         self.frames += 1
         self.last_frame_time = time.perf_counter()
+        self._drawn_since_move = True
+        if self._drag_pos is not None:  # a move that waited for this frame
+            QTimer.singleShot(0, self._apply_drag)
         self.frame_drawn.emit()
 
     def grab_image(self) -> QImage:
@@ -385,7 +395,10 @@ class Viewport(GLViewMixin, QOpenGLWindow):
         if self.drag.active is not None:
             if ev.buttons() & Qt.MouseButton.LeftButton:
                 if self._drag_pos is None:
-                    QTimer.singleShot(0, self._apply_drag)
+                    if self._drawn_since_move or not self.isExposed():
+                        QTimer.singleShot(0, self._apply_drag)
+                    else:  # paintGL applies it once the last move's frame is drawn
+                        self._apply_timer.start()
                 self._drag_pos = QPointF(pos)
             self.mousePos = pos
             ev.accept()
@@ -399,9 +412,16 @@ class Viewport(GLViewMixin, QOpenGLWindow):
                 self.schedule_sync()
         super().mouseMoveEvent(ev)
 
+    @property
+    def move_pending(self) -> bool:
+        """A drag move not applied yet: it waits for the frame of the move before it."""
+        return self._drag_pos is not None
+
     def _apply_drag(self) -> None:
         pos, self._drag_pos = self._drag_pos, None
+        self._apply_timer.stop()
         if pos is not None and self.drag.active is not None:
+            self._drawn_since_move = False
             self.drag.move(*self.ray(pos))
 
     def mouseReleaseEvent(self, ev) -> None:  # noqa: N802
