@@ -160,7 +160,8 @@ def redraw_rate(app, vp, seconds: float = 1.5) -> float:
 def print_table(rows, size, compress: bool, rate: float, note: str) -> None:
     how = "compressed as X does (the newest position when the app is ready)" if compress else "every move delivered"
     note = f", {note}" if note else ""
-    print(f"\nEditor drag benchmark at {size[0]}x{size[1]}{note}: mouse at {rate:.0f} moves/s, {how}; target >= {TARGET_FPS:.0f} fps\n")
+    load = "load average %.2f %.2f %.2f" % os.getloadavg()  # other work on the machine skews every number
+    print(f"\nEditor drag benchmark at {size[0]}x{size[1]}{note}: mouse at {rate:.0f} moves/s, {how}; target >= {TARGET_FPS:.0f} fps ({load})\n")
     head = f"{'rig':10} {'joints':>6} {'chains':>6} {'moves/s':>8} {'fps':>6} " \
            f"{'posted':>7} {'solved':>7} {'dropped':>8} {'solve ms':>9} {'at end':>9} {'redraw':>7} {'empty':>6}  verdict"
     print(head)
@@ -173,7 +174,7 @@ def print_table(rows, size, compress: bool, rate: float, note: str) -> None:
     print("\nmoves/s = moves delivered; posted = goals sent (one per delivered move); dropped = replaced by newer goals before the")
     print("solver took them (by design); at end = the pose shown answers the last goals after release.")
     print("redraw = fps redrawing the same scene with no input; empty = fps with nothing in the scene,")
-    print("the ceiling Qt's window composition and the software GL leave at this size.")
+    print("the ceiling the window system and the software GL leave at this size.")
 
 
 if __name__ == "__main__":
