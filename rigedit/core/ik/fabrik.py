@@ -66,6 +66,15 @@ STALL_RELATIVE = 1e-9
 # and further passes creep by round-off-sized steps (an unreachable spine target crept by
 # 1e-7 m a pass for 20 passes). A warm-started caller resumes next time if it can go on.
 LIMITED_STALL = 1e-3
+# With cones only, a FABRIK pass that ends farther from the target than it started
+# typically means the target lies beyond what the cones let the chain reach (the backward
+# pass pins the tip on it, the forward pass cannot follow), and what the iteration gained
+# came from its CCD sweeps sliding the tip along that boundary. Then an iteration gaining less than this fraction of the error ends the solve:
+# the sweeps' next steps along the boundary are ever smaller (the humanoid's spine, dragged
+# out of reach, spent its second iteration of pass and two sweeps gaining under 1e-5 of the
+# error), and a warm-started caller carries on next time. Hinges are left to LIMITED_STALL:
+# turning a hinge plane takes many small sweeps that do add up.
+OUT_OF_REACH_STALL = 1e-2
 # With limits, a FABRIK pass that leaves more than this fraction of the error is stalling
 # (typically a hinge plane that has to turn, which a pass cannot do): only then are the two
 # CCD sweeps tried too. While passes at least halve the error, the sweeps (each as dear as
@@ -181,6 +190,7 @@ def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, gi
             q.reverse()
             passed = forward_limited(q, prep)
             e = _gap(passed[0], tx, ty, tz)
+            outran[0] = e >= before and cones_only
             if e <= before * CCD_WHEN_ABOVE:
                 return (passed, e), e  # FABRIK is getting there on its own
             best, best_e = passed, e
@@ -193,15 +203,21 @@ def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, gi
                     break  # the sweep after the pass did it: the one from the old pose can wait
             return (best, best_e), best_e
 
-        (limited, _), err, errors = iterate((limited, err), step, err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL)
+        cones_only = "hinge" not in prep.kinds
+        outran = [False]  # the last pass ended farther off than it started (see OUT_OF_REACH_STALL)
+        (limited, _), err, errors = iterate(
+            (limited, err), step, err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL,
+            lambda: OUT_OF_REACH_STALL if outran[0] else LIMITED_STALL,
+        )
         pts = limited[0]
     return pts, err, errors, prep, limited
 
 
-def iterate(state, step, error, tolerance, cap, min_gain, min_ratio=0.0):
+def iterate(state, step, error, tolerance, cap, min_gain, min_ratio=0.0, ratio_now=None):
     """The shared loop (as Godot's IK nodes have it): the solver supplies
     `step(state) -> (new_state, new_error)`; stop within tolerance, at the cap, or when a
-    step gains no more than min_gain (or than min_ratio of the error it started from). A step that would raise the error is dropped and ends
+    step gains no more than min_gain (or than min_ratio of the error it started from;
+    `ratio_now()`, if given, says min_ratio for the step just taken). A step that would raise the error is dropped and ends
     the loop, its entry repeating the kept error, so the errors never grow."""
     errors = []
     while error > tolerance and len(errors) < cap:
@@ -211,6 +227,8 @@ def iterate(state, step, error, tolerance, cap, min_gain, min_ratio=0.0):
             break
         errors.append(new_error)
         gain = error - new_error
+        if ratio_now is not None:
+            min_ratio = ratio_now()
         floor = min_gain if min_gain >= min_ratio * error else min_ratio * error
         state, error = new_state, new_error
         if gain <= floor:
