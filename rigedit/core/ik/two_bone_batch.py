@@ -156,11 +156,12 @@ def _solve_chunk(pl: _Plan, R, M, E, T, P, out, reached) -> None:
     multiply, add, subtract, divide = np.multiply, np.add, np.subtract, np.divide
     # The bones and the reach straight from the (c, 3) inputs' strided columns: one pass
     # each, where copying the inputs to component rows first would add four.
-    Rt, Mt = R.T, M.T
-    np.copyto(pl.r, Rt)
+    # (In this order each input row is read again while it is still in cache.)
+    Mt = M.T
+    np.copyto(pl.r, R.T)
+    subtract(T.T, pl.r, pl.t)  # root -> target
     subtract(Mt, pl.r, pl.w)  # upper bone
     subtract(E.T, Mt, pl.bv)  # lower bone
-    subtract(T.T, pl.r, pl.t)  # root -> target
     # Squared lengths summed as (x^2 + y^2) + z^2, like two_bone: lengths agree to the bit.
     np.einsum("mkc,mkc->mc", pl.wbt, pl.wbt, out=pl.sq)
     np.sqrt(pl.sq, pl.len)
