@@ -35,7 +35,7 @@ def ground_mesh(field, centre=(0.0, 0.0), half: float = SHOWN_HALF_SIZE, cells: 
 
 
 class GroundView:
-    def __init__(self, view: gl.GLViewWidget) -> None:
+    def __init__(self, view) -> None:  # view: the Viewport (addItem, removeItem)
         self.view = view
         self.item: gl.GLMeshItem | None = None
         self._shown = None  # the Ground the mesh was built for

@@ -75,7 +75,7 @@ def limit_lines(positions: np.ndarray, world_rotations: np.ndarray, parents: np.
 class LineOverlay:
     """One GL line item, fed line pairs; hidden when empty."""
 
-    def __init__(self, view: gl.GLViewWidget, colour=(1.0, 1.0, 1.0, 0.3), width: float = 1.0) -> None:
+    def __init__(self, view, colour=(1.0, 1.0, 1.0, 0.3), width: float = 1.0) -> None:  # view: the Viewport
         self.item = gl.GLLinePlotItem(pos=np.zeros((0, 3)), mode="lines", width=width, antialias=True, color=colour)
         self.item.setGLOptions("translucent")
         self.item.setDepthValue(5)
