@@ -397,20 +397,15 @@ class Rig:
             if ch._solver == "look_at":
                 reports[name] = self._solve_look_at(ch, plan, rot, trans, world, outputs)
                 continue
-            if (
-                kept is not None
-                and kept[0] is last
-                and last.final
-                and last.limits is ch._limits
-                and last.key[3:]
-                == (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
-                and all(outputs[u][3] for u in plan.upstream)
-            ):
+            settings = (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
+            # Its base is as last solved: same state, nothing upstream rewritten.
+            based = kept is not None and kept[0] is last and (not plan.upstream or all(outputs[u][3] for u in plan.upstream))
+            if based and last.final and last.limits is ch._limits and last.key[3:] == settings:
                 # Nothing it reads has moved: same state, and the same rotations if the weight is too.
                 state, iterations = last, 0
                 written = kept[2] if kept[1] == w else None
             else:
-                if kept is not None and kept[0] is last and all(outputs[u][3] for u in plan.upstream):
+                if based:
                     base_pos, base_rot, offsets = last.key[:3]  # its settings changed, its base did not
                 else:
                     if plan.parent >= 0:
@@ -418,8 +413,7 @@ class Rig:
                     else:
                         base_pos, base_rot = sq.ZERO, sq.IDENTITY
                     offsets = [trans[j] for j in idx]
-                key = (base_pos, base_rot, offsets, ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations)
-                key += (ch._reach_clamp, ch._softness)
+                key = (base_pos, base_rot, offsets) + settings
                 same = last is not None and last.limits is ch._limits and last.key == key
                 if same and last.final:
                     state, iterations = last, 0  # same inputs, same answer

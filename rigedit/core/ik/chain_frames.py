@@ -300,7 +300,10 @@ def forward_limited(aim, prep: PreparedLimits, keep_shape: bool = False):
                 u = (cx, cy, cz)
             kind = kinds[k]
             if kind == "cone":
-                u = clamp_cone(params[k], parent, u)
+                # Inside the cone (most bones, most passes) u stands: test before the call.
+                cone = params[k]
+                if cone is not None and u[0] * parent[0] + u[1] * parent[1] + u[2] * parent[2] < cone[0]:
+                    u = clamp_cone(cone, parent, u)
             elif kind == "hinge":
                 axes[k] = axis = qrot((qx, qy, qz, qw), ref_axes[k])
                 u = clamp_hinge(params[k], parent, hinge_axis(axis, parent), u)
@@ -337,7 +340,9 @@ def backward_limited(pts, axes, prep: PreparedLimits, target) -> list:
             u = (dx / n, dy / n, dz / n) if n > TINY else ref_dirs[k]
             kind = kinds[k + 1] if k + 1 < len(kinds) else None
             if child is not None and kind == "cone":
-                u = clamp_cone(params[k + 1], child, u)
+                cone = params[k + 1]  # inside the cone u stands, as in forward_limited
+                if cone is not None and u[0] * child[0] + u[1] * child[1] + u[2] * child[2] < cone[0]:
+                    u = clamp_cone(cone, child, u)
             elif child is not None and kind == "hinge" and axes[k + 1] is not None:
                 axis = hinge_axis(axes[k + 1], child)
                 if axis is not None:
