@@ -19,8 +19,8 @@ from .limits import clamp_cone, clamp_hinge, hinge_axis
 
 
 def ccd_sweep(pts, axes, dirs, prep: PreparedLimits, target):
-    """One sweep from pose (pts, axes, dirs), as forward_limited returns it. Returns the same
-    triple for the swept pose.
+    """One sweep from pose (pts, axes, dirs), as forward_limited returns it. Returns what
+    forward_limited returns for the swept pose.
 
     A turn at joint k moves only what lies beyond k, and the sweep goes tip to root: when
     it reaches k, joint k, its bone's direction, its parent bone and its hinge axis are
