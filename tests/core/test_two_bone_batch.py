@@ -96,6 +96,22 @@ def test_every_row_equals_the_single_chain_solve(with_pole):
                        type(r)(r.mid[check], r.end[check], r.reached[check]))
 
 
+@pytest.mark.parametrize("einsum", [True, False])
+def test_lengths_agree_to_the_bit_with_or_without_einsum(einsum, monkeypatch):
+    # Targets exactly at full reach: reached must fall the same way as in two_bone, which
+    # needs the lengths summed in the same order (einsum is used only where it does so).
+    monkeypatch.setattr(two_bone_batch, "EINSUM_SUMS_IN_ORDER", einsum and two_bone_batch.EINSUM_SUMS_IN_ORDER)
+    rng = np.random.default_rng(21)
+    root, mid, end, target, pole, s = _random_rows(rng, 3000, 0.0)
+    a = np.linalg.norm(mid - root, axis=1, keepdims=True)
+    b = np.linalg.norm(end - mid, axis=1, keepdims=True)
+    target = root + (a + b) * _units(rng, len(root))
+    r = two_bone_ik_batch(root, mid, end, target)
+    check = rng.choice(len(root), 300, replace=False)
+    _assert_rows_match(root[check], mid[check], end[check], target[check], None, s[check],
+                       type(r)(r.mid[check], r.end[check], r.reached[check]))
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(limbs(with_pole=True), min_size=1, max_size=30), st.booleans())
 def test_hypothesis_rows_equal_single_solves(rows, with_pole):

@@ -77,6 +77,21 @@ def two_bone_ik_batch(root, mid, end, target, pole=None, *, eps: float = 1e-6) -
     return TwoBoneBatchResult(block[0].T, block[1].T, reached)
 
 
+def _einsum_sums_in_order() -> bool:
+    """Whether einsum makes x.x as (x0 x0 + x1 x1) + x2 x2 with every product rounded.
+
+    One call for the three squared lengths is cheaper than three passes, but a numpy built
+    to fuse multiply-adds (FMA; aarch64 builds may) rounds differently from two_bone, and
+    then lengths, and with them ties at full reach, would not agree to the bit.
+    """
+    rng = np.random.default_rng(0)
+    v = rng.normal(size=(1, 3, 512)) * 10.0 ** rng.uniform(-3, 3, size=(1, 3, 512))
+    want = (v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1]) + v[:, 2] * v[:, 2]
+    return bool(np.array_equal(np.einsum("mkc,mkc->mc", v, v), want))
+
+
+EINSUM_SUMS_IN_ORDER = _einsum_sums_in_order()
+
 # Rows per chunk: smaller chunks pay numpy's per-call cost (~50 calls a chunk) more often,
 # larger ones fall out of cache between passes; 8192 measured best here.
 CHUNK = 8192
@@ -120,6 +135,7 @@ class _Plan:
         w, b, t, self.p = v[4], v[5], v[6], v[7]
         self.w, self.bv, self.t, self.s = w, b, t, s
         self.wbt = v[4:7]  # one call makes |w|^2, |b|^2, |t|^2
+        self.squares = v[1:4]  # room for their terms where einsum will not do
         self.pt_vecs = v[7:5:-1]  # [p, t]: one call makes p.p and p.t
         # Scalars, one row each, placed so that rows used together are evenly spaced.
         self.pp, self.a2, self.b2, self.d2, self.pt = f[0], f[1], f[2], f[3], f[4]
@@ -163,7 +179,13 @@ def _solve_chunk(pl: _Plan, R, M, E, T, P, out, reached) -> None:
     subtract(Mt, pl.r, pl.w)  # upper bone
     subtract(E.T, Mt, pl.bv)  # lower bone
     # Squared lengths summed as (x^2 + y^2) + z^2, like two_bone: lengths agree to the bit.
-    np.einsum("mkc,mkc->mc", pl.wbt, pl.wbt, out=pl.sq)
+    if EINSUM_SUMS_IN_ORDER:
+        np.einsum("mkc,mkc->mc", pl.wbt, pl.wbt, out=pl.sq)
+    else:
+        q = pl.squares
+        multiply(pl.wbt, pl.wbt, q)
+        add(q[:, 0], q[:, 1], pl.sq)
+        add(pl.sq, q[:, 2], pl.sq)
     np.sqrt(pl.sq, pl.len)
     a, b, d = pl.a, pl.b, pl.d
     hi, dc, lo, amb, tmp = pl.hi, pl.dc, pl.lo, pl.amb, pl.tmp
