@@ -251,8 +251,7 @@ def two_bone_chain(target, pole, tolerance, lim, points: list, frames: list):
     """solve_two_bone on a chain's settings and its middle joint's limit parameters
     (_limit_params, kept in ChainSetup), or None for no limit."""
     root, mid, end = points
-    r = two_bone_ik(root, mid, end, target, pole, eps=min(1e-6, tolerance))
-    new_mid, new_end = tuple(r.mid.tolist()), tuple(r.end.tolist())
+    new_mid, new_end, _ = two_bone_ik(root, mid, end, target, pole, eps=min(1e-6, tolerance), as_floats=True)
     if lim is None:
         return [root, new_mid, new_end], None
     ux, uy, uz = new_mid[0] - root[0], new_mid[1] - root[1], new_mid[2] - root[2]

@@ -51,13 +51,15 @@ class TwoBoneResult(NamedTuple):
     reached: bool  # |a - b| <= |target - root| <= a + b
 
 
-def two_bone_ik(root, mid, end, target, pole=None, *, eps: float = 1e-6) -> TwoBoneResult:
+def two_bone_ik(root, mid, end, target, pole=None, *, eps: float = 1e-6, as_floats: bool = False) -> TwoBoneResult:
     """Solve a two-bone limb for `target`; see DESIGN.md for the contract.
 
     root, mid, end: current world positions (the bone lengths are taken from them);
     target: where the end should go; pole: a point the mid joint should bend toward, or
     None to keep the current bend plane. `eps` is the accuracy promised for reachable
-    targets; the solve hits them to round-off, well inside it.
+    targets; the solve hits them to round-off, well inside it. `as_floats` gives mid and
+    end as float 3-tuples instead of arrays (Rig.solve, per limb per frame, where building
+    the two arrays cost more than the solve).
     """
     # Validation must cost little next to the solve: unpack, add everything up once and
     # check the sum. A wrong shape fails the unpack or the sum (list + float); a non-finite
@@ -139,8 +141,11 @@ def two_bone_ik(root, mid, end, target, pole=None, *, eps: float = 1e-6) -> TwoB
         # off it along the bend direction (the limit of the general case as d -> 0).
         mu, mv = 0.0, a
 
-    new_mid = _array([rx + mu * ux + mv * vx, ry + mu * uy + mv * vy, rz + mu * uz + mv * vz])
-    new_end = _array([rx + dc * ux, ry + dc * uy, rz + dc * uz])
+    new_mid = (rx + mu * ux + mv * vx, ry + mu * uy + mv * vy, rz + mu * uz + mv * vz)
+    new_end = (rx + dc * ux, ry + dc * uy, rz + dc * uz)
+    if as_floats:
+        return _tuple_new(TwoBoneResult, (new_mid, new_end, reached))
+    new_mid, new_end = _array(new_mid), _array(new_end)
     # tuple.__new__ skips NamedTuple's Python-level __new__ (a third of a microsecond here).
     return _tuple_new(TwoBoneResult, (new_mid, new_end, reached))
 
