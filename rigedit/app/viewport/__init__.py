@@ -1,4 +1,4 @@
-"""The 3D viewport: camera math, skeleton drawing, handles, overlays, the GL widget."""
+"""The 3D viewport: camera math, skeleton drawing, handles, overlays, the GL window."""
 from .gizmos import Handle
 from .view import Viewport
 

@@ -3,33 +3,24 @@
 Left-drag on a handle moves it; left-drag elsewhere orbits, Ctrl+left or middle pans, the
 wheel zooms (pyqtgraph's own camera controls). Esc during a drag puts the handle back.
 
-The view is a QOpenGLWindow (pyqtgraph's GLViewMixin) embedded in the main window through
-`QWidget.createWindowContainer` (`Viewport.container`), not a QOpenGLWidget: a GL widget makes
-Qt compose the whole top-level window through GL on every frame, which under a software GL
-(llvmpipe, Xvfb) cost more than drawing the rig: an empty 1018x742 view drew 30 frames a
-second as a widget and 130 as a window on the same machine. The window is a native child of
-the main window, so QWidget.grab() leaves it out: screenshots use `grab_image()`.
+It draws on a GL window (gl_window.py says why not a widget); `Viewport.container` is the
+widget the main window holds, and mouse and key events go to the Viewport itself.
 """
 from __future__ import annotations
 
-import gc
 import math
-import time
 
 import numpy as np
 import pyqtgraph.opengl as gl
-import shiboken6
-from OpenGL import GL
-from pyqtgraph.opengl.GLViewWidget import GLViewMixin
-from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt, QTimer, Signal
-from PySide6.QtGui import QImage, QMatrix4x4, QOpenGLContext, QVector3D
-from PySide6.QtOpenGL import QOpenGLWindow
+from PySide6.QtCore import QPointF, Qt, QTimer, Signal
+from PySide6.QtGui import QMatrix4x4, QVector3D
 from PySide6.QtWidgets import QWidget
 
 from ..document import Document
 from . import camera, palette
 from .drag import DragController
 from .gizmos import GizmoView, Handle
+from .gl_window import GLWindow
 from .ground_view import GroundView
 from .overlays import LineOverlay, limit_lines, reach_shell
 from .skeleton_view import SkeletonView
@@ -40,29 +31,18 @@ DEFAULT_ELEVATION = 12.0
 MAX_MOVE_WAIT_MS = 50  # a drag move waits at most this long for the frame before it
 
 
-class Viewport(GLViewMixin, QOpenGLWindow):
-    frame_drawn = Signal()
+class Viewport(GLWindow):
     handle_hovered = Signal(object)  # Handle or None
     dragging = Signal(bool)  # a handle drag began (True) or ended, let go or cancelled (False)
-    _syncing = False  # class defaults: pyqtgraph's __init__ asks for updates before ours runs
-    _sync_pending = False
+    _sync_pending = False  # class defaults: pyqtgraph's __init__ asks for updates before ours runs
     _disposed = False
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
-        # The shared context: pyqtgraph compiles each shader once per process (see qt_setup).
-        super().__init__(QOpenGLContext.globalShareContext())
-        self.setObjectName("viewportWindow")
-        # A native window gets every mouse move, buttons or not: hover needs no tracking flag.
-        self.container = QWidget.createWindowContainer(self, parent)
-        self.container.setObjectName("viewport")
-        self.container.setMinimumSize(320, 240)
-        self.container.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        super().__init__(parent)
         self.doc = document
         self.drag = DragController(document)
         self.show_limits = False
         self.show_reach = True
-        self.frames = 0  # paintGL calls, for the frame-rate readout
-        self.last_frame_time = 0.0
         self.setBackgroundColor(tuple(int(255 * c) for c in palette.BACKGROUND))
 
         self.grid = gl.GLGridItem(color=tuple(int(255 * c) for c in palette.GRID))
@@ -78,7 +58,6 @@ class Viewport(GLViewMixin, QOpenGLWindow):
         self.limits = LineOverlay(self, width=1.5)
 
         self._sync_pending = False
-        self._syncing = False
         self._disposed = False
         self._reach_key = None
         # The newest drag position not yet applied: moves are coalesced to one per drawn frame
@@ -141,11 +120,11 @@ class Viewport(GLViewMixin, QOpenGLWindow):
 
     def schedule_sync(self) -> None:
         """Coalesce redraw requests: the items take the document's state once, just before the
-        next frame (see event), however many solver results and mouse moves came since."""
+        next frame (before_frame), however many solver results and mouse moves came since."""
         if not self._sync_pending and not self._disposed:
             self._sync_pending = True
             if self.isExposed():
-                QOpenGLWindow.update(self)
+                self.request_frame()
             else:  # no frame is coming; picking and tests still see the new state
                 QTimer.singleShot(0, self._sync_if_pending)
 
@@ -153,18 +132,8 @@ class Viewport(GLViewMixin, QOpenGLWindow):
         if self._sync_pending:
             self.sync()
 
-    def event(self, ev) -> bool:
-        if ev.type() == QEvent.Type.UpdateRequest and self._sync_pending:
-            self._syncing = True  # the frame this request paints shows it: no further request
-            try:
-                self.sync()
-            finally:
-                self._syncing = False
-        return super().event(ev)
-
-    def update(self, *args) -> None:
-        if not self._syncing:
-            super().update(*args)
+    def before_frame(self) -> None:
+        self._sync_if_pending()
 
     def sync(self) -> None:
         """Push the document's current pose and handles into the GL items."""
@@ -241,11 +210,6 @@ class Viewport(GLViewMixin, QOpenGLWindow):
         proj = camera.qmatrix_to_numpy(self.projectionMatrix(vp, vp))
         return view, proj
 
-    def getViewport(self) -> tuple[int, int, int, int]:  # noqa: N802 (pyqtgraph's name)
-        # The container's size: the same as the window's once shown, and known before (the
-        # camera is framed when the viewport is built, before the window has a size).
-        return 0, 0, self.container.width(), self.container.height()
-
     def _size(self) -> tuple[float, float]:
         return float(max(self.container.width(), 1)), float(max(self.container.height(), 1))
 
@@ -314,47 +278,13 @@ class Viewport(GLViewMixin, QOpenGLWindow):
 
     # --- drawing ----------------------------------------------------------------------------
 
-    def paintGL(self) -> None:  # noqa: N802
-        # No cyclic collection inside a frame: the garbage can be another (closed) editor's GL
-        # window, whose destructor makes its own context current and then none, and the rest
-        # of this frame would draw without a context (pyqtgraph's items crash on that).
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            super().paintGL()
-        finally:
-            if collecting:
-                gc.enable()
-        self.frames += 1
-        self.last_frame_time = time.perf_counter()
+    def after_frame(self) -> None:
         self._drawn_since_move = True
         if self._drag_pos is not None:  # a move that waited for this frame
             QTimer.singleShot(0, self._apply_drag)
-        self.frame_drawn.emit()
-
-    def grab_image(self) -> QImage:
-        """The scene as it stands, in device pixels (a null image before the window is shown).
-
-        Drawn afresh into the back buffer and read from there, never swapped to the screen:
-        what an earlier frame left in the back buffer is not defined after a swap."""
-        if not self.isValid() or not self.isExposed():
-            return QImage()
-        self.makeCurrent()
-        dpr = self.devicePixelRatioF()
-        GL.glViewport(0, 0, int(self.width() * dpr), int(self.height() * dpr))
-        region = self.getViewport()
-        self.paint(region=region, viewport=region)
-        return self.grabFramebuffer()
-
-    def mapTo(self, widget: QWidget, pos: QPoint) -> QPoint:  # noqa: N802 (QWidget's name)
-        """Where a viewport point is in `widget`'s coordinates (as QWidget.mapTo)."""
-        return self.container.mapTo(widget, pos)
 
     def dispose(self) -> None:
-        """Delete the GL window and its container now (the main window closes).
-
-        Left to Python's cyclic collector, the window would be destroyed whenever a collection
-        runs, possibly in the solver thread or in another window's frame (see paintGL)."""
+        """The main window closes: stop following the document and delete the GL window now."""
         for signal, slot in ((self.doc.rig_replaced, self.rebuild), (self.doc.chain_changed, self._chain_changed),
                              (self.doc.selection_changed, self._selection_changed),
                              (self.doc.pose_changed, self.schedule_sync)):
@@ -363,10 +293,7 @@ class Viewport(GLViewMixin, QOpenGLWindow):
             except (RuntimeError, TypeError):
                 pass
         self._disposed = True
-        if shiboken6.isValid(self.container):
-            self.clear()  # the items forget this view: a late change to one asks nothing of it
-            self.container.deleteLater()
-            QCoreApplication.sendPostedEvents(self.container, QEvent.Type.DeferredDelete)
+        self.delete_window()
 
     # --- mouse and keys ---------------------------------------------------------------------
 
