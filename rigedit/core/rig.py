@@ -368,14 +368,12 @@ class Rig:
             # Grounded chains aim where the ground puts them this frame (rig_ground.py).
             for name, target in self._animated_lists()[0][5].items():
                 self._chains[name]._target = target
-        frame_key = (id(self._clip), self._time if self._clip is not None else None, id(self._ground)) + tuple(
-            (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._weight, ch._limits)
-            + (ch._reach_clamp, ch._softness, ch._look_at, ch._ground_feet)
-            for ch in self._chains.values()
-        )
         last_frame = self._last_frame
-        if last_frame is not None and last_frame[0] == frame_key and tuple(self._chains) == last_frame[1]:
-            return {name: _idle(r) for name, r in last_frame[2].items()}
+        frame_key = None  # made only to compare with a settled frame, or to be one
+        if last_frame is not None:
+            frame_key = self._frame_key()
+            if last_frame[0] == frame_key and tuple(self._chains) == last_frame[1]:
+                return {name: _idle(r) for name, r in last_frame[2].items()}
         anim_key, rot, trans, translations = self._animated_lists()
         # What last frame's solve left per chain: its state, the weight it blended with and
         # the rotations it wrote. A chain whose settings, animation and upstream chains are all
@@ -451,8 +449,20 @@ class Rig:
         flat = np.fromiter(concat.from_iterable(rot), np.float64, 4 * len(rot)).reshape(-1, 4)
         self._pose = Pose(flat, translations.copy())
         self._world_cache = None
-        self._last_frame = (frame_key, tuple(self._chains), reports, self._clip) if settled else None
+        if settled:
+            self._last_frame = (frame_key or self._frame_key(), tuple(self._chains), reports, self._clip)
+        else:
+            self._last_frame = None
         return reports
+
+    def _frame_key(self) -> tuple:
+        """Everything a frame's solve reads besides the chains' own states (solve() does not
+        change any of it)."""
+        return (id(self._clip), self._time if self._clip is not None else None, id(self._ground)) + tuple(
+            (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._weight, ch._limits)
+            + (ch._reach_clamp, ch._softness, ch._look_at, ch._ground_feet)
+            for ch in self._chains.values()
+        )
 
     def _solve_look_at(self, ch: Chain, plan: "_Plan", rot: list, trans: list, world: list, outputs: dict) -> ChainReport:
         """A look_at chain: aimed over the pose built so far, blended by weight like the
