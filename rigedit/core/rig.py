@@ -592,6 +592,7 @@ def _solve_chain(
     if ch._solver == "two_bone":
         solved, twists = two_bone_chain(aim, ch._pole, ch._tolerance, setup.mid_limit, points, frames)
         iterations = 0
+        start = None  # its result is not a limited FABRIK one to warm-start from
     elif sq.dist(points[-1], aim) <= ch._tolerance:
         # Already there from its own last solution (FABRIK would run no pass): keep the
         # rotations exactly rather than re-derive them with round-off.
@@ -603,6 +604,7 @@ def _solve_chain(
             errors, prepared,
         )
         twists = None
+        start = None
         if result is not None:
             # Limited: the forward pass carried each bone's frame turn; those turns are the
             # write-back (turned_locals), and the result is the next warm start's pose.
