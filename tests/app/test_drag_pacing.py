@@ -107,3 +107,27 @@ def test_the_gui_thread_tells_the_worker_it_has_the_pose(qtbot):
     finally:
         st.stop()
     assert not st.is_running()
+
+
+def test_a_move_waits_for_the_frame_of_the_move_before(qtbot, make_window, monkeypatch):
+    """At most one move is applied per drawn frame; the newest position still lands."""
+    from rigedit.app.viewport import view
+
+    monkeypatch.setattr(view, "MAX_MOVE_WAIT_MS", 60_000)  # only frames may release a move here
+    window = make_window()
+    vp = window.viewport
+    start = _press_on_target(window)
+    applied_at = []  # the frame count when each move was applied (it posts goals)
+    window.document.goals_changed.connect(lambda: applied_at.append(vp.frames))
+    posted = window.posted_serial
+    ends = [QPointF(start.x() + 10 * k, start.y() - 7 * k) for k in range(1, 7)]
+    for p in ends:
+        move_with_buttons(vp, p)
+        QApplication.processEvents()
+    qtbot.waitUntil(lambda: not vp.move_pending, timeout=5000)
+    assert 1 <= window.posted_serial - posted == len(applied_at) <= len(ends)
+    assert all(b > a for a, b in zip(applied_at, applied_at[1:]))  # a frame between any two
+    under = screen(window, window.rig.chain(ARM).target)
+    assert abs(under.x() - ends[-1].x()) < 1.0 and abs(under.y() - ends[-1].y()) < 1.0
+    QTest.mouseRelease(vp, LEFT, Qt.KeyboardModifier.NoModifier, ends[-1].toPoint())
+    wait_solved(qtbot, window)

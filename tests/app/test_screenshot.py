@@ -119,3 +119,17 @@ def test_a_bad_file_on_the_command_line_fails_a_screenshot_with_a_message(qapp, 
     assert launch.main(["--screenshot", str(tmp_path / "x.png"), str(bad)]) == 1
     err = capsys.readouterr().err
     assert "bad.json" in err
+
+
+def test_closing_the_window_deletes_its_gl_window_and_late_signals_do_nothing(qtbot, make_window):
+    import shiboken6
+
+    w = make_window()
+    vp = w.viewport
+    w.document.mark_saved()
+    w.close()
+    assert not shiboken6.isValid(vp) and not shiboken6.isValid(vp.container)
+    # A solution or an edit arriving after the close reaches no deleted object.
+    w.document.pose_changed.emit()
+    w.document.chain_changed.emit("left_arm")
+    capture.pump(0.1)
