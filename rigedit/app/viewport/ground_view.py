@@ -7,8 +7,11 @@ import pyqtgraph.opengl as gl
 
 # The part of the ground drawn: this far (m) around the rig, at most this many cells a side
 # (a 20 m field at 5 cm is 400 x 400 cells: more triangles than a floor needs on screen).
+# Each triangle costs the software GL ~0.3 us a frame whatever its size: 160 cells (6 cm,
+# 51,200 triangles) held the uneven-ground scene at 25-30 fps in bench_editor, 100 cells
+# (10 cm, 20,000 triangles) at 31-32; a step's edge then shows a little softer.
 SHOWN_HALF_SIZE = 5.0
-MAX_CELLS = 160
+MAX_CELLS = 100
 
 
 def ground_mesh(field, centre=(0.0, 0.0), half: float = SHOWN_HALF_SIZE, cells: int = MAX_CELLS):
