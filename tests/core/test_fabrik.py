@@ -71,8 +71,11 @@ def test_reachable_targets_are_reached_given_enough_iterations(chain, data):
     lengths = bone_lengths(pts)
     inner, outer = reach_interval(lengths)
     assume(outer - inner > 0.1 * outer)
-    # Keep away from the edges of the reachable shell, where FABRIK crawls.
-    dist = inner + (outer - inner) * data.draw(st.floats(0.05, 0.95))
+    # Keep away from the edges of the reachable shell, where FABRIK crawls. 5% of the width
+    # was not enough at the inner edge when that is the root itself: a folded 3-bone chain
+    # (hypothesis found one) took over 2000 passes for a few target directions at 5% of its
+    # reach from the root, under 700 at 8% and under 400 at 10%.
+    dist = inner + (outer - inner) * data.draw(st.floats(0.1, 0.95))
     target = pts[0] + unit(data.draw(st.lists(st.floats(-1, 1), min_size=3, max_size=3))) * dist
     tolerance = 1e-4 * outer
     r = fabrik(pts, target, tolerance=tolerance, max_iterations=2000)
