@@ -46,7 +46,7 @@ class EditChainCommand(QUndoCommand):
 
 
 class MoveBodyCommand(QUndoCommand):
-    """A body drag: the root's position before and after (Document.BodyState). The drag has
+    """A body drag: the root's position before and after (body.BodyState). The drag has
     already put the body where it ends, with the legs walked there, so the first redo (Qt
     runs it on push) leaves everything as it is; later ones jump and replant the feet."""
 

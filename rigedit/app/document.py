@@ -7,9 +7,9 @@ solve emits `goals_changed`; the solver thread picks up the newest goals from `g
 
 The body (the root joint) is moved the same way: `set_body_live` during a drag, `edit_body`
 on release. Its position is the root's translation, the skeleton's rest offset and, under a
-clip, every frame of the clip's root path shifted alike, so saving keeps it. Goals carry only
-chain settings, so a moved body also emits `animation_changed`: the solver thread is handed a
-fresh copy of the rig, as for a new clip.
+clip, every frame of the clip's root path shifted alike, so saving keeps it (body.py). The
+goals carry the newest BodyState (`body_goal`), so the solver thread moves its own rig's body
+with them instead of being handed a fresh copy of the rig per mouse move.
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from PySide6.QtGui import QUndoStack
 
 from rigedit import ChainReport, ChainSettings, Rig
 
+from .body import BodyState, apply_body, body_state, root_of
 from .commands import EditChainCommand, MoveBodyCommand
 
 
@@ -34,7 +35,7 @@ class Document(QObject):
     goals_changed = Signal()  # the solver has something new to solve
     path_changed = Signal()
     modified_changed = Signal(bool)
-    animation_changed = Signal()  # a new clip, or the body moved (the solver needs a fresh rig copy)
+    animation_changed = Signal()  # a new clip (the solver needs a fresh rig copy)
     body_changed = Signal()  # the body (root joint) moved
     time_changed = Signal(float)
 
@@ -47,6 +48,8 @@ class Document(QObject):
         self.reports: dict[str, ChainReport] = {}
         self.errors: dict[str, tuple[float, ...]] = {}  # FABRIK tip error per iteration, last solve
         self.generation = 0  # bumped with every new rig, so stale solver results are ignored
+        # The body the solver's rig copy must take (None: the copy it was handed has it).
+        self.body_goal: BodyState | None = None
         self._remembered_poles: dict[str, tuple[float, float, float]] = {}
         self._restored = False  # holds changes from a recovery file that no undo step knows
         # A method, not a lambda: Qt drops it when this object goes, before the stack does.
@@ -77,6 +80,7 @@ class Document(QObject):
         self.errors = {}
         self._remembered_poles = {}
         self.generation += 1
+        self.body_goal = None
         self._restored = False
         self.undo_stack.setClean()
         self.rig_replaced.emit()
@@ -116,15 +120,14 @@ class Document(QObject):
     def set_clip(self, clip) -> None:
         """Put an animation clip (or None) under the IK."""
         self._rig.clip = clip
+        self.body_goal = None  # the fresh rig copy the solver is handed has the body
         self.animation_changed.emit()
         self.goals_changed.emit()
 
     # --- the body (root joint), dragged by the body handle -----------------------------------
 
     def _root(self) -> int | None:
-        parents = self._rig.skeleton.parents
-        roots = [j for j, p in enumerate(parents) if p < 0]
-        return roots[0] if roots else None  # the first root, as the gait takes it (rig_gait.body_transform)
+        return root_of(self._rig)
 
     def body_position(self) -> np.ndarray | None:
         """Where the body is at the current time: the animated root's translation (a root
@@ -137,54 +140,40 @@ class Document(QObject):
             return rig.skeleton.offsets[j].copy()
         return np.asarray(rig.clip.pose_at(rig.time).translations[j], dtype=np.float64)
 
-    def body_state(self) -> "BodyState":
+    def body_state(self) -> BodyState:
         """What holds the body's position (the root's rest offset and clip path), copied."""
-        j = self._root()
-        rig = self._rig
-        clip = rig.clip
-        return BodyState(rig.skeleton.offsets[j].copy(), None if clip is None else clip.translations[:, j].copy())
+        return body_state(self._rig)
 
-    def set_body_live(self, start: "BodyState", delta) -> None:
+    def set_body_live(self, start: BodyState, delta) -> None:
         """Move the body by `delta` (metres) from `start` without an undo command (a drag)."""
         d = np.asarray(delta, dtype=np.float64)
         if d.shape != (3,) or not np.all(np.isfinite(d)):
             raise ValueError(f"body move must be a finite 3-vector, got {delta!r}")
         self._apply_body(BodyState(start.offset + d, None if start.path is None else start.path + d), replant=False)
 
-    def restore_body_live(self, state: "BodyState") -> None:
+    def restore_body_live(self, state: BodyState) -> None:
         """Put the body back (Esc during a drag); a gait's feet are planted afresh around it."""
         self._apply_body(state, replant=True)
 
-    def edit_body(self, text: str, before: "BodyState") -> bool:
+    def edit_body(self, text: str, before: BodyState) -> bool:
         """One undo command for a body drag already applied live from `before`; False when
         the body did not move (nothing is pushed)."""
         after = self.body_state()
-        if np.array_equal(after.offset, before.offset) and _same_path(after.path, before.path):
+        if after.same_as(before):
             return False
         self.undo_stack.push(MoveBodyCommand(self, text, before, after))
         return True
 
-    def _apply_body(self, state: "BodyState", *, replant: bool) -> None:
+    def _apply_body(self, state: BodyState, *, replant: bool) -> None:
         """Used by the drag and the undo commands. `replant`: the feet of a gait are put on
         their rest spots at once (undo, redo, cancel jump; only a drag walks)."""
-        j = self._root()
         rig = self._rig
-        offsets = rig.skeleton.offsets.copy()
-        offsets[j] = state.offset
-        rig.skeleton.offsets = offsets
-        clip = rig.clip
-        if clip is not None and state.path is not None and len(state.path) == clip.n_frames:
-            clip.translations[:, j] = state.path
-        # Re-assigning the clip (even None, or the same one) is how the rig is told that the
-        # animated pose changed under it; it would also forget that the clip is the preset's own.
-        own = getattr(rig, "clip_in_preset", False)
-        rig.clip = clip
-        rig.clip_in_preset = own
+        apply_body(rig, state)
+        self.body_goal = state
         if replant and rig.gait is not None:
             rig.gait = rig.gait  # a fresh gait run: the next advance plants every foot
             rig.advance_gait()
         self.body_changed.emit()
-        self.animation_changed.emit()
         self.goals_changed.emit()
 
     def step_gait(self, dt: float) -> bool:
@@ -277,18 +266,6 @@ class Document(QObject):
         self.errors.update(errors)
         self.pose_changed.emit()
         return True
-
-
-@dataclasses.dataclass(frozen=True)
-class BodyState:
-    """The root's rest offset (3,) and, under a clip, its path (frames, 3)."""
-
-    offset: np.ndarray
-    path: np.ndarray | None
-
-
-def _same_path(a: np.ndarray | None, b: np.ndarray | None) -> bool:
-    return (a is None and b is None) or (a is not None and b is not None and np.array_equal(a, b))
 
 
 def _normalised(changes: Mapping[str, Any]) -> dict[str, Any]:

@@ -106,7 +106,7 @@ class MainWindow(QMainWindow):
 
     def goals(self) -> Goals:
         doc = self.document
-        return Goals(doc.generation, doc.goals(), doc.selected, doc.rig.time, self.posted_serial)
+        return Goals(doc.generation, doc.goals(), doc.selected, doc.rig.time, self.posted_serial, doc.body_goal)
 
     def post_goals(self) -> None:
         self.posted_serial += 1

@@ -27,6 +27,8 @@ from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
 
 from rigedit import ChainSettings, Rig
 
+from .body import BodyState, apply_body
+
 SWITCH_INTERVAL_S = 0.001  # Python's default, 5 ms, lets one solve hold the GIL for a whole 60 Hz frame third
 HANDOFF_TIMEOUT_S = 0.25  # a GUI that never takes a solution (a blocked event loop) still gets the next one
 
@@ -38,6 +40,7 @@ class Goals:
     plot_chain: str = ""  # the chain whose per-iteration FABRIK errors the GUI wants
     time: float | None = None  # animation time for the pose under the IK; None keeps it
     serial: int = 0  # the poster's count, handed back so it can tell when it has caught up
+    body: BodyState | None = None  # where the body handle put the root; None keeps it
 
 
 @dataclass
@@ -71,6 +74,7 @@ class SolverWorker(QObject):
         self._new_rig: tuple[Rig, int] | None = None
         self._rig: Rig | None = None
         self._generation = -1
+        self._body: BodyState | None = None  # the last body applied to self._rig
         self.stats = SolverStats()
         self._taken = threading.Event()  # the GUI thread has the last solution (set: none pending)
         self._taken.set()
@@ -113,7 +117,7 @@ class SolverWorker(QObject):
             goals, self._goals = self._goals, None
             new_rig, self._new_rig = self._new_rig, None
         if new_rig is not None:
-            self._rig, self._generation = new_rig
+            (self._rig, self._generation), self._body = new_rig, None
         if goals is None or self._rig is None or goals.generation != self._generation:
             return
         start = time.perf_counter()
@@ -133,6 +137,9 @@ class SolverWorker(QObject):
 
     def _solve(self, goals: Goals) -> Solution:
         rig = self._rig
+        if goals.body is not None and goals.body is not self._body:
+            apply_body(rig, goals.body)
+            self._body = goals.body
         for name, settings in goals.settings.items():
             rig.chain(name).apply(settings)
         if goals.time is not None:

@@ -268,3 +268,25 @@ def _shot(name: str):
 def _grab(vp):
     grab = getattr(vp, "grab_image", None)  # a GL window draws into its back buffer for a grab
     return grab() if grab is not None else vp.grabFramebuffer()
+
+
+def test_a_body_drag_moves_the_solvers_rig_without_handing_it_a_new_copy(qtbot, creature, monkeypatch):
+    # A fresh rig copy per mouse move (and the timeline refitting to it) cost more than the
+    # solve; the goals carry the body instead, and the solved root must still follow it.
+    doc, vp = creature.document, creature.viewport
+    look_at_creature(creature)
+    copies = []
+    post_rig = creature.solver.post_rig
+    monkeypatch.setattr(creature.solver, "post_rig", lambda rig, gen: (copies.append(gen), post_rig(rig, gen)))
+    start = doc.body_position()
+    a = screen(creature, start)
+    drag(vp, a, QPointF(a.x() + 60, a.y() + 20), steps=8)
+    end = doc.body_position()
+    assert np.linalg.norm(end - start) > 0.05
+    settle(qtbot, creature)
+    assert copies == []
+    np.testing.assert_allclose(creature.rig.world_position("Body"), end, atol=1e-12)
+    creature.undo_stack.undo()
+    settle(qtbot, creature)
+    assert copies == []
+    np.testing.assert_allclose(creature.rig.world_position("Body"), start, atol=1e-12)

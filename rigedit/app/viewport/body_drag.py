@@ -14,7 +14,8 @@ import numpy as np
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 
-from ..document import BodyState, Document
+from ..body import BodyState
+from ..document import Document
 from .camera import ray_plane
 from .gizmos import Handle
 
