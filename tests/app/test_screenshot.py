@@ -133,3 +133,22 @@ def test_closing_the_window_deletes_its_gl_window_and_late_signals_do_nothing(qt
     w.document.pose_changed.emit()
     w.document.chain_changed.emit("left_arm")
     capture.pump(0.1)
+
+
+def test_a_rig_standing_on_the_ground_is_drawn_in_front_of_it(qtbot, make_window):
+    # The view has a depth buffer: the uneven ground, drawn after the bones, must not cover a
+    # leg that stands in front of it (without one, the last item drawn wins every pixel).
+    from rigedit import Rig
+    from rigedit.core.rig import BUNDLED_PRESETS
+
+    w = make_window(Rig.load(BUNDLED_PRESETS / "uneven_ground_walk.json"))
+    vp, rig = w.viewport, w.rig
+    vp.frame_points(rig.world_positions(), azimuth=-62.0, elevation=12.0)
+    knee_side = 0.25 * rig.world_position("LeftUpLeg") + 0.75 * rig.world_position("LeftLeg")
+    near_corner = QPoint(20, vp.height() - 20)  # ground there, no rig
+    with_ground, _ = _grab_viewport(w)
+    vp.ground.item.setVisible(False)
+    without_ground, _ = _grab_viewport(w)
+    assert not np.allclose(_pixel(w, with_ground, near_corner), _pixel(w, without_ground, near_corner), atol=0.04)
+    leg = _colour_at(w, with_ground, knee_side)
+    np.testing.assert_allclose(leg, _colour_at(w, without_ground, knee_side), atol=0.04)

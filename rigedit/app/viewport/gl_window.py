@@ -24,6 +24,9 @@ from PySide6.QtOpenGL import QOpenGLWindow
 from PySide6.QtWidgets import QWidget
 
 
+DEPTH_BITS = 24
+
+
 class GLWindow(GLViewMixin, QOpenGLWindow):
     frame_drawn = Signal()
     _in_before_frame = False  # a class default: pyqtgraph's __init__ asks for updates before ours runs
@@ -32,6 +35,12 @@ class GLWindow(GLViewMixin, QOpenGLWindow):
         # The shared context: pyqtgraph compiles each shader once per process (see qt_setup).
         super().__init__(QOpenGLContext.globalShareContext())
         self.setObjectName("viewportWindow")
+        # Ask for a depth buffer before the native window exists: a window's default format
+        # has none (depth 0 under Xvfb/GLX), and then every item drawn later covers the
+        # earlier ones whatever their depth (the uneven ground hid the legs standing on it).
+        fmt = self.requestedFormat()
+        fmt.setDepthBufferSize(DEPTH_BITS)
+        self.setFormat(fmt)
         # A native window gets every mouse move, buttons or not: hover needs no tracking flag.
         self.container = QWidget.createWindowContainer(self, parent)
         self.container.setObjectName("viewport")

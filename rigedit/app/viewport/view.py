@@ -102,7 +102,12 @@ class Viewport(GLWindow):
             pos=np.array([[-a, y, 0], [a, y, 0], [0, y, -a], [0, y, a]], dtype=np.float32),
             color=np.array([palette.GRID_AXIS_X] * 2 + [palette.GRID_AXIS_Z] * 2, dtype=np.float32),
         )
-        self.ground.set_ground(getattr(rig, "ground", None), (float(pos[0, 0]), float(pos[0, 2])) if len(pos) else (0.0, 0.0))
+        ground = getattr(rig, "ground", None)
+        self.ground.set_ground(ground, (float(pos[0, 0]), float(pos[0, 2])) if len(pos) else (0.0, 0.0))
+        # A rig on a ground stands on that, not on the y = 0 grid, which would cut through
+        # every dip and step of it.
+        self.grid.setVisible(ground is None)
+        self.axes.setVisible(ground is None)
         self._restyle()
 
     def _chain_changed(self, _name: str) -> None:
