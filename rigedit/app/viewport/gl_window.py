@@ -18,13 +18,35 @@ import time
 import shiboken6
 from OpenGL import GL
 from pyqtgraph.opengl.GLViewWidget import GLViewMixin
-from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QImage, QOpenGLContext
 from PySide6.QtOpenGL import QOpenGLWindow
 from PySide6.QtWidgets import QWidget
 
 
 DEPTH_BITS = 24
+
+# Input that reaches the container widget instead of the window: events a script or test
+# sends to the widget named "viewport" (the window system sends its own to the window).
+_FORWARDED = {
+    QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick,
+    QEvent.Type.MouseMove, QEvent.Type.Wheel, QEvent.Type.KeyPress, QEvent.Type.KeyRelease,
+}
+
+
+class _ForwardInput(QObject):
+    """Hands the container's input to the GL window. The window fills the container, so a
+    position in one is the same position in the other."""
+
+    def __init__(self, window: QOpenGLWindow) -> None:
+        super().__init__()
+        self._window = window
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 (Qt's name)
+        if ev.type() in _FORWARDED:
+            QCoreApplication.sendEvent(self._window, ev.clone())
+            return True
+        return False
 
 
 class GLWindow(GLViewMixin, QOpenGLWindow):
@@ -46,6 +68,8 @@ class GLWindow(GLViewMixin, QOpenGLWindow):
         self.container.setObjectName("viewport")
         self.container.setMinimumSize(320, 240)
         self.container.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self._forwarder = _ForwardInput(self)
+        self.container.installEventFilter(self._forwarder)
         self.frames = 0  # paintGL calls, for the frame-rate readout
         self.last_frame_time = 0.0
 
