@@ -24,6 +24,7 @@ from .ik.limits import HingeLimit, Limit, hinge_axis
 from .ik.chain_frames import PreparedLimits
 from .ik.soft import effective_target_float
 from .rig_solve import ChainSetup, chain_pose, fabrik_chain, local_turns, turned_locals, two_bone_chain, world_of
+from .rig_limb import solve_limb
 from .rig_gait import GaitSettings, RigGait, check_gait
 from .rig_ground import Ground, ground_frame, make_ground
 from .rig_uses import look_at_rotations
@@ -420,9 +421,18 @@ class Rig:
                     setup = self._setups.get(name)
                     if setup is None or not setup.fits(ch, offsets):
                         setup = self._setups[name] = ChainSetup(ch, offsets)
-                    state, iterations = _solve_chain(
-                        ch, setup, base_pos, base_rot, offsets, last, warm, key, last if same else None, errors
-                    )
+                    if ch._solver == "two_bone" and (last is None or last.start is None):
+                        # _solve_chain's two-bone branch in one pass (rig_limb.py): closed
+                        # form, so final, and no warm start of its own to keep.
+                        ik, error, _ = solve_limb(
+                            ch._target, ch._pole, ch._tolerance, ch._reach_clamp, ch._softness, setup.total,
+                            setup.mid_limit, base_pos, base_rot, offsets, warm,
+                        )
+                        state, iterations = _ChainState(ik, key, ch._limits, error, error <= ch._tolerance, True), 0
+                    else:
+                        state, iterations = _solve_chain(
+                            ch, setup, base_pos, base_rot, offsets, last, warm, key, last if same else None, errors
+                        )
                     self._state[name] = state
                 written = None
             settled = settled and state.final

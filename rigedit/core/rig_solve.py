@@ -267,14 +267,14 @@ def two_bone_chain(target, pole, tolerance, lim, points: list, frames: list):
     if lim[0] == "cone":
         if bend <= lim[1]:
             return [root, new_mid, new_end], None
-        n = (normal[0] / nn, normal[1] / nn, normal[2] / nn)
+        n = _bend_normal(normal, nn, None, u)
         return [root, new_mid, _bone_end(new_mid, u, n, lim[1], ll)], None
     _, axis_local, lo, hi = lim
     # Hinge: the axis the upper bone's frame would carry after a plain shortest-arc turn.
     carried = sq.qmul(sq.qbetween(sq.sub(mid, root), u), frames[0])
     hinge = hinge_axis(sq.qrot(carried, axis_local), u)
     if bend > STRAIGHT_RAD and hinge is not None:
-        n = (normal[0] / nn, normal[1] / nn, normal[2] / nn)
+        n = _bend_normal(normal, nn, hinge, u)
         # Align the hinge with +n (the bend reads +bend) or -n (it reads -bend): whichever
         # needs the smaller clamp, and on a tie the smaller twist.
         plus = min(max(bend, lo), hi)
@@ -296,6 +296,14 @@ def two_bone_chain(target, pole, tolerance, lim, points: list, frames: list):
     if hinge is None:
         return [root, new_mid, new_end], None
     return [root, new_mid, new_end], {0: _twist_onto(hinge, axis, u)}
+
+
+def _bend_normal(normal, nn, hinge, u):
+    """The unit bend-plane normal; a limb folded back exactly onto itself has none, and
+    bends about the hinge axis if it has one, else about a fixed perpendicular."""
+    if nn > 0.0:
+        return (normal[0] / nn, normal[1] / nn, normal[2] / nn)
+    return hinge if hinge is not None else sq.perpendicular(u)
 
 
 @lru_cache(maxsize=256)
