@@ -1,4 +1,5 @@
-"""The skeleton's GL arrays: a new pose sends vertices and normals, never the colours again."""
+"""The GL arrays: a new pose sends the bones' vertices and normals and a moved handle its vertices,
+never the colours or faces again."""
 from __future__ import annotations
 
 import numpy as np
@@ -75,3 +76,36 @@ def test_face_normals_are_perpendicular_to_their_triangles():
     for k in range(3):
         np.testing.assert_allclose(np.einsum("ij,ij->i", n[:, k], tri[:, 1] - tri[:, 0]), 0.0, atol=1e-12)
         np.testing.assert_allclose(np.einsum("ij,ij->i", n[:, k], tri[:, 2] - tri[:, 0]), 0.0, atol=1e-12)
+
+
+def test_a_moved_handle_uploads_the_handles_vertices_only(qapp):
+    from rigedit.app.viewport.gizmos import GizmoView, Handle
+
+    rig = rigedit.Rig.default()
+    names = rig.chain_names
+    gizmos = GizmoView(_Scene())
+    gizmos.set_chains(names, radius=0.03)
+    targets = {n: np.asarray(rig.chain(n).target, dtype=np.float64) for n in names}
+    poles = {n: rig.chain(n).pole for n in names if rig.chain(n).pole is not None}
+    body = rig.world_position("Hips")
+    gizmos.update(targets, poles, {}, set(), names[0], body=body)
+    first = gizmos.balls.parseMeshData()
+    assert first == DirtyFlag.POSITION | DirtyFlag.NORMAL | DirtyFlag.COLOR | DirtyFlag.FACES
+    faces, colours = gizmos.balls.faces.copy(), gizmos.balls.colors.copy()
+    spheres = len(targets) + len(poles)
+    assert len(faces) == spheres * len(gizmos._unit_faces) + 12  # and the body's box
+
+    before = gizmos.balls.vertexes.copy()
+    targets[names[0]] = targets[names[0]] + np.array([0.0, 0.1, 0.0])  # a drag frame
+    gizmos.update(targets, poles, {}, set(), names[0], body=body)
+    assert gizmos.balls.parseMeshData() == DirtyFlag.POSITION
+    moved = np.any(gizmos.balls.vertexes != before, axis=1)
+    n_v = len(gizmos._unit_verts)
+    assert moved[:n_v].all() and not moved[n_v:].any()  # only the dragged target's sphere
+    np.testing.assert_array_equal(gizmos.balls.colors, colours)
+    gizmos.update(targets, poles, {}, set(), names[0], body=body)  # nothing new
+    assert gizmos.balls.parseMeshData() == DirtyFlag(0)
+
+    gizmos.update(targets, poles, {}, {names[0]}, names[0], body=body)  # out of reach: red
+    assert gizmos.balls.parseMeshData() == DirtyFlag.COLOR
+    assert not np.array_equal(gizmos.balls.colors, colours)

@@ -18,6 +18,7 @@ from OpenGL import GL
 from . import palette
 from .body_handle import BODY_COLOUR, BOX_SCALE, RING_SCALE, box_mesh, pick_body, ring_lines
 from .camera import ray_spheres
+from .mesh_item import ArrayMeshItem
 from .shading import headlight
 
 POLE_SCALE = 0.6  # pole sphere radius relative to the target's
@@ -40,18 +41,6 @@ class Handle:
 BODY = Handle("", "body")
 
 
-class _BallsMesh(gl.MeshData):
-    """Many spheres in one mesh, with their normals given (pyqtgraph would average face
-    normals in a Python loop per vertex: milliseconds for a few thousand vertices)."""
-
-    def __init__(self, vertexes, faces, colours, normals) -> None:
-        super().__init__(vertexes=vertexes, faces=faces, vertexColors=colours)
-        self._normals = normals
-
-    def vertexNormals(self, indexed=None):  # noqa: N802 (pyqtgraph's name)
-        return self._normals if indexed is None else self._normals[self.faces()]
-
-
 class GizmoView:
     """Every handle sphere is one GL mesh: each GL item costs about 2 ms of Python per frame
     to draw, so sixteen handles as sixteen items would halve the frame rate. The mesh is
@@ -63,7 +52,7 @@ class GizmoView:
         self._unit_verts = unit.vertexes().astype(np.float64)
         self._unit_faces = unit.faces().astype(np.uint32)
         self._unit_normals = (self._unit_verts / np.linalg.norm(self._unit_verts, axis=1, keepdims=True)).astype(np.float32)
-        self.balls = gl.GLMeshItem(shader=headlight(), smooth=True, glOptions=_ON_TOP)
+        self.balls = ArrayMeshItem(shader=headlight(), glOptions=_ON_TOP)
         self.balls.setDepthValue(20)
         self.balls.hide()
         view.addItem(self.balls)
@@ -73,8 +62,8 @@ class GizmoView:
         view.addItem(self.lines)
         self._order: list[str] = []
         self._spheres: list[tuple[Handle, np.ndarray, float, tuple]] = []
-        self._last_key = None
-        self._topology = None  # (sphere count, faces, normals)
+        self._last = None  # what the GPU holds: (shape, colours, body colour, centers, radii, body)
+        self._box_vertex_count = 0
         self.radius = 0.03
         self.hover: Handle | None = None
         self.active: Handle | None = None
@@ -87,8 +76,7 @@ class GizmoView:
         self.radius = radius
         self.hover = self.active = None
         self._spheres = []
-        self._last_key = None
-        self._topology = None
+        self._last = None
 
     def update(self, targets: dict, poles: dict, mids: dict, out_of_reach: set, selected: str,
                body=None) -> None:
@@ -129,36 +117,54 @@ class GizmoView:
             self.lines.setData(pos=pos, color=col)
 
     def _upload_balls(self, spheres, body_colour) -> None:
-        handles = tuple(h for h, _, _, _ in spheres)
+        """Send the GPU only what changed: vertices when a handle moves, colours when one
+        lights up, faces and normals when handles come or go (a drag frame moves vertices)."""
         centers = np.array([c for _, c, _, _ in spheres], dtype=np.float64).reshape(-1, 3)
         radii = np.array([r for _, _, r, _ in spheres], dtype=np.float64)
         colours = np.array([col for _, _, _, col in spheres], dtype=np.float32).reshape(-1, 4)
         body = None if self.body is None else self.body.copy()
-        last = self._last_key
-        if last is not None and last[0] == handles and np.array_equal(last[1], centers) \
-                and np.array_equal(last[2], radii) and np.array_equal(last[3], colours) \
-                and _same(last[4], body) and last[5] == body_colour:
-            return
-        self._last_key = (handles, centers, radii, colours, body, body_colour)
         n = len(spheres)
         if n == 0 and body is None:
             self.balls.hide()
+            self._last = None
             return
-        n_v = len(self._unit_verts)
-        if self._topology is None or self._topology[0] != n:  # faces and normals depend on the count only
-            faces = (self._unit_faces[None] + (n_v * np.arange(n, dtype=np.uint32))[:, None, None]).reshape(-1, 3)
-            self._topology = (n, faces, np.tile(self._unit_normals, (n, 1)))
-        _, faces, normals = self._topology
-        verts = (self._unit_verts[None] * radii[:, None, None] + centers[:, None, :]).reshape(-1, 3)
-        colours = np.repeat(colours, n_v, axis=0)
-        if body is not None:  # the body's box rides in the same mesh: one GL item draws every handle
-            b_verts, b_faces, b_normals = box_mesh(body, BOX_SCALE * self.radius)
-            faces = np.concatenate([faces.reshape(-1, 3), b_faces + np.uint32(len(verts))])
-            verts = np.concatenate([verts, b_verts])
-            colours = np.concatenate([colours, np.tile(np.array(body_colour, dtype=np.float32), (len(b_verts), 1))])
-            normals = np.concatenate([normals.reshape(-1, 3), b_normals])
-        self.balls.setMeshData(meshdata=_BallsMesh(verts.astype(np.float32), faces, colours, normals))
+        last = self._last or (None, None, None, None, None, None)
+        shape = (n, body is not None)
+        faces = normals = new_colours = None
+        if shape != last[0]:
+            faces, normals = self._topology_for(n, body)
+        if faces is not None or not (np.array_equal(colours, last[1]) and body_colour == last[2]):
+            new_colours = self._colours_for(colours, body_colour)
+        moved = faces is not None or not (np.array_equal(centers, last[3]) and np.array_equal(radii, last[4])
+                                          and _same(body, last[5]))
+        if not moved and new_colours is None:
+            return
+        self._last = (shape, colours, body_colour, centers, radii, body)
+        verts = None
+        if moved:
+            verts = (self._unit_verts[None] * radii[:, None, None] + centers[:, None, :]).reshape(-1, 3)
+            if body is not None:
+                verts = np.concatenate([verts, box_mesh(body, BOX_SCALE * self.radius)[0]])
+        self.balls.set_indexed(verts, faces, normals, new_colours)
         self.balls.show()
+
+    def _topology_for(self, n: int, body):
+        """Faces and normals of n spheres and the body's box: they change with the count only."""
+        n_v = len(self._unit_verts)
+        faces = (self._unit_faces[None] + (n_v * np.arange(n, dtype=np.uint32))[:, None, None]).reshape(-1, 3)
+        normals = np.tile(self._unit_normals, (n, 1))
+        if body is not None:  # the body's box rides in the same mesh: one GL item draws every handle
+            _, b_faces, b_normals = box_mesh(body, BOX_SCALE * self.radius)
+            faces = np.concatenate([faces, b_faces + np.uint32(n * n_v)])
+            normals = np.concatenate([normals, b_normals])
+        self._box_vertex_count = 0 if body is None else len(b_normals)
+        return faces, normals
+
+    def _colours_for(self, colours: np.ndarray, body_colour) -> np.ndarray:
+        out = np.repeat(colours, len(self._unit_verts), axis=0)
+        if self._box_vertex_count:
+            out = np.concatenate([out, np.tile(np.array(body_colour, dtype=np.float32), (self._box_vertex_count, 1))])
+        return out
 
     def _highlight(self, h: Handle, colour, alpha: float):
         c = tuple(colour[:3]) + (alpha,)

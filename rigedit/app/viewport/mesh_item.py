@@ -1,4 +1,4 @@
-"""A GL mesh item fed ready-made triangle arrays, sending to the GPU only the arrays that changed.
+"""A GL mesh item fed ready-made arrays, sending to the GPU only the arrays that changed.
 
 pyqtgraph's GLMeshItem.setMeshData starts over from a MeshData: every call recomputes the
 normals and uploads positions, normals, colours and faces, though a pose change moves only the
@@ -31,6 +31,24 @@ class ArrayMeshItem(gl.GLMeshItem):
             self.colors = np.ascontiguousarray(colours, dtype=np.float32).reshape(-1, 3, 4)
             self._dirty |= DirtyFlag.COLOR
         self.faces = None  # unindexed: glDrawArrays over the corners
+        self.update()
+
+    def set_indexed(self, vertexes: np.ndarray | None, faces: np.ndarray | None = None,
+                    normals: np.ndarray | None = None, colours: np.ndarray | None = None) -> None:
+        """An indexed mesh: (n, 3) vertices, (m, 3) faces, (n, 3) normals and (n, 4) colours,
+        each only when it changed (None keeps the one on the GPU)."""
+        if vertexes is not None:
+            self.vertexes = np.ascontiguousarray(vertexes, dtype=np.float32).reshape(-1, 3)
+            self._dirty |= DirtyFlag.POSITION
+        if faces is not None:
+            self.faces = np.ascontiguousarray(faces, dtype=np.uint32).reshape(-1, 3)
+            self._dirty |= DirtyFlag.FACES
+        if normals is not None:
+            self.normals = np.ascontiguousarray(normals, dtype=np.float32).reshape(-1, 3)
+            self._dirty |= DirtyFlag.NORMAL
+        if colours is not None:
+            self.colors = np.ascontiguousarray(colours, dtype=np.float32).reshape(-1, 4)
+            self._dirty |= DirtyFlag.COLOR
         self.update()
 
     def parseMeshData(self) -> DirtyFlag:  # noqa: N802 (pyqtgraph's name)
