@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from math import atan2, cos, sin, sqrt
 
-from .ik.limits import hinge_axis
+from .ik.limits import MIN_AXIS_SINE
 from .ik.soft import effective_target_float
 from .ik.two_bone import two_bone_ik
 from .rig_solve import STRAIGHT_RAD, _add_rotated, _bend_normal, _bone_end
-from .scalar_quat import TINY, perpendicular, qbetween, qmul, qnormalize, qrot, turn_unit
+from .scalar_quat import TINY, perpendicular, qbetween, qmul, qnormalize, turn_unit
 
 
 def solve_limb(target, pole, tolerance, reach_clamp, softness, total, lim, base_pos, base_rot, offsets, warm):
@@ -87,8 +87,25 @@ def _limited(lim, root, mid, new_mid, new_end, f0):
         return _bone_end(new_mid, u, _bend_normal((nx, ny, nz), nn, None, u), lim[1], ll), None
     _, axis_local, lo, hi = lim
     # Hinge: the axis the upper bone's frame would carry after a plain shortest-arc turn.
-    carried = qmul(qbetween((mid[0] - rx, mid[1] - ry, mid[2] - rz), u), f0)
-    hinge = hinge_axis(qrot(carried, axis_local), u)
+    # hinge_axis(qrot(qmul(qbetween(mid - root, u), f0), axis_local), u), the products
+    # written out (the same operations, so the same bits as two_bone_chain).
+    bx, by, bz, bw = qbetween((mid[0] - rx, mid[1] - ry, mid[2] - rz), u)
+    fx, fy, fz, fw = f0
+    cx = bw * fx + bx * fw + by * fz - bz * fy
+    cy = bw * fy - bx * fz + by * fw + bz * fx
+    cz = bw * fz + bx * fy - by * fx + bz * fw
+    cw = bw * fw - bx * fx - by * fy - bz * fz
+    vx, vy, vz = axis_local
+    tx, ty, tz = 2.0 * (cy * vz - cz * vy), 2.0 * (cz * vx - cx * vz), 2.0 * (cx * vy - cy * vx)
+    hx = vx + cw * tx + (cy * tz - cz * ty)
+    hy = vy + cw * ty + (cz * tx - cx * tz)
+    hz = vz + cw * tz + (cx * ty - cy * tx)
+    a = hx * u[0] + hy * u[1] + hz * u[2]
+    wx, wy, wz = hx - a * u[0], hy - a * u[1], hz - a * u[2]
+    nw = sqrt(wx * wx + wy * wy + wz * wz)
+    hinge = None
+    if nw > MIN_AXIS_SINE * sqrt(hx * hx + hy * hy + hz * hz):
+        hinge = (wx / nw, wy / nw, wz / nw)
     if bend > STRAIGHT_RAD and hinge is not None:
         n = _bend_normal((nx, ny, nz), nn, hinge, u)
         plus = min(max(bend, lo), hi)

@@ -106,7 +106,12 @@ def qbetween(a, b) -> Quat:
     dot = ax * bx + ay * by + az * bz
     if dot < NEAR_OPPOSITE:
         return near_opposite_turn(ax, ay, az, bx, by, bz, dot)
-    return qnormalize((ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx, 1.0 + dot))
+    # qnormalize, written out: the solvers call this for every joint of every sweep.
+    x, y, z, w = ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx, 1.0 + dot
+    n = sqrt(x * x + y * y + z * z + w * w)
+    if n <= TINY:
+        return IDENTITY
+    return (x / n, y / n, z / n, w / n)
 
 
 def turn_unit(c, u, q) -> Quat:

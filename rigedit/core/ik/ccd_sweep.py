@@ -13,33 +13,9 @@ the limits back exactly.
 """
 from __future__ import annotations
 
-from math import sqrt
-
-from ..scalar_quat import NEAR_OPPOSITE
 from ._floats import IDENTITY, TINY, dot, qbetween, qmul, qrot
 from .chain_frames import PreparedLimits, forward_limited
 from .limits import clamp_cone, clamp_hinge, hinge_axis
-
-
-def _between(a, b):
-    """qbetween(a, b) with its common case written out (the same operations, so the same
-    bits); zero or near-opposite directions go to qbetween itself."""
-    ax, ay, az = a
-    bx, by, bz = b
-    na = sqrt(ax * ax + ay * ay + az * az)
-    nb = sqrt(bx * bx + by * by + bz * bz)
-    if na <= TINY or nb <= TINY:
-        return IDENTITY
-    ax, ay, az = ax / na, ay / na, az / na
-    bx, by, bz = bx / nb, by / nb, bz / nb
-    d = ax * bx + ay * by + az * bz
-    if d < NEAR_OPPOSITE:
-        return qbetween(a, b)
-    x, y, z, w = ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx, 1.0 + d
-    n = sqrt(x * x + y * y + z * z + w * w)
-    if n <= TINY:
-        return IDENTITY
-    return (x / n, y / n, z / n, w / n)
 
 
 def ccd_sweep(pts, axes, dirs, prep: PreparedLimits, target):
@@ -73,7 +49,7 @@ def ccd_sweep(pts, axes, dirs, prep: PreparedLimits, target):
         u = dirs[k]
         # v = qrot(qbetween(a, b), u), written out (the same operations, so the same bits):
         # this runs for every joint of every sweep.
-        bx, by, bz, bw = _between(a, b)
+        bx, by, bz, bw = qbetween(a, b)
         ux, uy, uz = u
         qx = 2.0 * (by * uz - bz * uy)
         qy = 2.0 * (bz * ux - bx * uz)
@@ -83,7 +59,7 @@ def ccd_sweep(pts, axes, dirs, prep: PreparedLimits, target):
             v = clamp_cone(params[k], parent, v)
         elif kind == "hinge":
             v = clamp_hinge(params[k], parent, axis, v)
-        turns[k] = turn = _between(u, v)
+        turns[k] = turn = qbetween(u, v)
         # (wx, wy, wz) = qrot(turn, e - p), written out likewise.
         bx, by, bz, bw = turn
         vx, vy, vz = ex - px, ey - py, ez - pz
