@@ -14,7 +14,7 @@ from .ik.limits import MIN_AXIS_SINE
 from .ik.soft import effective_target_float
 from .ik.two_bone import two_bone_ik
 from .rig_solve import STRAIGHT_RAD, _add_rotated, _bend_normal, _bone_end
-from .scalar_quat import TINY, perpendicular, qbetween, qmul, qnormalize, turn_unit
+from .scalar_quat import NEAR_OPPOSITE, TINY, perpendicular, qbetween, qmul, qnormalize, turn_unit
 
 
 def solve_limb(target, pole, tolerance, reach_clamp, softness, total, lim, base_pos, base_rot, offsets, warm):
@@ -146,4 +146,15 @@ def _turned(old, offset, sx, sy, sz):
     ns = sqrt(sx * sx + sy * sy + sz * sz)
     if nd <= TINY or ns <= TINY:
         return qnormalize(old)  # a zero-length bone has no direction to turn
-    return turn_unit((dx / nd, dy / nd, dz / nd), (sx / ns, sy / ns, sz / ns), old)
+    dx, dy, dz, sx, sy, sz = dx / nd, dy / nd, dz / nd, sx / ns, sy / ns, sz / ns
+    c = dx * sx + dy * sy + dz * sz
+    if c < NEAR_OPPOSITE:
+        return turn_unit((dx, dy, dz), (sx, sy, sz), old)
+    # turn_unit's common case, written out (the same operations, so the same bits).
+    bx, by, bz, bw = dy * sz - dz * sy, dz * sx - dx * sz, dx * sy - dy * sx, 1.0 + c
+    rx = bw * ox + bx * ow + by * oz - bz * oy
+    ry = bw * oy - bx * oz + by * ow + bz * ox
+    rz = bw * oz + bx * oy - by * ox + bz * ow
+    rw = bw * ow - bx * ox - by * oy - bz * oz
+    n = sqrt(rx * rx + ry * ry + rz * rz + rw * rw)
+    return (rx / n, ry / n, rz / n, rw / n)

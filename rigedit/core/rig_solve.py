@@ -33,11 +33,27 @@ def world_of(j: int, parents: list[int], rot: list, trans: list, world: list):
         path.append(j)
         j = parents[j]
     pos, q = world[j] if j >= 0 else (sq.ZERO, sq.IDENTITY)
+    if not path:
+        return pos, q
+    # _add_rotated and qmul written out (the same operations, so the same bits): every
+    # chain's base is found this way on every frame.
+    x, y, z = pos
+    ax, ay, az, aw = q
     for k in reversed(path):
-        pos = _add_rotated(pos, q, trans[k])
-        q = sq.qmul(q, rot[k])
-        world[k] = (pos, q)
-    return pos, q
+        vx, vy, vz = trans[k]
+        tx = 2.0 * (ay * vz - az * vy)
+        ty = 2.0 * (az * vx - ax * vz)
+        tz = 2.0 * (ax * vy - ay * vx)
+        x, y, z = x + vx + aw * tx + ay * tz - az * ty, y + vy + aw * ty + az * tx - ax * tz, z + vz + aw * tz + ax * ty - ay * tx
+        bx, by, bz, bw = rot[k]
+        ax, ay, az, aw = (
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw,
+            aw * bw - ax * bx - ay * by - az * bz,
+        )
+        world[k] = ((x, y, z), (ax, ay, az, aw))
+    return world[k]
 
 
 def chain_pose(base_pos, base_rot, offsets: list, rots: list) -> tuple[list, list]:
