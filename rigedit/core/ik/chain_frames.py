@@ -18,7 +18,7 @@ from math import atan2, isfinite, sqrt
 
 import numpy as np
 
-from ..scalar_quat import turn_unit
+from ..scalar_quat import NEAR_OPPOSITE, turn_unit
 from ._floats import IDENTITY, TINY, Y_UP, cross, dot, qbetween, qmul, qnormalize, qrot, unit_or
 from .limits import (
     ConeLimit,
@@ -307,7 +307,18 @@ def forward_limited(aim, prep: PreparedLimits, keep_shape: bool = False):
             elif kind == "hinge":
                 axes[k] = axis = qrot((qx, qy, qz, qw), ref_axes[k])
                 u = clamp_hinge(params[k], parent, hinge_axis(axis, parent), u)
-            qx, qy, qz, qw = turn_unit((cx, cy, cz), u, (qx, qy, qz, qw))
+            ux, uy, uz = u
+            d = cx * ux + cy * uy + cz * uz
+            if d < NEAR_OPPOSITE:
+                qx, qy, qz, qw = turn_unit((cx, cy, cz), u, (qx, qy, qz, qw))
+            else:  # turn_unit's common case, written out (the same operations, so the same bits)
+                bx, by, bz, bw = cy * uz - cz * uy, cz * ux - cx * uz, cx * uy - cy * ux, 1.0 + d
+                rx = bw * qx + bx * qw + by * qz - bz * qy
+                ry = bw * qy - bx * qz + by * qw + bz * qx
+                rz = bw * qz + bx * qy - by * qx + bz * qw
+                rw = bw * qw - bx * qx - by * qy - bz * qz
+                n = sqrt(rx * rx + ry * ry + rz * rz + rw * rw)
+                qx, qy, qz, qw = rx / n, ry / n, rz / n, rw / n
         else:
             u = (cx, cy, cz)
         x0 += l * u[0]
