@@ -398,7 +398,12 @@ class Rig:
                 continue
             settings = (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
             # Its base is as last solved: same state, nothing upstream rewritten.
-            based = kept is not None and kept[0] is last and (not plan.upstream or all(outputs[u][3] for u in plan.upstream))
+            based = kept is not None and kept[0] is last
+            if based:
+                for u in plan.upstream:  # a loop, not all() over a generator: per chain per frame
+                    if not outputs[u][3]:
+                        based = False
+                        break
             if based and last.final and last.limits is ch._limits and last.key[3:] == settings:
                 # Nothing it reads has moved: same state, and the same rotations if the weight is too.
                 state, iterations = last, 0
