@@ -28,7 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rigedit.core import rig_solve  # noqa: E402
+from rigedit.core import rig_limb, rig_solve  # noqa: E402
 from rigedit.core.rig import BUNDLED_PRESETS  # noqa: E402
 from rigedit.io.preset import load_preset  # noqa: E402
 
@@ -55,11 +55,15 @@ def _timed(fn):
 
 _PLAIN = {"two_bone_ik": rig_solve.two_bone_ik, "fabrik_floats": rig_solve.fabrik_floats}
 _TIMED = {name: _timed(fn) for name, fn in _PLAIN.items()}
+# Where Rig.solve looks the solvers up: rig_solve (FABRIK chains, bake) and rig_limb (its
+# two-bone chains).
+_CALLERS = {"two_bone_ik": (rig_solve, rig_limb), "fabrik_floats": (rig_solve,)}
 
 
 def _wrap_solvers(on: bool) -> None:
     for name, fn in (_TIMED if on else _PLAIN).items():
-        setattr(rig_solve, name, fn)
+        for module in _CALLERS[name]:
+            setattr(module, name, fn)
 
 
 def bench(path: Path, frames: int, case: str) -> tuple[float, float, float, float]:
