@@ -13,8 +13,8 @@ from math import atan2, cos, sin, sqrt
 from .ik.limits import MIN_AXIS_SINE
 from .ik.soft import effective_target_float
 from .ik.two_bone import two_bone_ik
-from .rig_solve import STRAIGHT_RAD, _add_rotated, _bend_normal, _bone_end
-from .scalar_quat import NEAR_OPPOSITE, TINY, perpendicular, qbetween, qmul, qnormalize, turn_unit
+from .rig_solve import _add_rotated, _bend_normal, _bone_end, hinge_bend
+from .scalar_quat import NEAR_OPPOSITE, TINY, qbetween, qmul, qnormalize, turn_unit
 
 
 def solve_limb(target, pole, tolerance, reach_clamp, softness, total, lim, base_pos, base_rot, offsets, warm):
@@ -106,20 +106,7 @@ def _limited(lim, root, mid, new_mid, new_end, f0):
     hinge = None
     if nw > MIN_AXIS_SINE * sqrt(hx * hx + hy * hy + hz * hz):
         hinge = (wx / nw, wy / nw, wz / nw)
-    if bend > STRAIGHT_RAD and hinge is not None:
-        n = _bend_normal((nx, ny, nz), nn, hinge, u)
-        plus = min(max(bend, lo), hi)
-        minus = min(max(-bend, lo), hi)
-        gap_plus, gap_minus = abs(plus - bend), abs(minus + bend)
-        toward = hinge[0] * n[0] + hinge[1] * n[1] + hinge[2] * n[2]
-        if gap_plus < gap_minus or (gap_plus == gap_minus and toward >= 0.0):
-            axis, angle, clamped = n, plus, gap_plus > 0.0
-        else:
-            axis, angle, clamped = (-n[0], -n[1], -n[2]), minus, gap_minus > 0.0
-    else:
-        axis = hinge if hinge is not None else perpendicular(u)
-        angle = min(max(0.0, lo), hi)
-        clamped = angle != 0.0
+    axis, angle, clamped = hinge_bend(bend, lo, hi, hinge, (nx, ny, nz), nn, u)
     if clamped:
         new_end = _bone_end(new_mid, u, axis, angle, ll)
     if hinge is None:

@@ -289,6 +289,18 @@ def two_bone_chain(target, pole, tolerance, lim, points: list, frames: list):
     # Hinge: the axis the upper bone's frame would carry after a plain shortest-arc turn.
     carried = sq.qmul(sq.qbetween(sq.sub(mid, root), u), frames[0])
     hinge = hinge_axis(sq.qrot(carried, axis_local), u)
+    axis, angle, clamped = hinge_bend(bend, lo, hi, hinge, normal, nn, u)
+    if clamped:
+        new_end = _bone_end(new_mid, u, axis, angle, ll)
+    if hinge is None:
+        return [root, new_mid, new_end], None
+    return [root, new_mid, new_end], {0: _twist_onto(hinge, axis, u)}
+
+
+def hinge_bend(bend, lo, hi, hinge, normal, nn, u):
+    """(axis, angle, clamped): how a two-bone limb with a hinge of range [lo, hi] (radians)
+    bends at its mid joint, given its solved bend angle, its bend plane's normal (length nn)
+    and the hinge axis the upper bone carries (None when it lies along the reach line u)."""
     if bend > STRAIGHT_RAD and hinge is not None:
         n = _bend_normal(normal, nn, hinge, u)
         # Align the hinge with +n (the bend reads +bend) or -n (it reads -bend): whichever
@@ -298,20 +310,12 @@ def two_bone_chain(target, pole, tolerance, lim, points: list, frames: list):
         gap_plus, gap_minus = abs(plus - bend), abs(minus + bend)
         toward = hinge[0] * n[0] + hinge[1] * n[1] + hinge[2] * n[2]
         if gap_plus < gap_minus or (gap_plus == gap_minus and toward >= 0.0):
-            axis, angle, clamped = n, plus, gap_plus > 0.0
-        else:
-            axis, angle, clamped = (-n[0], -n[1], -n[2]), minus, gap_minus > 0.0
-    else:
-        # Straight: no bend plane to align with; bend (if the range says so) about the
-        # carried hinge axis.
-        axis = hinge if hinge is not None else sq.perpendicular(u)
-        angle = min(max(0.0, lo), hi)
-        clamped = angle != 0.0
-    if clamped:
-        new_end = _bone_end(new_mid, u, axis, angle, ll)
-    if hinge is None:
-        return [root, new_mid, new_end], None
-    return [root, new_mid, new_end], {0: _twist_onto(hinge, axis, u)}
+            return n, plus, gap_plus > 0.0
+        return (-n[0], -n[1], -n[2]), minus, gap_minus > 0.0
+    # Straight: no bend plane to align with; bend (if the range says so) about the carried
+    # hinge axis.
+    angle = min(max(0.0, lo), hi)
+    return (hinge if hinge is not None else sq.perpendicular(u)), angle, angle != 0.0
 
 
 def _bend_normal(normal, nn, hinge, u):
