@@ -99,7 +99,10 @@ def two_bone_ik(root, mid, end, target, pole=None, *, eps: float = 1e-6, as_floa
 
     # Reach direction u.
     if d > 0.0:
-        ux, uy, uz = tx / d, ty / d, tz / d
+        # One division and three products, as two_bone_kernel (where the divider is the
+        # slow unit), so the two round alike.
+        inv = 1.0 / d
+        ux, uy, uz = tx * inv, ty * inv, tz * inv
     else:
         ux, uy, uz = _fallback_reach(wx + bx, wy + by, wz + bz, wx, wy, wz)
 
@@ -111,14 +114,16 @@ def two_bone_ik(root, mid, end, target, pole=None, *, eps: float = 1e-6, as_floa
         qx, qy, qz = px - pu * ux, py - pu * uy, pz - pu * uz
         qn = hypot(qx, qy, qz)
         if qn > ON_LINE * hypot(px, py, pz):
-            v = (qx / qn, qy / qn, qz / qn)
+            inv = 1.0 / qn
+            v = (qx * inv, qy * inv, qz * inv)
     if v is None:
         # u x (w x b): the plane normal w x b kept, the bend side kept (knees do not flip).
         nx, ny, nz = wy * bz - wz * by, wz * bx - wx * bz, wx * by - wy * bx
         sx, sy, sz = uy * nz - uz * ny, uz * nx - ux * nz, ux * ny - uy * nx
         sn = hypot(sx, sy, sz)
         if sn > ON_LINE * a * b:
-            v = (sx / sn, sy / sn, sz / sn)
+            inv = 1.0 / sn
+            v = (sx * inv, sy * inv, sz * inv)
         else:
             v = _fallback_bend(ux, uy, uz, wx, wy, wz, a)
     vx, vy, vz = v

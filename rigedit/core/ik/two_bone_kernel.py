@@ -57,7 +57,8 @@ def solve_rows(R, M, E, T, P, has_pole, out_mid, out_end, reached) -> int:
             d = 0.0
 
         if d > 0.0:
-            ux, uy, uz = tx / d, ty / d, tz / d
+            inv = 1.0 / d  # one division, three products: the divider is the slow unit
+            ux, uy, uz = tx * inv, ty * inv, tz * inv
         else:  # the target on the root: toward the end, else along the upper bone, else +X
             ex, ey, ez = wx + bx, wy + by, wz + bz
             n = _norm(ex, ey, ez)
@@ -83,7 +84,8 @@ def solve_rows(R, M, E, T, P, has_pole, out_mid, out_end, reached) -> int:
             # |p| <= |px| + |py| + |pz|: clearing that bound decides as |p| would, without
             # its square root (a pole on the reach line is the rare case).
             if qn > ON_LINE * (abs(px) + abs(py) + abs(pz)) or qn > ON_LINE * _norm(px, py, pz):
-                vx, vy, vz = qx / qn, qy / qn, qz / qn
+                inv = 1.0 / qn
+                vx, vy, vz = qx * inv, qy * inv, qz * inv
                 have_v = True
         if not have_v:
             # u x (w x b): the bend plane kept, the bend side kept (knees do not flip).
@@ -91,7 +93,8 @@ def solve_rows(R, M, E, T, P, has_pole, out_mid, out_end, reached) -> int:
             sx, sy, sz = uy * nz - uz * ny, uz * nx - ux * nz, ux * ny - uy * nx
             sn = _norm(sx, sy, sz)
             if sn > ON_LINE * a * b:
-                vx, vy, vz = sx / sn, sy / sn, sz / sn
+                inv = 1.0 / sn
+                vx, vy, vz = sx * inv, sy * inv, sz * inv
             else:
                 vx, vy, vz = _fallback_bend(ux, uy, uz, wx, wy, wz, a)
 
