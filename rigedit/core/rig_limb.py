@@ -13,8 +13,8 @@ from math import atan2, cos, sin, sqrt
 from .ik.limits import MIN_AXIS_SINE
 from .ik.soft import effective_target_float
 from .ik.two_bone import two_bone_ik
-from .rig_solve import _add_rotated, _bend_normal, _bone_end, hinge_bend
-from .scalar_quat import NEAR_OPPOSITE, TINY, qbetween, qmul, qnormalize, turn_unit
+from .rig_solve import _add_rotated, _bend_normal, _bone_end, hinge_bend, turn_local
+from .scalar_quat import TINY, qbetween, qmul, qnormalize
 
 
 def solve_limb(target, pole, tolerance, reach_clamp, softness, total, lim, base_pos, base_rot, offsets, warm):
@@ -47,7 +47,7 @@ def solve_limb(target, pole, tolerance, reach_clamp, softness, total, lim, base_
     sy = vy + pw * ty - pz * tx + px * tz
     sz = vz + pw * tz - px * ty + py * tx
     # ... and the old one: the old local rotation turns the child's offset.
-    local0 = _turned(w0, o1, sx, sy, sz)
+    local0 = turn_local(w0, o1, sx, sy, sz)
     if twist is not None:
         # The world twist about the solved bone u, seen in the parent's frame, is the same
         # angle about conj(parent) u: the solved bone's direction just worked out.
@@ -62,7 +62,7 @@ def solve_limb(target, pole, tolerance, reach_clamp, softness, total, lim, base_
     sx = vx + pw * tx - py * tz + pz * ty
     sy = vy + pw * ty - pz * tx + px * tz
     sz = vz + pw * tz - px * ty + py * tx
-    local1 = _turned(w1, o2, sx, sy, sz)
+    local1 = turn_local(w1, o2, sx, sy, sz)
     dx, dy, dz = new_end[0] - target[0], new_end[1] - target[1], new_end[2] - target[2]
     return [local0, local1], sqrt(dx * dx + dy * dy + dz * dz), new_end
 
@@ -118,30 +118,3 @@ def _limited(lim, root, mid, new_mid, new_end, f0):
     s = u[0] * (hy * az - hz * ay) + u[1] * (hz * ax - hx * az) + u[2] * (hx * ay - hy * ax)
     half = 0.5 * atan2(s, c)
     return new_end, (sin(half), cos(half))
-
-
-def _turned(old, offset, sx, sy, sz):
-    """local_turns for one bone: `old` turned by the shortest arc from the bone's direction
-    under it (its child's offset turned by it) to the solved direction s (parent frame)."""
-    ox, oy, oz, ow = old
-    cx, cy, cz = offset
-    tx, ty, tz = 2.0 * (oy * cz - oz * cy), 2.0 * (oz * cx - ox * cz), 2.0 * (ox * cy - oy * cx)
-    dx = cx + ow * tx + oy * tz - oz * ty
-    dy = cy + ow * ty + oz * tx - ox * tz
-    dz = cz + ow * tz + ox * ty - oy * tx
-    nd = sqrt(dx * dx + dy * dy + dz * dz)
-    ns = sqrt(sx * sx + sy * sy + sz * sz)
-    if nd <= TINY or ns <= TINY:
-        return qnormalize(old)  # a zero-length bone has no direction to turn
-    dx, dy, dz, sx, sy, sz = dx / nd, dy / nd, dz / nd, sx / ns, sy / ns, sz / ns
-    c = dx * sx + dy * sy + dz * sz
-    if c < NEAR_OPPOSITE:
-        return turn_unit((dx, dy, dz), (sx, sy, sz), old)
-    # turn_unit's common case, written out (the same operations, so the same bits).
-    bx, by, bz, bw = dy * sz - dz * sy, dz * sx - dx * sz, dx * sy - dy * sx, 1.0 + c
-    rx = bw * ox + bx * ow + by * oz - bz * oy
-    ry = bw * oy - bx * oz + by * ow + bz * ox
-    rz = bw * oz + bx * oy - by * ox + bz * ow
-    rw = bw * ow - bx * ox - by * oy - bz * oz
-    n = sqrt(rx * rx + ry * ry + rz * rz + rw * rw)
-    return (rx / n, ry / n, rz / n, rw / n)

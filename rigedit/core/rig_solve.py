@@ -84,7 +84,6 @@ def local_turns(base_rot, warm: list, offsets: list, solved: list, twists: dict 
     products written out: this runs for every bone of every chain on every frame."""
     out = []
     px, py, pz, pw = base_rot  # the parent's new world rotation
-    tiny = sq.TINY
     for k, old in enumerate(warm):
         a, b = solved[k], solved[k + 1]
         # The solved bone in the parent's frame: rotate by conj(parent).
@@ -93,25 +92,40 @@ def local_turns(base_rot, warm: list, offsets: list, solved: list, twists: dict 
         sx = vx + pw * tx - py * tz + pz * ty
         sy = vy + pw * ty - pz * tx + px * tz
         sz = vz + pw * tz - px * ty + py * tx
-        # The old bone in the parent's frame: the old local rotation turns the child's offset.
-        ox, oy, oz, ow = old
-        cx, cy, cz = offsets[k + 1]
-        tx, ty, tz = 2.0 * (oy * cz - oz * cy), 2.0 * (oz * cx - ox * cz), 2.0 * (ox * cy - oy * cx)
-        dx = cx + ow * tx + oy * tz - oz * ty
-        dy = cy + ow * ty + oz * tx - ox * tz
-        dz = cz + ow * tz + ox * ty - oy * tx
-        nd = sqrt(dx * dx + dy * dy + dz * dz)
-        ns = sqrt(sx * sx + sy * sy + sz * sz)
-        if nd <= tiny or ns <= tiny:
-            local = sq.qnormalize(old)  # a zero-length bone has no direction to turn
-        else:
-            local = sq.turn_unit((dx / nd, dy / nd, dz / nd), (sx / ns, sy / ns, sz / ns), old)
+        local = turn_local(old, offsets[k + 1], sx, sy, sz)
         if twists and k in twists:
             parent = (px, py, pz, pw)
             local = sq.qnormalize(sq.qmul(sq.qmul(sq.qmul(sq.qconj(parent), twists[k]), parent), local))
         out.append(local)
         px, py, pz, pw = sq.qmul((px, py, pz, pw), local)
     return out
+
+
+def turn_local(old, offset, sx, sy, sz):
+    """local_turns for one bone: `old` turned by the shortest arc from the bone's direction
+    under it (its child's offset turned by it) to the solved direction s (parent frame)."""
+    ox, oy, oz, ow = old
+    cx, cy, cz = offset
+    tx, ty, tz = 2.0 * (oy * cz - oz * cy), 2.0 * (oz * cx - ox * cz), 2.0 * (ox * cy - oy * cx)
+    dx = cx + ow * tx + oy * tz - oz * ty
+    dy = cy + ow * ty + oz * tx - ox * tz
+    dz = cz + ow * tz + ox * ty - oy * tx
+    nd = sqrt(dx * dx + dy * dy + dz * dz)
+    ns = sqrt(sx * sx + sy * sy + sz * sz)
+    if nd <= sq.TINY or ns <= sq.TINY:
+        return sq.qnormalize(old)  # a zero-length bone has no direction to turn
+    dx, dy, dz, sx, sy, sz = dx / nd, dy / nd, dz / nd, sx / ns, sy / ns, sz / ns
+    c = dx * sx + dy * sy + dz * sz
+    if c < sq.NEAR_OPPOSITE:
+        return sq.turn_unit((dx, dy, dz), (sx, sy, sz), old)
+    # turn_unit's common case, written out (the same operations, so the same bits).
+    bx, by, bz, bw = dy * sz - dz * sy, dz * sx - dx * sz, dx * sy - dy * sx, 1.0 + c
+    rx = bw * ox + bx * ow + by * oz - bz * oy
+    ry = bw * oy - bx * oz + by * ow + bz * ox
+    rz = bw * oz + bx * oy - by * ox + bz * ow
+    rw = bw * ow - bx * ox - by * oy - bz * oz
+    n = sqrt(rx * rx + ry * ry + rz * rz + rw * rw)
+    return (rx / n, ry / n, rz / n, rw / n)
 
 
 def _add_rotated(p, q, v):
