@@ -13,7 +13,7 @@ from math import atan2, cos, sin, sqrt
 from .ik.limits import MIN_AXIS_SINE
 from .ik.soft import effective_target_float
 from .ik.two_bone import two_bone_ik
-from .rig_solve import _add_rotated, _bend_normal, _bone_end, hinge_bend, turn_local
+from .rig_solve import _add_rotated, _bend_normal, _bone_end, hinge_bend, in_parent_frame, turn_local
 from .scalar_quat import TINY, qbetween, qmul, qnormalize
 
 
@@ -26,7 +26,6 @@ def solve_limb(target, pole, tolerance, reach_clamp, softness, total, lim, base_
     solved tip)."""
     o0, o1, o2 = offsets
     w0, w1 = warm
-    px, py, pz, pw = base_rot
     # The warm start (chain_pose): root, mid, end and the upper bone's world frame f0.
     root = _add_rotated(base_pos, base_rot, o0)
     f0 = qmul(base_rot, w0)
@@ -41,11 +40,7 @@ def solve_limb(target, pole, tolerance, reach_clamp, softness, total, lim, base_
         new_end, twist = _limited(lim, root, mid, new_mid, new_end, f0)
 
     # Upper bone (local_turns, k = 0): the solved bone in the parent's frame ...
-    vx, vy, vz = new_mid[0] - root[0], new_mid[1] - root[1], new_mid[2] - root[2]
-    tx, ty, tz = 2.0 * (pz * vy - py * vz), 2.0 * (px * vz - pz * vx), 2.0 * (py * vx - px * vy)
-    sx = vx + pw * tx - py * tz + pz * ty
-    sy = vy + pw * ty - pz * tx + px * tz
-    sz = vz + pw * tz - px * ty + py * tx
+    sx, sy, sz = in_parent_frame(base_rot, root, new_mid)
     # ... and the old one: the old local rotation turns the child's offset.
     local0 = turn_local(w0, o1, sx, sy, sz)
     if twist is not None:
@@ -56,12 +51,7 @@ def solve_limb(target, pole, tolerance, reach_clamp, softness, total, lim, base_
         k = sh / ns
         local0 = qnormalize(qmul((sx * k, sy * k, sz * k, ch), local0))
     # Lower bone (k = 1), its parent now the upper bone's new world rotation.
-    px, py, pz, pw = qmul(base_rot, local0)
-    vx, vy, vz = new_end[0] - new_mid[0], new_end[1] - new_mid[1], new_end[2] - new_mid[2]
-    tx, ty, tz = 2.0 * (pz * vy - py * vz), 2.0 * (px * vz - pz * vx), 2.0 * (py * vx - px * vy)
-    sx = vx + pw * tx - py * tz + pz * ty
-    sy = vy + pw * ty - pz * tx + px * tz
-    sz = vz + pw * tz - px * ty + py * tx
+    sx, sy, sz = in_parent_frame(qmul(base_rot, local0), new_mid, new_end)
     local1 = turn_local(w1, o2, sx, sy, sz)
     dx, dy, dz = new_end[0] - target[0], new_end[1] - target[1], new_end[2] - target[2]
     return [local0, local1], sqrt(dx * dx + dy * dy + dz * dz), new_end

@@ -85,13 +85,7 @@ def local_turns(base_rot, warm: list, offsets: list, solved: list, twists: dict 
     out = []
     px, py, pz, pw = base_rot  # the parent's new world rotation
     for k, old in enumerate(warm):
-        a, b = solved[k], solved[k + 1]
-        # The solved bone in the parent's frame: rotate by conj(parent).
-        vx, vy, vz = b[0] - a[0], b[1] - a[1], b[2] - a[2]
-        tx, ty, tz = 2.0 * (pz * vy - py * vz), 2.0 * (px * vz - pz * vx), 2.0 * (py * vx - px * vy)
-        sx = vx + pw * tx - py * tz + pz * ty
-        sy = vy + pw * ty - pz * tx + px * tz
-        sz = vz + pw * tz - px * ty + py * tx
+        sx, sy, sz = in_parent_frame((px, py, pz, pw), solved[k], solved[k + 1])
         local = turn_local(old, offsets[k + 1], sx, sy, sz)
         if twists and k in twists:
             parent = (px, py, pz, pw)
@@ -99,6 +93,14 @@ def local_turns(base_rot, warm: list, offsets: list, solved: list, twists: dict 
         out.append(local)
         px, py, pz, pw = sq.qmul((px, py, pz, pw), local)
     return out
+
+
+def in_parent_frame(parent, a, b):
+    """The solved bone a -> b in its parent's frame: rotated by conj(parent), written out."""
+    px, py, pz, pw = parent
+    vx, vy, vz = b[0] - a[0], b[1] - a[1], b[2] - a[2]
+    tx, ty, tz = 2.0 * (pz * vy - py * vz), 2.0 * (px * vz - pz * vx), 2.0 * (py * vx - px * vy)
+    return vx + pw * tx - py * tz + pz * ty, vy + pw * ty - pz * tx + px * tz, vz + pw * tz - px * ty + py * tx
 
 
 def turn_local(old, offset, sx, sy, sz):
