@@ -303,6 +303,27 @@ def test_unknown_joint_is_named():
 unit_vec = st.tuples(*[st.floats(-1, 1)] * 3).filter(lambda v: np.linalg.norm(v) > 0.1).map(np.array)
 
 
+JOINTS = ["A", "B", "D"]  # the look-at joints of _random_case's chain (C is left out)
+
+
+def _random_case(offsets, axes, angles, posed, forward):
+    """A five-joint chain Root-A-B-C-D from hypothesis' draws, an incoming pose that turns the
+    look-at joints away from rest (as a clip would), and an up axis off `forward`."""
+    rots = quat_from_axis_angle(np.array(axes), np.array(angles))
+    skel = Skeleton.from_joints(
+        [("Root", None, offsets[0]), ("A", "Root", offsets[1]), ("B", "A", offsets[2]),
+         ("C", "B", offsets[3]), ("D", "C", offsets[4])],
+        rots,
+    )
+    up = np.cross(forward, [0.3, 0.9, 0.1])
+    if np.linalg.norm(up) < 1e-3:
+        up = np.cross(forward, [1.0, 0.0, 0.0])
+    pose = skel.rest_pose()
+    for j, a in zip(JOINTS, posed):
+        pose.rotations[skel.index(j)] = quat_mul(pose.rotations[skel.index(j)], quat_from_axis_angle(np.array(axes[0]), a))
+    return skel, pose, up
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(st.tuples(*[st.floats(-0.4, 0.4)] * 3), min_size=5, max_size=5),
@@ -317,21 +338,9 @@ unit_vec = st.tuples(*[st.floats(-1, 1)] * 3).filter(lambda v: np.linalg.norm(v)
     st.sampled_from(["rest", "pose"]),
 )
 def test_properties(offsets, axes, angles, posed, target, weights, forward, max_angle, max_twist, cone_from):
-    rots = quat_from_axis_angle(np.array(axes), np.array(angles))
-    skel = Skeleton.from_joints(
-        [("Root", None, offsets[0]), ("A", "Root", offsets[1]), ("B", "A", offsets[2]),
-         ("C", "B", offsets[3]), ("D", "C", offsets[4])],
-        rots,
-    )
-    up = np.cross(forward, [0.3, 0.9, 0.1])
-    if np.linalg.norm(up) < 1e-3:
-        up = np.cross(forward, [1.0, 0.0, 0.0])
+    skel, pose, up = _random_case(offsets, axes, angles, posed, forward)
     fwd_axis = forward / np.linalg.norm(forward)
-    # The incoming pose turns the look-at joints away from rest (as a clip would).
-    joints = ["A", "B", "D"]
-    pose = skel.rest_pose()
-    for j, a in zip(joints, posed):
-        pose.rotations[skel.index(j)] = quat_mul(pose.rotations[skel.index(j)], quat_from_axis_angle(np.array(axes[0]), a))
+    joints = JOINTS
     out = solve_look_at(skel, pose, joints, weights, target, forward, up, max_angle,
                         max_twist_deg=max_twist, cone_from=cone_from)
     assert np.all(np.isfinite(out.rotations))
@@ -413,19 +422,8 @@ def test_the_float_form_equals_the_array_form(offsets, axes, angles, posed, targ
     from rigedit.core.ik.look_at_floats import look_at_floats, ray_miss
     from rigedit.core.transforms import quat_angle, quat_conj
 
-    rots = quat_from_axis_angle(np.array(axes), np.array(angles))
-    skel = Skeleton.from_joints(
-        [("Root", None, offsets[0]), ("A", "Root", offsets[1]), ("B", "A", offsets[2]),
-         ("C", "B", offsets[3]), ("D", "C", offsets[4])],
-        rots,
-    )
-    up = np.cross(forward, [0.3, 0.9, 0.1])
-    if np.linalg.norm(up) < 1e-3:
-        up = np.cross(forward, [1.0, 0.0, 0.0])
-    joints = ["A", "B", "D"]
-    pose = skel.rest_pose()
-    for j, a in zip(joints, posed):
-        pose.rotations[skel.index(j)] = quat_mul(pose.rotations[skel.index(j)], quat_from_axis_angle(np.array(axes[0]), a))
+    skel, pose, up = _random_case(offsets, axes, angles, posed, forward)
+    joints = JOINTS
     args = (skel, pose, joints, weights, target, forward, up, max_angle)
     out = solve_look_at(*args, max_twist_deg=max_twist, blend=blend)
     if max_twist is not None:
