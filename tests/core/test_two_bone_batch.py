@@ -184,3 +184,34 @@ def test_non_finite_rows_raise_naming_field_and_row(field, value):
     arrays[field][13, 1] = value
     with pytest.raises(ValueError, match=f"{field}.*row 13"):
         two_bone_ik_batch(**arrays)
+
+
+def _exact_row(root, mid, end, target, pole):
+    from rigedit.core.ik import two_bone_kernel
+
+    p = root if pole is None else pole
+    return two_bone_kernel.solve_row(*root, *mid, *end, *target, *p, pole is not None, True)
+
+
+@pytest.mark.parametrize("with_pole", [False, True])
+def test_the_exact_row_is_two_bone_ik_to_the_bit(with_pole):
+    # solve_row with exact=True (the rig's compiled limb) takes lengths as math.hypot does:
+    # the same bits as the scalar solve on every row, degenerate kinds included.
+    rng = np.random.default_rng(17)
+    rows = zip(*(a.tolist() for a in _random_rows(rng, 3000, 0.5)[:5]))
+    for root, mid, end, target, pole in rows:
+        pole = pole if with_pole else None
+        want = two_bone_ik(root, mid, end, target, pole, as_floats=True)
+        status, reached, new_mid, new_end = _exact_row(root, mid, end, target, pole)
+        assert status == 0 and reached == want.reached
+        assert repr((new_mid, new_end)) == repr((want.mid, want.end)), (root, mid, end, target, pole)
+
+
+@settings(max_examples=300, deadline=None)
+@given(limbs())
+def test_hypothesis_exact_rows_are_two_bone_ik_to_the_bit(limb):
+    root, mid, end, target, pole = (None if v is None else tuple(v.tolist()) for v in limb)
+    want = two_bone_ik(root, mid, end, target, pole, as_floats=True)
+    status, reached, new_mid, new_end = _exact_row(root, mid, end, target, pole)
+    assert status == 0 and reached == want.reached
+    assert repr((new_mid, new_end)) == repr((want.mid, want.end))
