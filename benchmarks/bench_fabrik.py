@@ -32,7 +32,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rigedit.core.ik import ChainLimits, ConeLimit, HingeLimit, fabrik, fabrik_batch  # noqa: E402
-from rigedit.core.ik.chain_frames import forward_limited, prepare_limits  # noqa: E402
+from rigedit.core.ik.chain_frames import prepare_limits  # noqa: E402
+from rigedit.core.ik.fabrik import forward_limited  # noqa: E402
 
 N_JOINTS = 10
 BONE_M = 0.1
@@ -258,7 +259,7 @@ def allowed_tips(rng, pts, lim, count):
         d = rng.normal(size=(len(lengths), 3))
         d /= np.linalg.norm(d, axis=1, keepdims=True)
         aim = pts[0] + np.concatenate(([[0.0, 0.0, 0.0]], np.cumsum(d * lengths[:, None], axis=0)))
-        tips.append(np.array(forward_limited(aim.tolist(), prep)[0][-1]))
+        tips.append(forward_limited(aim, prep)[0][-1])
     return tips
 
 

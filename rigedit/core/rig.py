@@ -22,6 +22,7 @@ from .chain import Chain, ChainReport, LimitFitError, check_finite
 from .clip import Clip
 from .ik.limits import HingeLimit, Limit, hinge_axis
 from .ik.chain_frames import PreparedLimits
+from .ik.fabrik import tip_of
 from .ik.soft import effective_target_float
 from .rig_solve import ChainSetup, chain_pose, fabrik_chain, local_turns, turned_locals, two_bone_chain, world_of
 from .rig_limb import solve_limb
@@ -602,13 +603,13 @@ def _solve_chain(
     if ch._reach_clamp < 1.0 or ch._softness > 0.0:  # rig_uses.reach_is_plain, inline
         # The reach clamp / soft IK move the target the solver aims at; the error stays
         # measured against the real target, so an out-of-reach target still shows.
-        aim = effective_target_float(points[0], target, setup.total, ch._reach_clamp, ch._softness)
+        aim = effective_target_float(tuple(points[0].tolist()) if type(points) is np.ndarray else points[0], target, setup.total, ch._reach_clamp, ch._softness)
     ik = None
     if ch._solver == "two_bone":
         solved, twists = two_bone_chain(aim, ch._pole, ch._tolerance, setup.mid_limit, points, frames)
         iterations = 0
         start = None  # its result is not a limited FABRIK one to warm-start from
-    elif sq.dist(points[-1], aim) <= ch._tolerance:
+    elif sq.dist(tip_of(points), aim) <= ch._tolerance:
         # Already there from its own last solution (FABRIK would run no pass): keep the
         # rotations exactly rather than re-derive them with round-off.
         solved, twists, iterations = points, None, 0
@@ -628,11 +629,11 @@ def _solve_chain(
                 ik, world = warm, frames
             else:
                 ik, world = turned_locals(base_rot, frames, turns)
-            ready = PreparedLimits(prep.kinds, prep.params, dirs, axes, prep.root_dir, None, prep.lengths)
+            ready = PreparedLimits(prep.kinds, prep.params, dirs, axes, prep.root_dir, None, prep.lengths, prep.packed)
             start = (base_pos, base_rot, offsets, pts, world, ready)
     if ik is None:
         ik = warm if solved is points else local_turns(base_rot, warm, offsets, solved, twists)
-    error = sq.dist(solved[-1], target)
+    error = sq.dist(tip_of(solved), target)
     reached = error <= ch._tolerance
     final = reached or ch._solver == "two_bone" or iterations == 0
     if previous is not None and error >= previous.error * (1.0 - STALL_GAIN):

@@ -16,9 +16,11 @@ import math
 from functools import lru_cache
 from math import sqrt
 
+import numpy as np
+
 from . import scalar_quat as sq
 from .ik.chain_frames import bone_directions, plan_limits, planned_limits
-from .ik.fabrik import fabrik_floats
+from .ik.fabrik import as_rows, fabrik_floats, limited_kernel
 from .ik.limits import ConeLimit, HingeLimit, hinge_axis
 from .ik.two_bone import two_bone_ik
 
@@ -226,30 +228,16 @@ def fabrik_chain(
     return solved, len(errors), prep, result
 
 
-def turned_locals(base_rot, frames: list, turns: list) -> tuple[list, list]:
+def turned_locals(base_rot, frames, turns) -> tuple[list, object]:
     """The local rotations (all joints but the tip) of a limited FABRIK result, and its
-    bones' world frames: each bone's warm-start frame turned by the turn forward_limited
+    bones' world frames: each bone's warm-start frame turned by the turn its forward pass
     carried it by (the same shortest arcs local_turns would find, already worked out).
-    Returns (local rotations, world frames)."""
-    out, world = [], []
-    px, py, pz, pw = base_rot
-    for (ax, ay, az, aw), (bx, by, bz, bw) in zip(turns, frames):
-        # w = turn * frame. Both are unit to round-off and w only feeds the normalised local
-        # rotations and, as the next warm start's frames, the next turn * frame: left as is.
-        wx = aw * bx + ax * bw + ay * bz - az * by
-        wy = aw * by - ax * bz + ay * bw + az * bx
-        wz = aw * bz + ax * by - ay * bx + az * bw
-        ww = aw * bw - ax * bx - ay * by - az * bz
-        # local = conj(parent) * w
-        lx = pw * wx - px * ww - py * wz + pz * wy
-        ly = pw * wy + px * wz - py * ww - pz * wx
-        lz = pw * wz - px * wy + py * wx - pz * ww
-        lw = pw * ww + px * wx + py * wy + pz * wz
-        n = sqrt(lx * lx + ly * ly + lz * lz + lw * lw)
-        out.append((lx / n, ly / n, lz / n, lw / n))
-        px, py, pz, pw = wx, wy, wz, ww
-        world.append((wx, wy, wz, ww))
-    return out, world
+    Returns (local rotations as float tuples, world frames as an (m, 4) array, the next
+    warm start's `frames`)."""
+    m = len(turns)
+    ik, world = np.empty((m, 4)), np.empty((m, 4))
+    limited_kernel().turned_locals(*base_rot, as_rows(frames), as_rows(turns), ik, world)
+    return [tuple(q) for q in ik.tolist()], world
 
 
 # A chain's limits (a fresh mapping whenever they change, never changed in place) planned for

@@ -18,14 +18,11 @@ from math import atan2, isfinite, sqrt
 
 import numpy as np
 
-from ..scalar_quat import NEAR_OPPOSITE, turn_unit
 from ._floats import IDENTITY, TINY, Y_UP, cross, dot, qbetween, qmul, qnormalize, qrot, unit_or
 from .limits import (
     ConeLimit,
     HingeLimit,
     Limit,
-    clamp_cone,
-    clamp_hinge,
     cone_params,
     hinge_axis,
     hinge_params,
@@ -95,16 +92,46 @@ def bone_directions(points, before=None, toward=None) -> list:
 class PreparedLimits:
     """One solve's limits, in floats: per bone its clamp, reference direction and axis."""
 
-    __slots__ = ("kinds", "params", "ref_dirs", "ref_axes", "root_dir", "frames", "lengths")
+    __slots__ = ("kinds", "params", "ref_dirs", "ref_axes", "root_dir", "frames", "lengths", "packed")
 
-    def __init__(self, kinds, params, ref_dirs, ref_axes, root_dir, frames, lengths):
+    def __init__(self, kinds, params, ref_dirs, ref_axes, root_dir, frames, lengths, packed=None):
         self.kinds = kinds  # per bone: None, "cone" or "hinge"
         self.params = params
-        self.ref_dirs = ref_dirs  # bone directions where the frames are known
-        self.ref_axes = ref_axes  # hinge axes in world space there
+        self.ref_dirs = ref_dirs  # bone directions where the frames are known (or an (m, 3) array)
+        self.ref_axes = ref_axes  # hinge axes in world space there (or an (m, 3) array)
         self.root_dir = root_dir
         self.frames = frames  # bone frames there
         self.lengths = lengths
+        # kinds, params, root_dir and lengths as packed_limits gives them: they stay the same
+        # from solve to solve of a chain, so a warm start hands them on.
+        self.packed = packed
+
+
+def packed_limits(prep: PreparedLimits) -> tuple:
+    """prep as the compiled passes (limited_kernel.py) take it: (kind codes, params (m, 2),
+    ref_dirs (m, 3), ref_axes (m, 3), root_dir (3,), lengths (m,)) arrays."""
+    if prep.packed is None:
+        m = len(prep.kinds)
+        kinds = np.zeros(m, np.int64)
+        params = np.zeros((m, 2))
+        for k, kind in enumerate(prep.kinds):
+            if kind is not None:
+                kinds[k] = _KIND_CODES[kind] if prep.params[k] is not None else _FREE_CONE
+                params[k] = prep.params[k] if prep.params[k] is not None else 0.0
+        root_dir = np.zeros(3) if prep.root_dir is None else np.array(prep.root_dir, dtype=np.float64)
+        prep.packed = (kinds, params, root_dir, np.array(prep.lengths, dtype=np.float64))
+    kinds, params, root_dir, lengths = prep.packed
+    dirs, axes = prep.ref_dirs, prep.ref_axes
+    if type(dirs) is not np.ndarray:
+        dirs = np.array(dirs, dtype=np.float64)
+    if type(axes) is not np.ndarray:
+        axes = np.array([(0.0, 0.0, 0.0) if a is None else a for a in axes], dtype=np.float64)
+    return kinds, params, dirs, axes, root_dir, lengths
+
+
+# limited_kernel's NONE, CONE, HINGE, FREE_CONE (written here so the codes need no numba import).
+_KIND_CODES = {"cone": 1, "hinge": 2}
+_FREE_CONE = 3
 
 
 class LimitPlan:
@@ -234,7 +261,7 @@ def parallel_frames(dirs, root_dir, root_frame) -> list:
 def within_limits(prep: PreparedLimits, slack: float = 1e-12) -> bool:
     """Whether the reference pose (where the solve starts) already meets every limit, to
     `slack` (radians-ish: sines and cosines of the gap). A warm start from the chain's own
-    last solve does, and then the conforming pass (forward_limited with keep_shape) would
+    last solve does, and then the conforming pass (a forward pass with keep_shape) would
     only rebuild the same points: checking costs a dot product or two per limited bone."""
     dirs, kinds, params = prep.ref_dirs, prep.kinds, prep.params
     for k, kind in enumerate(kinds):
@@ -255,118 +282,6 @@ def within_limits(prep: PreparedLimits, slack: float = 1e-12) -> bool:
             if th < lo - slack or th > hi + slack:
                 return False
     return True
-
-
-def forward_limited(aim, prep: PreparedLimits, keep_shape: bool = False):
-    """FABRIK's forward pass with limits: from the root aim[0], aim each bone at the next
-    point of `aim` (root to tip), clamp it relative to its already placed parent, and carry
-    the frame turns along. Returns the new points, each hinge's world axis, each bone's
-    direction (what the next backward pass or CCD sweep reads limits against) and each
-    bone's turn (the world rotation carrying its frame from where prep's frames are to
-    where it is now: its new world frame is turn * frame, which is what a skeleton written
-    back from the points by shortest arcs gets). With keep_shape, each bone aims where its frame already points instead
-    (keeping its angle to its parent): that conforms a start pose to lengths and limits.
-    """
-    lengths, kinds, params = prep.lengths, prep.kinds, prep.params
-    ref_dirs, ref_axes = prep.ref_dirs, prep.ref_axes
-    # The turn so far, as four floats: this loop runs for every bone of every limited pass
-    # and sweep, so qrot, qbetween and qmul are written out (a tuple and a call each cost
-    # more than their arithmetic).
-    qx = qy = qz = 0.0
-    qw = 1.0
-    parent = prep.root_dir
-    x0, y0, z0 = aim[0]
-    out = [(x0, y0, z0)]
-    axes = [None] * len(lengths)
-    dirs = []
-    turns = []
-    for k in range(len(aim) - 1):
-        # carried = qrot(turn, ref_dirs[k])
-        vx, vy, vz = ref_dirs[k]
-        tx, ty, tz = 2.0 * (qy * vz - qz * vy), 2.0 * (qz * vx - qx * vz), 2.0 * (qx * vy - qy * vx)
-        cx = vx + qw * tx + (qy * tz - qz * ty)
-        cy = vy + qw * ty + (qz * tx - qx * tz)
-        cz = vz + qw * tz + (qx * ty - qy * tx)
-        l = lengths[k]
-        if l > TINY:
-            u = None
-            if not keep_shape:
-                x1, y1, z1 = aim[k + 1]
-                dx, dy, dz = x1 - x0, y1 - y0, z1 - z0
-                n = sqrt(dx * dx + dy * dy + dz * dz)
-                if n > TINY:
-                    u = (dx / n, dy / n, dz / n)
-            if u is None:
-                u = (cx, cy, cz)
-            kind = kinds[k]
-            if kind == "cone":
-                # Inside the cone (most bones, most passes) u stands: test before the call.
-                cone = params[k]
-                if cone is not None and u[0] * parent[0] + u[1] * parent[1] + u[2] * parent[2] < cone[0]:
-                    u = clamp_cone(cone, parent, u)
-            elif kind == "hinge":
-                axes[k] = axis = qrot((qx, qy, qz, qw), ref_axes[k])
-                u = clamp_hinge(params[k], parent, hinge_axis(axis, parent), u)
-            ux, uy, uz = u
-            d = cx * ux + cy * uy + cz * uz
-            if d < NEAR_OPPOSITE:
-                qx, qy, qz, qw = turn_unit((cx, cy, cz), u, (qx, qy, qz, qw))
-            else:  # turn_unit's common case, written out (the same operations, so the same bits)
-                bx, by, bz, bw = cy * uz - cz * uy, cz * ux - cx * uz, cx * uy - cy * ux, 1.0 + d
-                rx = bw * qx + bx * qw + by * qz - bz * qy
-                ry = bw * qy - bx * qz + by * qw + bz * qx
-                rz = bw * qz + bx * qy - by * qx + bz * qw
-                rw = bw * qw - bx * qx - by * qy - bz * qz
-                n = sqrt(rx * rx + ry * ry + rz * rz + rw * rw)
-                qx, qy, qz, qw = rx / n, ry / n, rz / n, rw / n
-        else:
-            u = (cx, cy, cz)
-        x0 += l * u[0]
-        y0 += l * u[1]
-        z0 += l * u[2]
-        out.append((x0, y0, z0))
-        dirs.append(u)
-        turns.append((qx, qy, qz, qw))
-        parent = u
-    return out, axes, dirs, turns
-
-
-def backward_limited(pts, axes, prep: PreparedLimits, target) -> list:
-    """FABRIK's backward pass with limits, as caliko does it: tip onto the target, then each
-    bone pulled toward its old joint and clamped relative to the bone after it (a limit
-    read backwards: the same cone; a hinge's range negated, about the axis the last forward
-    pass found). The forward pass enforces the limits exactly; this only keeps the backward
-    pass from undoing them, which is what makes limited FABRIK converge. Returns tip first.
-    """
-    lengths, kinds, params, ref_dirs = prep.lengths, prep.kinds, prep.params, prep.ref_dirs
-    x1, y1, z1 = target
-    out = [(x1, y1, z1)]
-    child = None  # direction of the bone after this one, once placed
-    for k in range(len(pts) - 2, -1, -1):
-        l = lengths[k]
-        if l > TINY:
-            x, y, z = pts[k]
-            dx, dy, dz = x1 - x, y1 - y, z1 - z  # unit_or, written out: once per bone per pass
-            n = sqrt(dx * dx + dy * dy + dz * dz)
-            u = (dx / n, dy / n, dz / n) if n > TINY else ref_dirs[k]
-            kind = kinds[k + 1] if k + 1 < len(kinds) else None
-            if child is not None and kind == "cone":
-                cone = params[k + 1]  # inside the cone u stands, as in forward_limited
-                if cone is not None and u[0] * child[0] + u[1] * child[1] + u[2] * child[2] < cone[0]:
-                    u = clamp_cone(cone, child, u)
-            elif child is not None and kind == "hinge" and axes[k + 1] is not None:
-                axis = hinge_axis(axes[k + 1], child)
-                if axis is not None:
-                    lo, hi = params[k + 1]
-                    u = clamp_hinge((-hi, -lo), child, axis, u)
-            x1 -= l * u[0]
-            y1 -= l * u[1]
-            z1 -= l * u[2]
-            child = u
-        else:
-            child = None  # no direction to read the next limit against
-        out.append((x1, y1, z1))
-    return out
 
 
 def bone_turns(points, ref_dirs, lengths) -> list:

@@ -25,15 +25,17 @@ enforced in every forward pass. With limits:
 - an iteration is the FABRIK pass (limits read backwards in the backward pass, as caliko
   does); when that pass stalls (keeps more than CCD_WHEN_ABOVE of the error, or
   CONES_CCD_WHEN_ABOVE with cones only), also a CCD
-  sweep (ccd_sweep.py) from the old pose and one after the pass, keeping whichever ends
+  sweep (limited_kernel.ccd) from the old pose and one after the pass, keeping whichever ends
   nearest: FABRIK alone stalls when a hinge plane has to turn;
 - r.frames gives each bone's frame at the result, (n - 1, 4), to pass back as
   ChainLimits.frames when warm-starting (None when no limit is in play).
 `limits` may also be a LimitPlan (chain_frames.plan_limits), or a ChainLimits holding one:
 validated once, so a caller solving the same chain every frame does not pay for it again.
 
-Per chain the work is plain Python floats: numpy's per-call cost would be ten times the
-arithmetic of a joint update (see _floats.py).
+Unlimited, the work is plain Python floats: numpy's per-call cost would be ten times the
+arithmetic of a joint update (see _floats.py). Limited, the iterations run compiled
+(limited_kernel.py): the clamps and sweeps cost several times the passes themselves, and a
+rig solves its limited chains on every frame.
 """
 from __future__ import annotations
 
@@ -45,12 +47,10 @@ import numpy as np
 
 from ._floats import TINY
 from .arc_start import ARC_GAIN_RELATIVE, arc_pose, is_straight
-from .ccd_sweep import ccd_sweep
 from .chain_frames import (
     PreparedLimits,
-    backward_limited,
     bone_directions,
-    forward_limited,
+    packed_limits,
     hinge_bend_side,
     prepare_limits,
     solved_frames,
@@ -114,6 +114,8 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
     pts, err, errors, prep, _ = fabrik_floats(
         pts, tgt, ls, tol, cap, limits, pole3, arc_start=arc_start, given_lengths=lengths is not None
     )
+    if type(pts) is np.ndarray:  # a limited result: floats for solved_frames' per-joint loop
+        pts = pts.tolist()
     frames = solved_frames(pts, prep) if prep is not None else None
     return FabrikResult(_to_array(pts), len(errors), err, errors, err <= tol, frames)
 
@@ -121,15 +123,15 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
 def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, given_lengths=False, conforming=False):
     """fabrik on checked floats: points a list of (x, y, z), target and pole (x, y, z) or
     None, ls the bone lengths. Returns (points, error, errors, prepared limits or None,
-    the result as forward_limited returns it, or None without limits; its turns are None
-    when no pass moved the start).
+    the result as forward_limited returns it (arrays), or None without limits; its turns
+    are None when no pass moved the start).
     What the rig calls: its inputs are checked when they are set, not on every frame, and
     its `limits` come as PreparedLimits (chain_frames.planned_limits, or the result of its
     last solve), made without checking them again. `conforming` says the start is known to
     meet the limits (a limited solve's own result), so within_limits need not check it."""
     n = len(pts)
     tx, ty, tz = target
-    root = tuple(pts[0])
+    root = tuple(pts[0].tolist()) if type(pts) is np.ndarray else tuple(pts[0])
     toward = (tx - root[0], ty - root[1], tz - root[2])
     hint = None
     if pole is not None:
@@ -138,13 +140,14 @@ def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, gi
         prep = limits  # the rig's: planned_limits from its own checked inputs
     else:
         prep = prepare_limits(limits, pts, ls, toward)
-    dirs = prep.ref_dirs if prep is not None else StartDirections(pts, toward)
-    limited = None
+    dirs = None if prep is not None else StartDirections(pts, toward)
+    limited = packed = None
     if prep is not None:
+        packed = packed_limits(prep)
         if given_lengths or not (conforming or within_limits(prep)):
             limited = forward_limited(pts, prep, keep_shape=True)
         else:  # already conforming (a warm start): the pass would rebuild the same points
-            limited = (pts, prep.ref_axes, prep.ref_dirs, None)
+            limited = (as_rows(pts), packed[3], packed[2], None)
         pts = limited[0]
     elif given_lengths:
         pts = place_along(root, ls, [dirs[k] for k in range(n - 1)])
@@ -158,7 +161,7 @@ def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, gi
 
     err = _gap(pts, tx, ty, tz)
     if arc_start and err > tol and cap > 0:
-        x, y, z = pts[-1]
+        x, y, z = tip_of(pts)
         span_dir = (x - root[0], y - root[1], z - root[2])
         span = sqrt(span_dir[0] * span_dir[0] + span_dir[1] * span_dir[1] + span_dir[2] * span_dir[2])
         if is_straight(span, total):
@@ -185,39 +188,36 @@ def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, gi
             return p, _gap(p, tx, ty, tz)
 
         pts, err, errors = iterate(pts, step, err, tol, cap, STALL_RELATIVE * total)
-        limited = None
-    else:
-        tgt = (tx, ty, tz)
+        return pts, err, errors, None, None
+    # Limited: the iterations run compiled (limited_kernel.py), from the conformed start.
+    moved = limited[3] is not None
+    pose = limited if moved else limited[:3] + (np.zeros((n - 1, 4)),)
+    out = _empty_pose(n)
+    buf = np.empty(max(cap, 1))
+    cones_only = "hinge" not in prep.kinds
+    err, count, kept = limited_kernel().iterate(
+        *pose, *packed, float(tx), float(ty), float(tz), float(err), tol, cap, STALL_RELATIVE * total,
+        CONES_CCD_WHEN_ABOVE if cones_only else CCD_WHEN_ABOVE, LIMITED_STALL, OUT_OF_REACH_STALL, cones_only, buf, *out,
+    )  # fmt: skip
+    if kept:
+        limited = out  # else it stays as it came: turns None when no pass moved the start
+    return limited[0], err, tuple(buf[:count].tolist()), prep, limited
 
-        def step(state):
-            pose, before = state
-            q = backward_limited(pose[0], pose[1], prep, tgt)
-            q[-1] = root
-            q.reverse()
-            passed = forward_limited(q, prep)
-            e = _gap(passed[0], tx, ty, tz)
-            outran[0] = e >= before and cones_only
-            if e <= before * ccd_when_above:
-                return (passed, e), e  # FABRIK is getting there on its own
-            best, best_e = passed, e
-            for start in (passed, pose):
-                tried = ccd_sweep(start[0], start[1], start[2], prep, tgt)
-                te = _gap(tried[0], tx, ty, tz)
-                if te < best_e:
-                    best, best_e = tried, te
-                if best_e <= before * ccd_when_above:
-                    break  # the sweep after the pass did it: the one from the old pose can wait
-            return (best, best_e), best_e
 
-        cones_only = "hinge" not in prep.kinds
-        ccd_when_above = CONES_CCD_WHEN_ABOVE if cones_only else CCD_WHEN_ABOVE
-        outran = [False]  # the last pass ended farther off than it started (see OUT_OF_REACH_STALL)
-        (limited, _), err, errors = iterate(
-            (limited, err), step, err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL,
-            lambda: OUT_OF_REACH_STALL if outran[0] else LIMITED_STALL,
-        )
-        pts = limited[0]
-    return pts, err, errors, prep, limited
+def _empty_pose(n: int) -> tuple:
+    """Arrays for a limited pose of n points: points, hinge axes, directions, turns."""
+    return np.empty((n, 3)), np.empty((n - 1, 3)), np.empty((n - 1, 3)), np.empty((n - 1, 4))
+
+
+def forward_limited(aim, prep: PreparedLimits, keep_shape: bool = False) -> tuple:
+    """FABRIK's forward pass with limits, compiled (limited_kernel.forward): from the root
+    aim[0], each bone aimed at the next point of `aim` and clamped relative to its placed
+    parent, the frame turns carried along (with keep_shape, each bone aims where its frame
+    already points: that conforms a start pose to lengths and limits). Returns (points,
+    hinge axes, directions, turns) as (n, 3), (n - 1, 3), (n - 1, 3), (n - 1, 4) arrays."""
+    out = _empty_pose(len(aim))
+    limited_kernel().forward_into(as_rows(aim), *packed_limits(prep), keep_shape, *out)
+    return out
 
 
 def iterate(state, step, error, tolerance, cap, min_gain, min_ratio=0.0, ratio_now=None):
@@ -336,12 +336,36 @@ def place_along(root, ls, dirs) -> list:
     return out
 
 
+def limited_kernel():
+    """The compiled limited passes, imported on first use: numba's import costs ~1 s, which
+    only a limited solve should pay."""
+    global _kernel
+    if _kernel is None:
+        from . import limited_kernel as kernel
+
+        _kernel = kernel
+    return _kernel
+
+
+_kernel = None
+
+
+def as_rows(pts) -> np.ndarray:
+    return pts if type(pts) is np.ndarray else np.array(pts, dtype=np.float64)
+
+
 def _to_array(pts) -> np.ndarray:
     return np.fromiter(chain.from_iterable(pts), np.float64, 3 * len(pts)).reshape(-1, 3)
 
 
+def tip_of(pts) -> tuple:
+    """The last point as floats, from a list of points or a limited pass's (n, 3) array (whose
+    elements would otherwise make every later operation a numpy call)."""
+    return tuple(pts[-1].tolist()) if type(pts) is np.ndarray else pts[-1]
+
+
 def _gap(pts, tx, ty, tz) -> float:
-    x, y, z = pts[-1]
+    x, y, z = tip_of(pts)
     dx = x - tx
     dy = y - ty
     dz = z - tz

@@ -118,12 +118,19 @@ def hinge_params(limit: HingeLimit):
 
 def hinge_axis(axis_world, parent):
     """The hinge axis made exactly perpendicular to the (unit) parent direction, or None."""
+    found, axis = hinge_axis_found(axis_world, parent)
+    return axis if found else None
+
+
+def hinge_axis_found(axis_world, parent):
+    """(found, axis): hinge_axis without None, so compiled code can call it too (numba
+    cannot index a value that may be None)."""
     a = dot(axis_world, parent)
     v = (axis_world[0] - a * parent[0], axis_world[1] - a * parent[1], axis_world[2] - a * parent[2])
     n = norm(v)
     if n <= MIN_AXIS_SINE * norm(axis_world):
-        return None
-    return (v[0] / n, v[1] / n, v[2] / n)
+        return False, v
+    return True, (v[0] / n, v[1] / n, v[2] / n)
 
 
 def clamp_cone(params, parent, d):
@@ -136,8 +143,10 @@ def clamp_cone(params, parent, d):
     if c >= cos_max:
         return u
     w = (u[0] - c * parent[0], u[1] - c * parent[1], u[2] - c * parent[2])
-    # Straight back along the parent bone every side is equally near: pick one deterministically.
-    w = unit_or(w, None) or perpendicular(parent)
+    # Straight back along the parent bone every side is equally near: pick one
+    # deterministically. (unit_or written out: compiled code cannot take its None.)
+    n = norm(w)
+    w = perpendicular(parent) if n <= TINY else (w[0] / n, w[1] / n, w[2] / n)
     return (
         cos_max * parent[0] + sin_max * w[0],
         cos_max * parent[1] + sin_max * w[1],
