@@ -24,7 +24,7 @@ from .ik.limits import HingeLimit, Limit, hinge_axis
 from .ik.chain_frames import PreparedLimits
 from .ik.fabrik import tip_of
 from .ik.soft import effective_target_float
-from .rig_solve import ChainSetup, chain_pose, fabrik_chain, local_turns, turned_locals, two_bone_chain, world_of
+from .rig_solve import ChainSetup, chain_pose, fabrik_chain, fabrik_warm, local_turns, turned_locals, two_bone_chain, world_of
 from .rig_limb import solve_limb
 from .rig_gait import GaitSettings, RigGait, check_gait
 from .rig_ground import Ground, ground_frame, make_ground
@@ -605,7 +605,16 @@ def _solve_chain(
         # measured against the real target, so an out-of-reach target still shows.
         aim = effective_target_float(tuple(points[0].tolist()) if type(points) is np.ndarray else points[0], target, setup.total, ch._reach_clamp, ch._softness)
     ik = None
-    if ch._solver == "two_bone":
+    warm_solve = None
+    if prepared is not None:
+        warm_solve = fabrik_warm(aim, ch._tolerance, ch._max_iterations, base_rot, points, frames, prepared, errors)
+    if warm_solve is not None:
+        # The frame-to-frame case (the general path below, in one compiled call).
+        solved, iterations, ik, moved = warm_solve
+        twists = None
+        if moved is not None:
+            start = (base_pos, base_rot, offsets) + moved
+    elif ch._solver == "two_bone":
         solved, twists = two_bone_chain(aim, ch._pole, ch._tolerance, setup.mid_limit, points, frames)
         iterations = 0
         start = None  # its result is not a limited FABRIK one to warm-start from

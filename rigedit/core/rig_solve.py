@@ -20,7 +20,19 @@ import numpy as np
 
 from . import scalar_quat as sq
 from .ik.chain_frames import bone_directions, plan_limits, planned_limits
-from .ik.fabrik import as_rows, fabrik_floats, limited_kernel
+from .ik.arc_start import STRAIGHT_RELATIVE
+from .ik.chain_frames import PreparedLimits
+from .ik.fabrik import (
+    CCD_WHEN_ABOVE,
+    CONES_CCD_WHEN_ABOVE,
+    LIMITED_STALL,
+    OUT_OF_REACH_STALL,
+    STALL_RELATIVE,
+    as_rows,
+    empty_pose,
+    fabrik_floats,
+    limited_kernel,
+)
 from .ik.limits import ConeLimit, HingeLimit, hinge_axis
 from .ik.two_bone import two_bone_ik
 
@@ -238,6 +250,36 @@ def turned_locals(base_rot, frames, turns) -> tuple[list, object]:
     ik, world = np.empty((m, 4)), np.empty((m, 4))
     limited_kernel().turned_locals(*base_rot, as_rows(frames), as_rows(turns), ik, world)
     return [tuple(q) for q in ik.tolist()], world
+
+
+def fabrik_warm(target, tolerance, max_iterations, base_rot, points, frames, prepared, errors_out: list):
+    """fabrik_chain and turned_locals for a limited chain warm-started from its own last
+    result on the same base (`points` and world `frames` as that solve left them,
+    `prepared` its limits read there), in one compiled call: every frame of a drag is this
+    case. Returns None when the general path must run instead (a straight start off
+    target: it first bends the chain into an arc), else (solved points, iterations, local
+    rotations or None when no pass moved the chain, the next warm start's (points, frames,
+    limits) or None to keep this one)."""
+    kernel = limited_kernel()
+    kinds, params, root_dir, lengths = prepared.packed
+    m = len(lengths)
+    pts, axes, dirs, turns = out = empty_pose(m + 1)
+    ik, world = np.empty((m, 4)), np.empty((m, 4))
+    buf = np.empty(max(max_iterations, 1))
+    cones_only = "hinge" not in prepared.kinds
+    outcome, err, count, kept = kernel.solve_warm(
+        points, prepared.ref_axes, prepared.ref_dirs, as_rows(frames), *base_rot, kinds, params, root_dir, lengths,
+        *target, tolerance, max_iterations, STALL_RELATIVE, STRAIGHT_RELATIVE,
+        CONES_CCD_WHEN_ABOVE if cones_only else CCD_WHEN_ABOVE, LIMITED_STALL,
+        OUT_OF_REACH_STALL, cones_only, buf, *out, ik, world,
+    )  # fmt: skip
+    if outcome == kernel.NEEDS_ARC:
+        return None
+    errors_out.extend(buf[:count].tolist())
+    if not kept:
+        return points, count, None, None
+    ready = PreparedLimits(prepared.kinds, prepared.params, dirs, axes, prepared.root_dir, None, prepared.lengths, prepared.packed)
+    return pts, count, [tuple(q) for q in ik.tolist()], (pts, world, ready)
 
 
 # A chain's limits (a fresh mapping whenever they change, never changed in place) planned for

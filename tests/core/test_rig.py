@@ -438,7 +438,8 @@ def test_the_float_write_back_matches_write_chain_positions(joints, base, moves)
 from hypothesis import assume  # noqa: E402
 
 from rigedit.core.ik.chain_frames import plan_limits  # noqa: E402
-from rigedit.core.rig_solve import fabrik_chain, turned_locals  # noqa: E402
+from rigedit.core.ik.chain_frames import PreparedLimits  # noqa: E402
+from rigedit.core.rig_solve import fabrik_chain, fabrik_warm, turned_locals  # noqa: E402
 
 limit_choices = st.sampled_from([None, ConeLimit(25.0), ConeLimit(60.0), HingeLimit((1.0, 0.0, 0.0), -30.0, 120.0), HingeLimit((0.0, 0.3, 1.0), 0.0, 150.0)])
 
@@ -485,6 +486,57 @@ def test_a_limited_fabrik_written_back_from_its_frame_turns_matches_the_shortest
         parent = sq.qmul(parent, q)
         pos = pos + np.array(sq.qrot(parent, offsets[k + 1]))
         assert np.allclose(pos, solved[k + 1], atol=1e-9)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.tuples(offsets, unit_quats, limit_choices), min_size=3, max_size=6),
+    unit_quats,
+    vectors,
+    vectors,
+)
+def test_the_warm_start_call_solves_as_the_general_path_does(joints, base, target, moved_to):
+    """A limited chain warm-started from its own last result solves in one compiled call
+    (fabrik_warm, what the rig does every frame of a drag); it gives exactly what the
+    general path (fabrik_chain from that start, then turned_locals) gives: the same points,
+    errors, local rotations and next warm start, bit for bit."""
+    offsets_ = [tuple(j[0]) for j in joints]
+    rots = np.array([j[1] for j in joints], dtype=np.float64)
+    rots /= np.linalg.norm(rots, axis=1, keepdims=True)
+    base_q = tuple((np.array(base) / np.linalg.norm(base)).tolist())
+    warm = [tuple(q) for q in rots[:-1].tolist()]
+    by_joint = {k: j[2] for k, j in enumerate(joints[:-1]) if k > 0 and j[2] is not None}
+    points, frames = chain_pose(sq.ZERO, base_q, offsets_, warm)
+    plan = plan_limits(by_joint, len(offsets_))
+    assume(plan is not None)
+    hinged = any(isinstance(lim, HingeLimit) for lim in by_joint.values())
+    try:
+        _, _, prep, result = fabrik_chain(target, 1e-3, 10, None, plan, hinged, base_q, points, frames, None)
+    except ValueError:
+        assume(False)  # a hinge axis along its parent bone
+    assume(result is not None and result[3] is not None)
+    _, world = turned_locals(base_q, frames, result[3])
+    ready = PreparedLimits(prep.kinds, prep.params, result[2], result[1], prep.root_dir, None, prep.lengths, prep.packed)
+
+    errors_warm, errors_general = [], []
+    got = fabrik_warm(moved_to, 1e-3, 10, base_q, result[0], world, ready, errors_warm)
+    solved, iterations, _, general = fabrik_chain(
+        moved_to, 1e-3, 10, None, plan, hinged, base_q, result[0], world, None, errors_general, ready
+    )
+    if got is None:  # a straight start: the general path bends it into an arc first
+        tip, root = np.asarray(result[0])[-1], np.asarray(result[0])[0]
+        assert np.linalg.norm(tip - root) >= sum(prep.lengths) * (1.0 - 1e-6)
+        return
+    pts, count, ik, start = got
+    assert count == iterations and errors_warm == errors_general
+    assert np.array_equal(np.asarray(pts), np.asarray(solved))
+    if general[3] is None:  # no pass moved it: the rotations and warm start stay as they were
+        assert ik is None and start is None
+        return
+    ik_general, world_general = turned_locals(base_q, world, general[3])
+    assert ik == ik_general
+    assert np.array_equal(start[1], world_general)
+    assert np.array_equal(start[2].ref_dirs, general[2]) and np.array_equal(start[2].ref_axes, general[1])
 
 
 # --- structure ---------------------------------------------------------------------------------

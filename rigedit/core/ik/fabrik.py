@@ -192,7 +192,7 @@ def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, gi
     # Limited: the iterations run compiled (limited_kernel.py), from the conformed start.
     moved = limited[3] is not None
     pose = limited if moved else limited[:3] + (np.zeros((n - 1, 4)),)
-    out = _empty_pose(n)
+    out = empty_pose(n)
     buf = np.empty(max(cap, 1))
     cones_only = "hinge" not in prep.kinds
     err, count, kept = limited_kernel().iterate(
@@ -204,7 +204,7 @@ def fabrik_floats(pts, target, ls, tol, cap, limits, pole, *, arc_start=True, gi
     return limited[0], err, tuple(buf[:count].tolist()), prep, limited
 
 
-def _empty_pose(n: int) -> tuple:
+def empty_pose(n: int) -> tuple:
     """Arrays for a limited pose of n points: points, hinge axes, directions, turns."""
     return np.empty((n, 3)), np.empty((n - 1, 3)), np.empty((n - 1, 3)), np.empty((n - 1, 4))
 
@@ -215,7 +215,7 @@ def forward_limited(aim, prep: PreparedLimits, keep_shape: bool = False) -> tupl
     parent, the frame turns carried along (with keep_shape, each bone aims where its frame
     already points: that conforms a start pose to lengths and limits). Returns (points,
     hinge axes, directions, turns) as (n, 3), (n - 1, 3), (n - 1, 3), (n - 1, 4) arrays."""
-    out = _empty_pose(len(aim))
+    out = empty_pose(len(aim))
     limited_kernel().forward_into(as_rows(aim), *packed_limits(prep), keep_shape, *out)
     return out
 

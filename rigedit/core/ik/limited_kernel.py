@@ -287,3 +287,42 @@ def turned_locals(bx, by, bz, bw, frames, turns, out, world):
         out[k, 0], out[k, 1], out[k, 2], out[k, 3] = lx / n, ly / n, lz / n, lw / n
         world[k, 0], world[k, 1], world[k, 2], world[k, 3] = w
         parent = w
+
+
+# solve_warm's outcomes.
+AT_TARGET, NEEDS_ARC, SOLVED = 0, 1, 2
+
+
+@_jit
+def solve_warm(
+    pts, axes, dirs, frames, bx, by, bz, bw, kinds, params, root_dir, lengths, tx, ty, tz, tol, cap, stall_relative,
+    straight_relative, ccd_when_above, limited_stall, out_of_reach_stall, cones_only, errors,
+    out_pts, out_axes, out_dirs, out_turns, out_locals, out_world,
+):  # fmt: skip
+    """A rig chain's limited solve warm-started from its own last result (points, hinge
+    axes and directions, which meet the limits and are the reference of its frame turns,
+    and its bones' world frames), in one call: the frame-to-frame case, where the Python
+    around the passes cost more than they did. Returns (outcome, error, iterations, kept):
+    AT_TARGET when the start is within `tol` (nothing solved), NEEDS_ARC when it is a
+    straight chain off target (the caller's general path bends it into an arc first),
+    else SOLVED: `iterate`'s loop ran, and when an iteration was kept the out arrays hold
+    its pose and, as `turned_locals` gives them, its local rotations and world frames."""
+    n = pts.shape[0] - 1
+    target = (tx, ty, tz)
+    err = _gap(pts, target)
+    if err <= tol:
+        return AT_TARGET, err, 0, False
+    total = 0.0
+    for k in range(n):
+        total += lengths[k]
+    dx, dy, dz = pts[n, 0] - pts[0, 0], pts[n, 1] - pts[0, 1], pts[n, 2] - pts[0, 2]
+    span = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if cap > 0 and total > TINY and span >= total * (1.0 - straight_relative):  # arc_start.is_straight
+        return NEEDS_ARC, err, 0, False
+    err, count, kept = iterate(
+        pts, axes, dirs, out_turns, kinds, params, dirs, axes, root_dir, lengths, tx, ty, tz, err, tol, cap,
+        stall_relative * total, ccd_when_above, limited_stall, out_of_reach_stall, cones_only, errors, out_pts, out_axes, out_dirs, out_turns,
+    )  # fmt: skip
+    if kept:
+        turned_locals(bx, by, bz, bw, frames, out_turns, out_locals, out_world)
+    return SOLVED, err, count, kept
