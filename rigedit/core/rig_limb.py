@@ -1,20 +1,16 @@
 """A rig's two-bone chain solved in one pass: warm start, aim, closed form, limit, write-back.
 
-The same steps as rig_solve's chain_pose, two_bone_chain and local_turns (and the same
-formulas, so the results agree to round-off; a test holds them together), written out for
-exactly two bones. Every limb of every rig runs this on every frame, and the generic
-per-joint helpers cost several times the arithmetic in calls, lists and dicts: the four
-limbs of the humanoid cost ~35 us each that way against ~4 us for two_bone_ik itself.
+The same steps as rig_solve's chain_pose, two_bone_chain and local_turns (a test holds them
+together), for exactly two bones, in one compiled call (rig_limb_kernel.py): every limb of
+every rig runs this on every frame, and in Python floats a limb cost ~20-35 us against
+~3-5 us compiled, nearly all of that the call itself.
+
+The kernel is imported on the first solve, not with this module: numba's import costs
+about a second, which `import rigedit` should not pay.
 """
 from __future__ import annotations
 
-from math import atan2, cos, sin, sqrt
-
-from .ik.limits import MIN_AXIS_SINE
-from .ik.soft import effective_target_float
-from .ik.two_bone import two_bone_ik
-from .rig_solve import _add_rotated, _bend_normal, _bone_end, hinge_bend, in_parent_frame, turn_local
-from .scalar_quat import TINY, qbetween, qmul, qnormalize
+_kernel = None
 
 
 def solve_limb(target, pole, tolerance, reach_clamp, softness, total, lim, base_pos, base_rot, offsets, warm):
@@ -24,87 +20,57 @@ def solve_limb(target, pole, tolerance, reach_clamp, softness, total, lim, base_
     joint's limit parameters `lim` (ChainSetup.mid_limit, or None) and turn each bone by the
     shortest arc to its solved direction. Returns ([two local rotations], tip error, the
     solved tip)."""
+    k = _kernel or _load()
     o0, o1, o2 = offsets
     w0, w1 = warm
-    # The warm start (chain_pose): root, mid, end and the upper bone's world frame f0.
-    root = _add_rotated(base_pos, base_rot, o0)
-    f0 = qmul(base_rot, w0)
-    mid = _add_rotated(root, f0, o1)
-    end = _add_rotated(mid, qmul(f0, w1), o2)
+    # two_bone_ik's eps = min(1e-6, tolerance), only checked for being positive.
+    eps = tolerance if tolerance < 1e-6 else 1e-6
+    if lim is None:
+        kind, axis, lo, hi = k.NO_LIMIT, base_pos, 0.0, 0.0
+    elif lim[0] == "cone":
+        kind, axis, lo, hi = k.CONE, base_pos, lim[1], 0.0
+    else:
+        kind, axis, lo, hi = k.HINGE, lim[1], lim[2], lim[3]
+    has_pole = pole is not None
+    if not has_pole:
+        pole = base_pos  # any float 3-tuple: the kernel has one signature
+    try:
+        status, local0, local1, error, tip = k.limb(
+            target, pole, has_pole, eps, reach_clamp, softness, total, kind, axis, lo, hi, base_pos, base_rot, o0, o1, o2, w0, w1
+        )
+    except TypeError:
+        # Not float tuples (ints, lists, arrays): convert (slowly) rather than compile
+        # another version.
+        args = (target, pole, has_pole, eps, reach_clamp, softness, total, kind, axis, lo, hi, base_pos, base_rot, o0, o1, o2, w0, w1)
+        status, local0, local1, error, tip = k.limb(*_as_floats(args))
+    if status != k.OK:
+        _explain(target, pole if has_pole else None, tolerance, reach_clamp, softness, total, lim, base_pos, base_rot, offsets, warm)
+    return [local0, local1], error, tip
+
+
+def _load():
+    global _kernel
+    from . import rig_limb_kernel
+
+    _kernel = rig_limb_kernel
+    return _kernel
+
+
+def _as_floats(args):
+    return tuple(
+        a if type(a) is bool else float(a) if k in (3, 4, 5, 6, 9, 10) else int(a) if k == 7 else tuple(map(float, a))
+        for k, a in enumerate(args)
+    )
+
+
+def _explain(target, pole, tolerance, reach_clamp, softness, total, lim, base_pos, base_rot, offsets, warm) -> None:
+    """Raise two_bone_ik's own error for input the kernel refused (the slow path)."""
+    from .ik.soft import effective_target_float
+    from .rig_solve import chain_pose, two_bone_chain
+
+    points, frames = chain_pose(base_pos, base_rot, offsets, warm)
     aim = target
-    if reach_clamp < 1.0 or softness > 0.0:  # rig_uses.reach_is_plain, inline
-        aim = effective_target_float(root, target, total, reach_clamp, softness)
-    new_mid, new_end, _ = two_bone_ik(root, mid, end, aim, pole, eps=min(1e-6, tolerance), as_floats=True)
-    twist = None
-    if lim is not None:
-        new_end, twist = _limited(lim, root, mid, new_mid, new_end, f0)
-
-    # Upper bone (local_turns, k = 0): the solved bone in the parent's frame ...
-    sx, sy, sz = in_parent_frame(base_rot, root, new_mid)
-    # ... and the old one: the old local rotation turns the child's offset.
-    local0 = turn_local(w0, o1, sx, sy, sz)
-    if twist is not None:
-        # The world twist about the solved bone u, seen in the parent's frame, is the same
-        # angle about conj(parent) u: the solved bone's direction just worked out.
-        ns = sqrt(sx * sx + sy * sy + sz * sz)
-        sh, ch = twist
-        k = sh / ns
-        local0 = qnormalize(qmul((sx * k, sy * k, sz * k, ch), local0))
-    # Lower bone (k = 1), its parent now the upper bone's new world rotation.
-    sx, sy, sz = in_parent_frame(qmul(base_rot, local0), new_mid, new_end)
-    local1 = turn_local(w1, o2, sx, sy, sz)
-    dx, dy, dz = new_end[0] - target[0], new_end[1] - target[1], new_end[2] - target[2]
-    return [local0, local1], sqrt(dx * dx + dy * dy + dz * dz), new_end
-
-
-def _limited(lim, root, mid, new_mid, new_end, f0):
-    """rig_solve.two_bone_chain's limit step: (new end, (sin, cos) of the half twist about
-    the upper bone, or None)."""
-    rx, ry, rz = root
-    ux, uy, uz = new_mid[0] - rx, new_mid[1] - ry, new_mid[2] - rz
-    vx, vy, vz = new_end[0] - new_mid[0], new_end[1] - new_mid[1], new_end[2] - new_mid[2]
-    lu = sqrt(ux * ux + uy * uy + uz * uz)
-    ll = sqrt(vx * vx + vy * vy + vz * vz)
-    if lu <= TINY or ll <= TINY:
-        return new_end, None  # a zero-length bone cannot bend wrong
-    u = (ux / lu, uy / lu, uz / lu)
-    nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
-    nn = sqrt(nx * nx + ny * ny + nz * nz)
-    bend = atan2(nn, ux * vx + uy * vy + uz * vz)
-    if lim[0] == "cone":
-        if bend <= lim[1]:
-            return new_end, None
-        return _bone_end(new_mid, u, _bend_normal((nx, ny, nz), nn, None, u), lim[1], ll), None
-    _, axis_local, lo, hi = lim
-    # Hinge: the axis the upper bone's frame would carry after a plain shortest-arc turn.
-    # hinge_axis(qrot(qmul(qbetween(mid - root, u), f0), axis_local), u), the products
-    # written out (the same operations, so the same bits as two_bone_chain).
-    bx, by, bz, bw = qbetween((mid[0] - rx, mid[1] - ry, mid[2] - rz), u)
-    fx, fy, fz, fw = f0
-    cx = bw * fx + bx * fw + by * fz - bz * fy
-    cy = bw * fy - bx * fz + by * fw + bz * fx
-    cz = bw * fz + bx * fy - by * fx + bz * fw
-    cw = bw * fw - bx * fx - by * fy - bz * fz
-    vx, vy, vz = axis_local
-    tx, ty, tz = 2.0 * (cy * vz - cz * vy), 2.0 * (cz * vx - cx * vz), 2.0 * (cx * vy - cy * vx)
-    hx = vx + cw * tx + (cy * tz - cz * ty)
-    hy = vy + cw * ty + (cz * tx - cx * tz)
-    hz = vz + cw * tz + (cx * ty - cy * tx)
-    a = hx * u[0] + hy * u[1] + hz * u[2]
-    wx, wy, wz = hx - a * u[0], hy - a * u[1], hz - a * u[2]
-    nw = sqrt(wx * wx + wy * wy + wz * wz)
-    hinge = None
-    if nw > MIN_AXIS_SINE * sqrt(hx * hx + hy * hy + hz * hz):
-        hinge = (wx / nw, wy / nw, wz / nw)
-    axis, angle, clamped = hinge_bend(bend, lo, hi, hinge, (nx, ny, nz), nn, u)
-    if clamped:
-        new_end = _bone_end(new_mid, u, axis, angle, ll)
-    if hinge is None:
-        return new_end, None
-    # rig_solve._twist_onto: the turn about u taking the hinge onto the axis.
-    hx, hy, hz = hinge
-    ax, ay, az = axis
-    c = hx * ax + hy * ay + hz * az
-    s = u[0] * (hy * az - hz * ay) + u[1] * (hz * ax - hx * az) + u[2] * (hx * ay - hy * ax)
-    half = 0.5 * atan2(s, c)
-    return new_end, (sin(half), cos(half))
+    if reach_clamp < 1.0 or softness > 0.0:
+        aim = effective_target_float(points[0], target, total, reach_clamp, softness)
+    two_bone_chain(aim, pole, tolerance, lim, points, frames)
+    raise ValueError(f"two-bone limb cannot be solved: target {target!r}, pole {pole!r}, tolerance {tolerance!r}")

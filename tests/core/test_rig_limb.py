@@ -89,3 +89,65 @@ def test_a_limb_folded_onto_itself_bends_to_its_limit(limit, bend_deg):
     thigh, shin = pos[1] - pos[0], pos[2] - pos[1]
     bend = np.degrees(np.arccos(np.clip(thigh @ shin / np.linalg.norm(thigh) / np.linalg.norm(shin), -1.0, 1.0)))
     assert bend == pytest.approx(bend_deg, abs=1e-6)
+
+
+def _args(base_pos, base_rot, offsets, warm, target, pole, limit, soft):
+    offsets = list(offsets)
+    total = sum(sq.norm(o) for o in offsets[1:])
+    lim = None if limit is None else _limit_params(limit)
+    return (target, pole, 1e-3, soft[0], soft[1], total, lim, base_pos, _unit(base_rot), offsets, [_unit(q) for q in warm])
+
+
+softs = st.sampled_from([(1.0, 0.0), (0.999, 0.0), (0.9, 0.0), (1.0, 0.1)])
+
+
+@settings(max_examples=200, deadline=None)
+@given(vectors, unit_quats, st.tuples(vectors, bones, bones), st.tuples(unit_quats, unit_quats), vectors, st.one_of(st.none(), vectors), softs)
+def test_without_a_limit_solve_limb_is_the_generic_steps_to_the_bit(base_pos, base_rot, offsets, warm, target, pole, soft):
+    """No limit, no twist: the compiled limb does the generic steps' operations in their
+    order (two_bone_ik's hypot included), so every bit agrees, signed zeros too."""
+    args = _args(base_pos, base_rot, offsets, warm, target, pole, None, soft)
+    assert repr(solve_limb(*args)) == repr(_generic(*args))
+
+
+@settings(max_examples=300, deadline=None)
+@given(vectors, unit_quats, st.tuples(vectors, bones, bones), st.tuples(unit_quats, unit_quats), vectors, st.one_of(st.none(), vectors), limits, softs)
+def test_the_compiled_limb_is_its_python_source_to_the_bit(base_pos, base_rot, offsets, warm, target, pole, limit, soft):
+    """The kernel run as Python (its source and the helpers it compiles in, interpreted)
+    against the machine code: numba must keep every operation, and libm's atan2, sin and
+    cos must be the ones CPython calls, limits and twists included."""
+    from rigedit.core import rig_limb_kernel as k
+
+    args = _args(base_pos, base_rot, offsets, warm, target, pole, limit, soft)
+    compiled = solve_limb(*args)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(k, "_limited", k._limited.py_func)
+        mp.setattr(k, "limb", k.limb.py_func)
+        interpreted = solve_limb(*args)
+    assert repr(compiled) == repr(interpreted)
+
+
+def test_ints_and_lists_give_the_answer_of_floats():
+    floats = ((0.3, 1.2, -0.4), (0.0, 1.0, 1.0), 1e-3, 1.0, 0.0, 0.9, ("cone", 1.0), (0.0, 1.0, 0.0),
+              (0.0, 0.0, 0.0, 1.0), [(0.1, 0.0, 0.0), (0.0, -0.5, 0.0), (0.0, -0.4, 0.0)], [(0.0, 0.0, 0.0, 1.0)] * 2)  # fmt: skip
+    mixed = ([0.3, 1.2, -0.4], np.array([0, 1, 1]), 1e-3, 1, 0, 0.9, ("cone", 1), [0, 1, 0],
+             (0, 0, 0, 1), [[0.1, 0, 0], (0, -0.5, 0), np.array([0.0, -0.4, 0.0])], [(0, 0, 0, 1)] * 2)  # fmt: skip
+    assert repr(solve_limb(*mixed)) == repr(solve_limb(*floats))
+
+
+@pytest.mark.parametrize(
+    "field, value, words",
+    [
+        ("target", (1e200, 0.0, 0.0), "too large"),
+        ("target", (math.nan, 0.0, 0.0), "target has non-finite"),
+        ("pole", (0.0, math.inf, 0.0), "pole has non-finite"),
+        ("tolerance", 0.0, "eps must be a positive number"),
+    ],
+)
+def test_input_two_bone_ik_refuses_raises_its_error(field, value, words):
+    args = dict(target=(0.3, 1.2, -0.4), pole=None, tolerance=1e-3, reach_clamp=1.0, softness=0.0, total=0.9,
+                lim=("hinge", (1.0, 0.0, 0.0), 0.0, 2.5), base_pos=(0.0, 1.0, 0.0), base_rot=(0.0, 0.0, 0.0, 1.0),
+                offsets=[(0.1, 0.0, 0.0), (0.0, -0.5, 0.0), (0.0, -0.4, 0.0)], warm=[(0.0, 0.0, 0.0, 1.0)] * 2)  # fmt: skip
+    args[field] = value
+    with pytest.raises(ValueError, match=words):
+        solve_limb(**args)
