@@ -7,6 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.rigedit-installed
 SYSDEPS_STAMP := $(VENV)/.sysdeps-ok
+KERNELS_STAMP := $(VENV)/.kernels-compiled
 SCREENSHOT ?= out/rigedit-demo.png
 
 .PHONY: run test setup sysdeps bench clean
@@ -23,7 +24,7 @@ run: setup
 test: setup
 	$(BIN)/python -m pytest
 
-setup: $(SYSDEPS_STAMP) $(STAMP)
+setup: $(SYSDEPS_STAMP) $(STAMP) $(KERNELS_STAMP)
 
 $(SYSDEPS_STAMP): scripts/sysdeps.sh | $(VENV)/bin/python
 	@bash scripts/sysdeps.sh
@@ -36,6 +37,13 @@ $(VENV)/bin/python:
 $(STAMP): pyproject.toml | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $@
+
+# The numba kernels compile once (~30 s) into numba's cache, here rather than on the editor's
+# first solve; again after a core change (only the kernels it touches recompile).
+$(KERNELS_STAMP): $(STAMP) $(wildcard rigedit/core/*.py rigedit/core/ik/*.py) scripts/compile_kernels.py
+	@echo "Compiling the solver kernels (once; about 30 s on a fresh machine)..."
+	@$(BIN)/python scripts/compile_kernels.py
 	@touch $@
 
 bench: setup

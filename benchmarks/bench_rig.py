@@ -28,7 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rigedit.core import rig_limb, rig_solve  # noqa: E402
+from rigedit.core import rig as rig_module  # noqa: E402
 from rigedit.core.rig import BUNDLED_PRESETS  # noqa: E402
 from rigedit.io.preset import load_preset  # noqa: E402
 
@@ -53,17 +53,16 @@ def _timed(fn):
     return run
 
 
-_PLAIN = {"two_bone_ik": rig_solve.two_bone_ik, "fabrik_floats": rig_solve.fabrik_floats}
+# The per-chain solver calls, where Rig.solve (rig.py) looks them up: the compiled limb, the
+# compiled warm-started limited FABRIK, and the general FABRIK and two-bone paths.
+_SOLVERS = ("solve_limb", "fabrik_warm", "fabrik_chain", "two_bone_chain")
+_PLAIN = {name: getattr(rig_module, name) for name in _SOLVERS}
 _TIMED = {name: _timed(fn) for name, fn in _PLAIN.items()}
-# Where Rig.solve looks the solvers up: rig_solve (FABRIK chains, bake) and rig_limb (its
-# two-bone chains).
-_CALLERS = {"two_bone_ik": (rig_solve, rig_limb), "fabrik_floats": (rig_solve,)}
 
 
 def _wrap_solvers(on: bool) -> None:
     for name, fn in (_TIMED if on else _PLAIN).items():
-        for module in _CALLERS[name]:
-            setattr(module, name, fn)
+        setattr(rig_module, name, fn)
 
 
 def bench(path: Path, frames: int, case: str) -> tuple[float, float, float, float]:

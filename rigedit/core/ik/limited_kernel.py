@@ -18,9 +18,8 @@ parameters ((cos, sin) of a cone's half angle, or a hinge's (lo, hi) in radians)
 reference pose's directions and hinge axes, and the bone entering the root (`root_dir`,
 read only when joint 0 has a limit).
 
-numba caches the machine code beside this file. It does not notice edits to the compiled
-helpers in scalar_quat.py or limits.py: after changing one, delete rigedit/core/ik/__pycache__
-(the tests run on a fresh clone, so CI always compiles afresh).
+numba caches the machine code beside this file; `jitable.fresh_cache` drops it when
+scalar_quat.py or limits.py change, which numba alone would not notice.
 """
 from __future__ import annotations
 
@@ -28,18 +27,18 @@ import math
 
 import numba
 import numpy as np
-from numba.extending import register_jitable
 
 from .. import scalar_quat as sq
+from ..jitable import fresh_cache, jitable
 from . import limits
 
 NONE, CONE, HINGE, FREE_CONE = 0, 1, 2, 3  # FREE_CONE: a cone of 180 degrees or more
 
-for _fn in (
+fresh_cache(__file__, sq, limits)
+jitable(
     sq.qmul, sq.qconj, sq.qrot, sq.qbetween, sq.near_opposite_turn, sq.turn_unit, sq.perpendicular, sq.cross, sq.dot,
     sq.norm, sq.unit_or, limits.hinge_axis_found, limits.clamp_cone, limits.clamp_hinge, limits._circular_gap,
-):  # fmt: skip
-    register_jitable(_fn)
+)
 
 TINY = sq.TINY
 qmul, qconj, qrot, qbetween, turn_unit, unit_or, dot = sq.qmul, sq.qconj, sq.qrot, sq.qbetween, sq.turn_unit, sq.unit_or, sq.dot

@@ -1,0 +1,45 @@
+"""What the numba kernels share: plain-Python float helpers made callable from compiled code,
+and a guard against numba's cache serving stale machine code.
+
+`jitable(*functions)` registers each helper once (`numba.extending.register_jitable`): it stays
+the plain Python function for Python callers, and a kernel calling it compiles its source.
+One definition serves both, so the compiled and the Python paths do the same operations.
+
+`fresh_cache(kernel_file, *modules)`: numba's cache checks only the kernel file's own
+timestamp, not the helpers compiled into it. A kernel names the modules it compiles code
+from; when their sources differ from those its cache was built with, its cache files are
+removed before numba looks for them (at the kernel's first call), so it compiles afresh.
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from numba.extending import register_jitable
+
+_registered: set = set()
+
+
+def jitable(*functions) -> None:
+    for fn in functions:
+        if fn not in _registered:
+            register_jitable(fn)
+            _registered.add(fn)
+
+
+def fresh_cache(kernel_file: str, *modules) -> None:
+    kernel = Path(kernel_file)
+    digest = hashlib.sha256()
+    for module in modules:
+        digest.update(Path(module.__file__).read_bytes())
+    cache = kernel.parent / "__pycache__"
+    stamp = cache / f"{kernel.stem}.helpers"
+    try:
+        if stamp.exists() and stamp.read_text() == digest.hexdigest():
+            return
+        for f in list(cache.glob(f"{kernel.stem}.*.nbi")) + list(cache.glob(f"{kernel.stem}.*.nbc")):
+            f.unlink()
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(digest.hexdigest())
+    except OSError:
+        pass  # a read-only install: numba then caches elsewhere, or not at all, and compiles
