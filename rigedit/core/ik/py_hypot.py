@@ -20,7 +20,9 @@ _SPLIT = 134217729.0  # 2**27 + 1: Veltkamp's splitter, a double's top 26 bits a
 @numba.njit(cache=True, nogil=True)
 def hypot3(x: float, y: float, z: float) -> float:
     ax, ay, az = abs(x), abs(y), abs(z)
-    big = ax
+    big = 0.0  # a NaN never becomes the largest: hypot(nan, inf) is inf, as in CPython
+    if ax > big:
+        big = ax
     if ay > big:
         big = ay
     if az > big:
