@@ -29,6 +29,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rigedit.core import rig as rig_module  # noqa: E402
+from rigedit.core import rig_chain  # noqa: E402
 from rigedit.core.rig import BUNDLED_PRESETS  # noqa: E402
 from rigedit.io.preset import load_preset  # noqa: E402
 
@@ -53,16 +54,16 @@ def _timed(fn):
     return run
 
 
-# The per-chain solver calls, where Rig.solve (rig.py) looks them up: the compiled limb, the
+# The per-chain solver calls, where Rig.solve looks them up (rig.py, rig_chain.py): the compiled limb, the
 # compiled warm-started limited FABRIK, and the general FABRIK and two-bone paths.
-_SOLVERS = ("solve_limb", "fabrik_warm", "fabrik_chain", "two_bone_chain")
-_PLAIN = {name: getattr(rig_module, name) for name in _SOLVERS}
+_SOLVERS = {"solve_limb": rig_module, "fabrik_warm": rig_chain, "fabrik_chain": rig_chain, "two_bone_chain": rig_chain}
+_PLAIN = {name: getattr(module, name) for name, module in _SOLVERS.items()}
 _TIMED = {name: _timed(fn) for name, fn in _PLAIN.items()}
 
 
 def _wrap_solvers(on: bool) -> None:
     for name, fn in (_TIMED if on else _PLAIN).items():
-        setattr(rig_module, name, fn)
+        setattr(_SOLVERS[name], name, fn)
 
 
 def bench(path: Path, frames: int, case: str) -> tuple[float, float, float, float]:

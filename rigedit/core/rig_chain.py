@@ -1,0 +1,112 @@
+"""One chain of a rig solved for a frame, warm-started from its own last solve.
+
+Rig.solve walks its chains in order and hands each changed one to `solve_chain`, with the
+chain's base (the world transform of its root's parent in the pose built so far), its
+joints' offsets, its last state and the local rotations to start from. The two-bone limb's
+usual case skips this (rig_limb.py, one compiled call); everything else comes here: FABRIK,
+limited or not, and a two-bone chain whose last solve left a limited warm start.
+"""
+from __future__ import annotations
+
+from . import scalar_quat as sq
+from .chain import Chain
+from .ik.chain_frames import PreparedLimits
+from .ik.fabrik import tip_of
+from .ik.soft import effective_target_float
+from .rig_solve import ChainSetup, chain_pose, fabrik_chain, fabrik_warm, local_turns, turned_locals, two_bone_chain
+
+
+class ChainState:
+    """A chain's last solve: its IK local rotations (all joints but the tip), what it was
+    solved for, and whether solving the same again could change anything (`final`: reached,
+    closed-form, or FABRIK no longer getting closer), so an unchanged chain is not solved
+    again."""
+
+    __slots__ = ("ik", "key", "limits", "error", "reached", "final", "start")
+
+    def __init__(self, ik: list, key: tuple, limits, error: float, reached: bool, final: bool, start=None) -> None:
+        self.ik, self.key, self.limits, self.error, self.reached, self.final = ik, key, limits, error, reached, final
+        # A limited FABRIK result as the next warm start: (base_pos, base_rot, offsets it was
+        # solved on, its points, its bones' world frames, its PreparedLimits), or None.
+        self.start = start
+
+
+# FABRIK short of its target is solved again on the next frame, warm-started, until a solve of
+# unchanged inputs gains less than this fraction of its error: then it has stalled (out of
+# reach, or held by its limits) and is left alone until something changes.
+STALL_GAIN = 1e-6
+
+
+def solve_chain(
+    ch: Chain,
+    setup: ChainSetup,
+    base_pos,
+    base_rot,
+    offsets: list,
+    warm_state: ChainState | None,
+    warm: list,
+    key: tuple,
+    previous: ChainState | None,
+    errors: list,
+) -> tuple[ChainState, int]:
+    """Solve one chain from `warm` (the local rotations of `warm_state`, its last solve, or
+    of the animated pose); `previous` is its last state when the inputs are unchanged;
+    FABRIK's error after each pass goes to `errors`."""
+    start = warm_state.start if warm_state is not None and warm_state.limits is ch._limits else None
+    if start is not None and start[0] == base_pos and start[1] == base_rot and start[2] == offsets:
+        # The chain's own last limited result, on the same base: its points, frames and
+        # limit directions are where that solve left them (no FK, no limits to prepare).
+        points, frames, prepared = start[3], start[4], start[5]
+    else:
+        points, frames = chain_pose(base_pos, base_rot, offsets, warm)
+        start = prepared = None
+    target = aim = ch._target
+    if ch._reach_clamp < 1.0 or ch._softness > 0.0:  # rig_uses.reach_is_plain, inline
+        # The reach clamp / soft IK move the target the solver aims at; the error stays
+        # measured against the real target, so an out-of-reach target still shows.
+        root = points[0] if type(points) is list else tuple(points[0].tolist())  # a limited start is an array
+        aim = effective_target_float(root, target, setup.total, ch._reach_clamp, ch._softness)
+    ik = None
+    warm_solve = None
+    if prepared is not None:
+        warm_solve = fabrik_warm(aim, ch._tolerance, ch._max_iterations, base_rot, points, frames, prepared, errors)
+    if warm_solve is not None:
+        # The frame-to-frame case (the general path below, in one compiled call).
+        solved, iterations, ik, moved = warm_solve
+        twists = None
+        if moved is not None:
+            start = (base_pos, base_rot, offsets) + moved
+    elif ch._solver == "two_bone":
+        solved, twists = two_bone_chain(aim, ch._pole, ch._tolerance, setup.mid_limit, points, frames)
+        iterations = 0
+        start = None  # its result is not a limited FABRIK one to warm-start from
+    elif sq.dist(tip_of(points), aim) <= ch._tolerance:
+        # Already there from its own last solution (FABRIK would run no pass): keep the
+        # rotations exactly rather than re-derive them with round-off.
+        solved, twists, iterations = points, None, 0
+    else:
+        root_dir = sq.qrot(base_rot, offsets[0]) if setup.root_limited and prepared is None else None
+        solved, iterations, prep, result = fabrik_chain(
+            aim, ch._tolerance, ch._max_iterations, ch._pole, setup.plan, setup.hinged, base_rot, points, frames, root_dir,
+            errors, prepared,
+        )
+        twists = None
+        start = None
+        if result is not None:
+            # Limited: the forward pass carried each bone's frame turn; those turns are the
+            # write-back (turned_locals), and the result is the next warm start's pose.
+            pts, axes, dirs, turns = result
+            if turns is None:
+                ik, world = warm, frames
+            else:
+                ik, world = turned_locals(base_rot, frames, turns)
+            ready = PreparedLimits(prep.kinds, prep.params, dirs, axes, prep.root_dir, None, prep.lengths, prep.packed)
+            start = (base_pos, base_rot, offsets, pts, world, ready)
+    if ik is None:
+        ik = warm if solved is points else local_turns(base_rot, warm, offsets, solved, twists)
+    error = sq.dist(tip_of(solved), target)
+    reached = error <= ch._tolerance
+    final = reached or ch._solver == "two_bone" or iterations == 0
+    if previous is not None and error >= previous.error * (1.0 - STALL_GAIN):
+        final = True
+    return ChainState(ik, key, ch._limits, error, reached, final, start), iterations
