@@ -13,6 +13,7 @@ removed before numba looks for them (at the kernel's first call), so it compiles
 from __future__ import annotations
 
 import hashlib
+import logging
 from pathlib import Path
 
 from numba.extending import register_jitable
@@ -35,11 +36,13 @@ def fresh_cache(kernel_file: str, *modules) -> None:
     cache = kernel.parent / "__pycache__"
     stamp = cache / f"{kernel.stem}.helpers"
     try:
-        if stamp.exists() and stamp.read_text() == digest.hexdigest():
+        if stamp.exists() and stamp.read_text() == digest.hexdigest() and any(cache.glob(f"{kernel.stem}.*.nbi")):
             return
         for f in list(cache.glob(f"{kernel.stem}.*.nbi")) + list(cache.glob(f"{kernel.stem}.*.nbc")):
             f.unlink()
         cache.mkdir(exist_ok=True)
         stamp.write_text(digest.hexdigest())
     except OSError:
-        pass  # a read-only install: numba then caches elsewhere, or not at all, and compiles
+        return  # a read-only install: numba caches elsewhere (or not at all)
+    # A first solve that stops for ~20 s should say why (`make` compiles them at setup).
+    logging.getLogger("rigedit").warning("compiling the %s solver kernel on first use: once, about 20 s", kernel.stem)
