@@ -444,6 +444,33 @@ from rigedit.core.rig_solve import fabrik_chain, fabrik_warm, turned_locals  # n
 limit_choices = st.sampled_from([None, ConeLimit(25.0), ConeLimit(60.0), HingeLimit((1.0, 0.0, 0.0), -30.0, 120.0), HingeLimit((0.0, 0.3, 1.0), 0.0, 150.0)])
 
 
+def _limited_chain(joints, base):
+    """A random limited chain (hypothesis's (offset, rotation, limit) per joint, and the
+    root parent's rotation): (offsets, base rotation, warm local rotations, points, frames,
+    limit plan, whether it has a hinge)."""
+    offsets_ = [tuple(j[0]) for j in joints]
+    rots = np.array([j[1] for j in joints], dtype=np.float64)
+    rots /= np.linalg.norm(rots, axis=1, keepdims=True)
+    base_q = tuple((np.array(base) / np.linalg.norm(base)).tolist())
+    warm = [tuple(q) for q in rots[:-1].tolist()]
+    by_joint = {k: j[2] for k, j in enumerate(joints[:-1]) if k > 0 and j[2] is not None}
+    points, frames = chain_pose(sq.ZERO, base_q, offsets_, warm)
+    plan = plan_limits(by_joint, len(offsets_))
+    assume(plan is not None)
+    hinged = any(isinstance(lim, HingeLimit) for lim in by_joint.values())
+    return offsets_, base_q, warm, points, frames, plan, hinged
+
+
+def _moved_limited_solve(target, plan, hinged, base_q, points, frames):
+    """fabrik_chain's result for a solve some pass moved (hypothesis skips the others)."""
+    try:
+        got = fabrik_chain(target, 1e-3, 10, None, plan, hinged, base_q, points, frames, None)
+    except ValueError:
+        assume(False)  # a hinge needs a parent bone it is not parallel to; chain_frames refuses the others
+    assume(got[3] is not None and got[3][3] is not None)
+    return got
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     st.lists(st.tuples(offsets, unit_quats, limit_choices), min_size=3, max_size=6),
@@ -455,24 +482,10 @@ def test_a_limited_fabrik_written_back_from_its_frame_turns_matches_the_shortest
     (turned_locals) rather than turning each bone again (local_turns): the two agree, and
     the limits hold in the frames written (away from near half turns, where the two pick
     the half turn's axis in different frames)."""
-    offsets = [j[0] for j in joints]
-    rots = np.array([j[1] for j in joints], dtype=np.float64)
-    rots /= np.linalg.norm(rots, axis=1, keepdims=True)
-    base_q = tuple((np.array(base) / np.linalg.norm(base)).tolist())
-    warm = [tuple(q) for q in rots[:-1].tolist()]
-    by_joint = {k: j[2] for k, j in enumerate(joints[:-1]) if k > 0 and j[2] is not None}
-    # A hinge needs a parent bone it is not parallel to; chain_frames refuses the others.
-    points, frames = chain_pose(sq.ZERO, base_q, [tuple(o) for o in offsets], warm)
-    plan = plan_limits(by_joint, len(offsets))
-    assume(plan is not None)
-    hinged = any(isinstance(lim, HingeLimit) for lim in by_joint.values())
-    try:
-        solved, iterations, prep, result = fabrik_chain(target, 1e-3, 10, None, plan, hinged, base_q, points, frames, None)
-    except ValueError:
-        assume(False)  # a hinge axis along its parent bone
-    assume(result is not None and result[3] is not None)
+    offsets, base_q, warm, points, frames, plan, hinged = _limited_chain(joints, base)
+    solved, _, _, result = _moved_limited_solve(target, plan, hinged, base_q, points, frames)
     got, world = turned_locals(base_q, frames, result[3])
-    want = local_turns(base_q, warm, [tuple(o) for o in offsets], solved)
+    want = local_turns(base_q, warm, offsets, solved)
     before = [np.array(b) - np.array(a) for a, b in zip(points, points[1:])]
     after = [np.array(b) - np.array(a) for a, b in zip(solved, solved[1:])]
     for u, v in zip(before, after):
@@ -500,21 +513,8 @@ def test_the_warm_start_call_solves_as_the_general_path_does(joints, base, targe
     (fabrik_warm, what the rig does every frame of a drag); it gives exactly what the
     general path (fabrik_chain from that start, then turned_locals) gives: the same points,
     errors, local rotations and next warm start, bit for bit."""
-    offsets_ = [tuple(j[0]) for j in joints]
-    rots = np.array([j[1] for j in joints], dtype=np.float64)
-    rots /= np.linalg.norm(rots, axis=1, keepdims=True)
-    base_q = tuple((np.array(base) / np.linalg.norm(base)).tolist())
-    warm = [tuple(q) for q in rots[:-1].tolist()]
-    by_joint = {k: j[2] for k, j in enumerate(joints[:-1]) if k > 0 and j[2] is not None}
-    points, frames = chain_pose(sq.ZERO, base_q, offsets_, warm)
-    plan = plan_limits(by_joint, len(offsets_))
-    assume(plan is not None)
-    hinged = any(isinstance(lim, HingeLimit) for lim in by_joint.values())
-    try:
-        _, _, prep, result = fabrik_chain(target, 1e-3, 10, None, plan, hinged, base_q, points, frames, None)
-    except ValueError:
-        assume(False)  # a hinge axis along its parent bone
-    assume(result is not None and result[3] is not None)
+    _, base_q, _, points, frames, plan, hinged = _limited_chain(joints, base)
+    _, _, prep, result = _moved_limited_solve(target, plan, hinged, base_q, points, frames)
     _, world = turned_locals(base_q, frames, result[3])
     ready = PreparedLimits(prep.kinds, prep.params, result[2], result[1], prep.root_dir, None, prep.lengths, prep.packed)
 
