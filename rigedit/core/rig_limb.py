@@ -3,7 +3,7 @@
 The same steps as rig_solve's chain_pose, two_bone_chain and local_turns (a test holds them
 together), for exactly two bones, in one compiled call (rig_limb_kernel.py): every limb of
 every rig runs this on every frame, and in Python floats a limb cost ~20-35 us against
-~3-5 us compiled, nearly all of that the call itself.
+~2.5-5 us compiled, most of that numba's call overhead.
 
 The kernel is imported on the first solve, not with this module: numba's import costs
 about a second, which `import rigedit` should not pay.

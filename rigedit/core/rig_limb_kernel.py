@@ -3,8 +3,8 @@ in one call.
 
 Why compiled: every limb of every rig runs this on every frame, and in Python floats its
 few hundred flops cost ~20-35 us a limb in interpreter overhead (the humanoid has four).
-Here they cost well under a microsecond; what remains is the call (numba unboxing a
-dozen tuples and boxing the answer, ~2-3 us).
+Here they cost ~0.5-1 us; the rest is the call (numba unboxing some 45 floats in a dozen
+tuples and boxing the answer: ~1.5-2.5 us, what a no-op with these arguments costs).
 
 One definition: the steps are the very functions the Python rig calls (rig_solve's
 chain-pose, limit and write-back helpers, scalar_quat's quaternions, soft's reach clamp),
@@ -14,8 +14,9 @@ takes them (`exact`). Same operations in the same order, IEEE float64, no fast-m
 limb solved here is the bits the Python steps give.
 
 numba caches the machine code beside this file and does not notice edits to the helpers it
-compiles in from other files: after changing one of them, delete rigedit/core/__pycache__'s
-rig_limb_kernel.* files (a fresh clone, as in CI, always compiles afresh).
+compiles in from other files (rig_solve.py, scalar_quat.py, ik/soft.py, ik/two_bone_kernel.py,
+ik/py_hypot.py): after changing one, delete the rig_limb_kernel.* files in
+rigedit/core/__pycache__ (a fresh clone, as in CI, always compiles afresh).
 """
 from __future__ import annotations
 
@@ -49,9 +50,9 @@ effective_target_float = soft.effective_target_float
 _Vec = numba.types.UniTuple(numba.float64, 3)
 _Quat = numba.types.UniTuple(numba.float64, 4)
 _f8, _i8, _b1 = numba.float64, numba.int64, numba.boolean
-# limb has one signature, compiled (or loaded from the cache) on import (so its callees come
-# first): a call
-# with other types (ints, lists) fails to match instead of compiling another version.
+# limb has one signature, compiled (or loaded from the cache) on import, so its callees come
+# first: a call with other types (ints, lists) fails to match instead of compiling another
+# version (solve_limb converts those).
 _SIGNATURE = numba.types.Tuple((_i8, _Quat, _Quat, _f8, _Vec))(
     _Vec, _Vec, _b1, _f8, _f8, _f8, _f8, _i8, _Vec, _f8, _f8, _Vec, _Quat, _Vec, _Vec, _Vec, _Quat, _Quat
 )
