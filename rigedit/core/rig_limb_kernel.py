@@ -7,42 +7,40 @@ Here they cost ~0.5-1 us; the rest is the call (numba unboxing some 45 floats in
 tuples and boxing the answer: ~1.5-2.5 us, what a no-op with these arguments costs).
 
 One definition: the steps are the very functions the Python rig calls (rig_solve's
-chain-pose, limit and write-back helpers, scalar_quat's quaternions, soft's reach clamp),
-compiled from the same source via `register_jitable`, and the closed form is
+chain-pose, limit and write-back helpers, scalar_quat's quaternions, limits' hinge axis,
+soft's reach clamp), compiled from the same source (`jitable`), and the closed form is
 two_bone_kernel.solve_row, the batch solver's row, with its lengths taken as math.hypot
 takes them (`exact`). Same operations in the same order, IEEE float64, no fast-math: a
 limb solved here is the bits the Python steps give.
 
-numba caches the machine code beside this file and does not notice edits to the helpers it
-compiles in from other files (rig_solve.py, scalar_quat.py, ik/soft.py, ik/two_bone_kernel.py,
-ik/py_hypot.py): after changing one, delete the rig_limb_kernel.* files in
-rigedit/core/__pycache__ (a fresh clone, as in CI, always compiles afresh).
+numba caches the machine code beside this file; `jitable.fresh_cache` drops it when a module
+it compiles code from changes, which numba alone would not notice.
 """
 from __future__ import annotations
 
 import math
 
 import numba
-from numba.extending import register_jitable
 
 from . import rig_solve
 from . import scalar_quat as sq
-from .ik import soft
-from .ik.limits import MIN_AXIS_SINE
+from .ik import limits, py_hypot, soft, two_bone, two_bone_kernel
 from .ik.two_bone_kernel import OK, solve_row
+from .jitable import fresh_cache, jitable
 
 NO_LIMIT, CONE, HINGE = 0, 1, 2
 BAD_EPS = 2  # a status next to two_bone_kernel's OK / OVERFLOW
 
-for _fn in (
-    sq.qmul, sq.qnormalize, sq.qbetween, sq.near_opposite_turn, sq.turn_unit, sq.perpendicular, sq.cross, sq.norm,
-    rig_solve._add_rotated, rig_solve.in_parent_frame, rig_solve.turn_local, rig_solve.hinge_bend,
-    rig_solve._bend_normal, rig_solve._bone_end, rig_solve._rotate_about,
+fresh_cache(__file__, rig_solve, sq, soft, limits, two_bone_kernel, two_bone, py_hypot)
+jitable(
+    sq.qmul, sq.qrot, sq.qnormalize, sq.qbetween, sq.near_opposite_turn, sq.turn_unit, sq.perpendicular, sq.cross,
+    sq.dot, sq.norm, limits.hinge_axis_found, rig_solve._add_rotated, rig_solve.in_parent_frame, rig_solve.turn_local,
+    rig_solve.hinge_bend, rig_solve._bend_normal, rig_solve._bone_end, rig_solve._rotate_about,
     soft.effective_target_float, soft.soft_distance_float,
-):  # fmt: skip
-    register_jitable(_fn)
+)  # fmt: skip
 
-qmul, qnormalize, qbetween = sq.qmul, sq.qnormalize, sq.qbetween
+qmul, qrot, qnormalize, qbetween = sq.qmul, sq.qrot, sq.qnormalize, sq.qbetween
+hinge_axis_found = limits.hinge_axis_found
 add_rotated, in_parent_frame, turn_local = rig_solve._add_rotated, rig_solve.in_parent_frame, rig_solve.turn_local
 hinge_bend, bend_normal, bone_end = rig_solve.hinge_bend, rig_solve._bend_normal, rig_solve._bone_end
 effective_target_float = soft.effective_target_float
@@ -78,29 +76,13 @@ def _limited(kind, axis_local, lo, hi, root, mid, new_mid, new_end, f0):
             return new_end, False, 0.0, 1.0
         return bone_end(new_mid, u, bend_normal((nx, ny, nz), nn, None, u), lo, ll), False, 0.0, 1.0
     # Hinge: the axis the upper bone's frame would carry after a plain shortest-arc turn.
-    # hinge_axis(qrot(qmul(qbetween(mid - root, u), f0), axis_local), u), the products
-    # written out (the same operations, so the same bits as two_bone_chain).
-    bx, by, bz, bw = qbetween((mid[0] - rx, mid[1] - ry, mid[2] - rz), u)
-    fx, fy, fz, fw = f0
-    cx = bw * fx + bx * fw + by * fz - bz * fy
-    cy = bw * fy - bx * fz + by * fw + bz * fx
-    cz = bw * fz + bx * fy - by * fx + bz * fw
-    cw = bw * fw - bx * fx - by * fy - bz * fz
-    vx, vy, vz = axis_local
-    tx, ty, tz = 2.0 * (cy * vz - cz * vy), 2.0 * (cz * vx - cx * vz), 2.0 * (cx * vy - cy * vx)
-    hx = vx + cw * tx + (cy * tz - cz * ty)
-    hy = vy + cw * ty + (cz * tx - cx * tz)
-    hz = vz + cw * tz + (cx * ty - cy * tx)
-    a = hx * u[0] + hy * u[1] + hz * u[2]
-    wx, wy, wz = hx - a * u[0], hy - a * u[1], hz - a * u[2]
-    nw = math.sqrt(wx * wx + wy * wy + wz * wz)
-    if not nw > MIN_AXIS_SINE * math.sqrt(hx * hx + hy * hy + hz * hz):
+    found, hinge = hinge_axis_found(qrot(qmul(qbetween((mid[0] - rx, mid[1] - ry, mid[2] - rz), u), f0), axis_local), u)
+    if not found:
         # No hinge axis off the reach line: bend about a fixed perpendicular, no twist.
         axis, angle, clamped = hinge_bend(bend, lo, hi, None, (nx, ny, nz), nn, u)
         if clamped:
             new_end = bone_end(new_mid, u, axis, angle, ll)
         return new_end, False, 0.0, 1.0
-    hinge = (wx / nw, wy / nw, wz / nw)
     axis, angle, clamped = hinge_bend(bend, lo, hi, hinge, (nx, ny, nz), nn, u)
     if clamped:
         new_end = bone_end(new_mid, u, axis, angle, ll)

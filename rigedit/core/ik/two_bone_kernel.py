@@ -5,7 +5,9 @@ Why compiled: a numpy batch pays a pass over every row for each arithmetic step 
 hundred a limb, 0.4-0.6 ns each here) plus ~50 calls per chunk, which left it at 60-100 ns a
 limb; the issue asks for 50. One loop that keeps a limb's numbers in registers does the same
 arithmetic in ~10-20 ns. numba compiles it on first use and caches the machine code beside
-this file, so only the first call on a machine pays the ~1 s compile.
+this file, so only the first call on a machine pays the ~1 s compile (`jitable.fresh_cache`
+drops that cache when two_bone.py's constants or py_hypot change, which numba alone would
+not notice).
 
 The row (`solve_row`) is the scalar solve's steps in the same order with the same
 thresholds, so it rounds as two_bone_ik does (ties at full reach fall the same way): IEEE
@@ -20,8 +22,11 @@ import math
 import numba
 import numpy as np
 
-from . import py_hypot
+from ..jitable import fresh_cache
+from . import py_hypot, two_bone
 from .two_bone import AT_ROOT, ON_LINE, TOO_FAR
+
+fresh_cache(__file__, two_bone, py_hypot)
 
 OK = 0
 OVERFLOW = 1  # a limb or target past TOO_FAR, or a non-finite coordinate
