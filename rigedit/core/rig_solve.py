@@ -324,7 +324,7 @@ def two_bone_chain(target, pole, tolerance, lim, points: list, frames: list):
         return [root, new_mid, new_end], None  # a zero-length bone cannot bend wrong
     u = (ux / lu, uy / lu, uz / lu)
     normal = (uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx)
-    nn = math.sqrt(normal[0] ** 2 + normal[1] ** 2 + normal[2] ** 2)
+    nn = math.sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2])
     bend = math.atan2(nn, ux * vx + uy * vy + uz * vz)
     if lim[0] == "cone":
         if bend <= lim[1]:
