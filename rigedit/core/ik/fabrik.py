@@ -220,12 +220,12 @@ def forward_limited(aim, prep: PreparedLimits, keep_shape: bool = False) -> tupl
     return out
 
 
-def iterate(state, step, error, tolerance, cap, min_gain, min_ratio=0.0, ratio_now=None):
+def iterate(state, step, error, tolerance, cap, min_gain):
     """The shared loop (as Godot's IK nodes have it): the solver supplies
     `step(state) -> (new_state, new_error)`; stop within tolerance, at the cap, or when a
-    step gains no more than min_gain (or than min_ratio of the error it started from;
-    `ratio_now()`, if given, says min_ratio for the step just taken). A step that would raise the error is dropped and ends
-    the loop, its entry repeating the kept error, so the errors never grow."""
+    step gains no more than min_gain. A step that would raise the error is dropped and ends
+    the loop, its entry repeating the kept error, so the errors never grow. (The limited
+    loop, limited_kernel.iterate, is this one with its stall ratios added.)"""
     errors = []
     while error > tolerance and len(errors) < cap:
         new_state, new_error = step(state)
@@ -234,11 +234,8 @@ def iterate(state, step, error, tolerance, cap, min_gain, min_ratio=0.0, ratio_n
             break
         errors.append(new_error)
         gain = error - new_error
-        if ratio_now is not None:
-            min_ratio = ratio_now()
-        floor = min_gain if min_gain >= min_ratio * error else min_ratio * error
         state, error = new_state, new_error
-        if gain <= floor:
+        if gain <= min_gain:
             break
     return state, error, tuple(errors)
 
