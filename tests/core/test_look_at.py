@@ -324,8 +324,9 @@ def _random_case(offsets, axes, angles, posed, forward):
     return skel, pose, up
 
 
-@settings(max_examples=150, deadline=None)
-@given(
+# A random five-joint neck chain and look-at settings: offsets, turn axes and angles, the
+# posed angles, target, weights, forward axis, max angle, max twist.
+LOOK_AT_CASES = (
     st.lists(st.tuples(*[st.floats(-0.4, 0.4)] * 3), min_size=5, max_size=5),
     st.lists(unit_vec, min_size=5, max_size=5),
     st.lists(st.floats(-np.pi, np.pi), min_size=5, max_size=5),
@@ -335,6 +336,12 @@ def _random_case(offsets, axes, angles, posed, forward):
     unit_vec,
     st.floats(0.0, 180.0),
     st.one_of(st.none(), st.floats(0.0, 45.0)),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    *LOOK_AT_CASES,
     st.sampled_from(["rest", "pose"]),
 )
 def test_properties(offsets, axes, angles, posed, target, weights, forward, max_angle, max_twist, cone_from):
@@ -405,15 +412,7 @@ def test_a_mocap_walk_looks_at_a_point_it_passes(cone_from):
 
 @settings(max_examples=200, deadline=None)
 @given(
-    st.lists(st.tuples(*[st.floats(-0.4, 0.4)] * 3), min_size=5, max_size=5),
-    st.lists(unit_vec, min_size=5, max_size=5),
-    st.lists(st.floats(-np.pi, np.pi), min_size=5, max_size=5),
-    st.lists(st.floats(-1.0, 1.0), min_size=3, max_size=3),
-    st.tuples(*[st.floats(-5, 5)] * 3).map(np.array),
-    st.lists(st.floats(0.0, 1.0), min_size=3, max_size=3).filter(lambda w: sum(w) > 1e-3),
-    unit_vec,
-    st.floats(0.0, 180.0),
-    st.one_of(st.none(), st.floats(0.0, 45.0)),
+    *LOOK_AT_CASES,
     st.floats(0.0, 1.0),
 )
 def test_the_float_form_equals_the_array_form(offsets, axes, angles, posed, target, weights, forward, max_angle, max_twist, blend):
