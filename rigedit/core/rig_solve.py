@@ -240,12 +240,12 @@ def fabrik_chain(
     return solved, len(errors), prep, result
 
 
-def turned_locals(base_rot, frames, turns) -> tuple[list, object]:
+def turned_locals(base_rot, frames, turns) -> tuple[list, np.ndarray]:
     """The local rotations (all joints but the tip) of a limited FABRIK result, and its
     bones' world frames: each bone's warm-start frame turned by the turn its forward pass
     carried it by (the same shortest arcs local_turns would find, already worked out).
-    Returns (local rotations as float tuples, world frames as an (m, 4) array, the next
-    warm start's `frames`)."""
+    Returns (local rotations as float tuples, world frames as an (m, 4) array: the next
+    warm start's `frames`), worked out compiled (limited_kernel.turned_locals)."""
     m = len(turns)
     ik, world = np.empty((m, 4)), np.empty((m, 4))
     limited_kernel().turned_locals(*base_rot, as_rows(frames), as_rows(turns), ik, world)
@@ -263,7 +263,7 @@ def fabrik_warm(target, tolerance, max_iterations, base_rot, points, frames, pre
     kernel = limited_kernel()
     kinds, params, root_dir, lengths = prepared.packed
     m = len(lengths)
-    pts, axes, dirs, turns = out = empty_pose(m + 1)
+    pts, axes, dirs, _ = out = empty_pose(m + 1)
     ik, world = np.empty((m, 4)), np.empty((m, 4))
     buf = np.empty(max(max_iterations, 1))
     cones_only = "hinge" not in prepared.kinds
