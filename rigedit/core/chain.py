@@ -398,6 +398,8 @@ class Chain:
 
     def apply(self, settings: ChainSettings) -> None:
         """Take every setting at once; if any is invalid, none is taken."""
+        if "_limits" in self.__dict__ and settings == self.settings():
+            return  # nothing changes: the editor hands every chain's settings over with each goal
         staged = object.__new__(Chain)
         staged._name, staged._joints, staged._fit = self._name, self._joints, self._fit
         staged.solver = settings.solver
@@ -406,7 +408,14 @@ class Chain:
         staged.tolerance = settings.tolerance
         staged.max_iterations = settings.max_iterations
         staged.weight = settings.weight
-        staged.limits = dict(settings.limits)
+        current, limits = self.__dict__.get("_limits"), dict(settings.limits)
+        if current is not None and staged._solver == self.__dict__.get("_solver") and limits == current:
+            # The same limits: keep the mapping itself. The rig keys a chain's warm start and
+            # prepared limits on its identity (limits are replaced, never changed in place):
+            # a new but equal mapping would re-solve the chain cold.
+            staged._limits = current
+        else:
+            staged.limits = limits
         staged.reach_clamp = settings.reach_clamp
         staged.softness = settings.softness
         staged.look_at = settings.look_at

@@ -2,6 +2,7 @@
 value leaves the old one (no NaN ever stored), and settings()/apply() round-trip for undo."""
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -177,3 +178,46 @@ def test_any_value_is_taken_or_refused_and_nothing_stored_is_ever_nan(field, val
     assert all(math.isfinite(v) for v in numbers)
     assert 0.0 <= s.weight <= 1.0 and s.tolerance > 0.0 and s.max_iterations >= 1
     assert s.solver in ("two_bone", "fabrik")
+
+
+def test_a_drag_goal_carrying_every_chains_settings_re_solves_only_the_dragged_chain(monkeypatch):
+    """The editor hands its solver every chain's settings with each goal. Re-applying a
+    chain's unchanged settings must not look like a change: otherwise every chain re-solves
+    cold on every mouse move (a new but equal limits mapping used to do that). The poses
+    match a rig whose dragged target is set directly."""
+    from rigedit.core import rig as rig_module
+
+    gui = rigedit.Rig.load(rig_module.BUNDLED_PRESETS / "creature.json")
+    worker, direct = gui.copy(), gui.copy()
+    worker.solve()
+    direct.solve()
+    solved = []
+    real = rig_module.solve_chain
+    monkeypatch.setattr(rig_module, "solve_chain", lambda ch, *a: solved.append(ch.name) or real(ch, *a))
+    dragged = gui.chain_names[0]
+    home = np.asarray(gui.chain(dragged).target)
+    for f in range(12):
+        target = home + 0.04 * np.array([math.cos(f / 3.0), 0.0, math.sin(f / 3.0)])
+        gui.chain(dragged).target = target
+        for name in gui.chain_names:
+            worker.chain(name).apply(gui.chain(name).settings())
+        solved.clear()
+        worker.solve()
+        assert solved == [dragged]
+        direct.chain(dragged).target = target
+        direct.solve()
+        assert np.array_equal(worker.pose.rotations, direct.pose.rotations)
+
+
+def test_apply_keeps_an_equal_limits_mapping_and_rechecks_limits_for_a_new_solver(rig):
+    ch = rig.chain("left_arm")
+    limits = ch._limits  # the rig keys the chain's warm start on this mapping's identity
+    moved = dataclasses.replace(ch.settings(), target=(0.3, 1.0, 0.2))
+    ch.apply(moved)
+    assert ch._limits is limits and ch.target.tolist() == [0.3, 1.0, 0.2]
+    # The same limits under another solver are checked again (two_bone takes one on its middle joint only).
+    ch.solver = "fabrik"
+    ch.limits = {"LeftArm": ConeLimit(60.0)}
+    with pytest.raises(ValueError, match="LeftArm"):
+        ch.apply(dataclasses.replace(ch.settings(), solver="two_bone"))
+    assert ch.solver == "fabrik"
