@@ -77,15 +77,14 @@ def _limited(kind, axis_local, lo, hi, root, mid, new_mid, new_end, f0):
         return bone_end(new_mid, u, bend_normal((nx, ny, nz), nn, None, u), lo, ll), False, 0.0, 1.0
     # Hinge: the axis the upper bone's frame would carry after a plain shortest-arc turn.
     found, hinge = hinge_axis_found(qrot(qmul(qbetween((mid[0] - rx, mid[1] - ry, mid[2] - rz), u), f0), axis_local), u)
-    if not found:
-        # No hinge axis off the reach line: bend about a fixed perpendicular, no twist.
+    if found:  # (two calls, not one on `hinge if found else None`: compiled code takes no maybe-None)
+        axis, angle, clamped = hinge_bend(bend, lo, hi, hinge, (nx, ny, nz), nn, u)
+    else:  # no hinge axis off the reach line: bend about a fixed perpendicular, no twist
         axis, angle, clamped = hinge_bend(bend, lo, hi, None, (nx, ny, nz), nn, u)
-        if clamped:
-            new_end = bone_end(new_mid, u, axis, angle, ll)
-        return new_end, False, 0.0, 1.0
-    axis, angle, clamped = hinge_bend(bend, lo, hi, hinge, (nx, ny, nz), nn, u)
     if clamped:
         new_end = bone_end(new_mid, u, axis, angle, ll)
+    if not found:
+        return new_end, False, 0.0, 1.0
     # rig_solve._twist_onto: the turn about u taking the hinge onto the axis.
     hx, hy, hz = hinge
     ax, ay, az = axis

@@ -130,18 +130,7 @@ def turn_local(old, offset, sx, sy, sz):
     ns = sqrt(sx * sx + sy * sy + sz * sz)
     if nd <= sq.TINY or ns <= sq.TINY:
         return sq.qnormalize(old)  # a zero-length bone has no direction to turn
-    dx, dy, dz, sx, sy, sz = dx / nd, dy / nd, dz / nd, sx / ns, sy / ns, sz / ns
-    c = dx * sx + dy * sy + dz * sz
-    if c < sq.NEAR_OPPOSITE:
-        return sq.turn_unit((dx, dy, dz), (sx, sy, sz), old)
-    # turn_unit's common case, written out (the same operations, so the same bits).
-    bx, by, bz, bw = dy * sz - dz * sy, dz * sx - dx * sz, dx * sy - dy * sx, 1.0 + c
-    rx = bw * ox + bx * ow + by * oz - bz * oy
-    ry = bw * oy - bx * oz + by * ow + bz * ox
-    rz = bw * oz + bx * oy - by * ox + bz * ow
-    rw = bw * ow - bx * ox - by * oy - bz * oz
-    n = sqrt(rx * rx + ry * ry + rz * rz + rw * rw)
-    return (rx / n, ry / n, rz / n, rw / n)
+    return sq.turn_unit((dx / nd, dy / nd, dz / nd), (sx / ns, sy / ns, sz / ns), old)
 
 
 def _add_rotated(p, q, v):
