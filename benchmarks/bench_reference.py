@@ -63,6 +63,7 @@ MAX_ITERATIONS = 10
 AGREE_M = 1e-9  # references must give rigedit's answers to this
 SINGLE_CHAINS = 200  # single-call rows: each repeat solves these one call at a time
 SINGLE_LIMBS = 1000
+GROUP = 10  # single solves are timed in groups of this many (time_grouped)
 BATCH_CHAINS = 10_000
 BATCH_LIMBS = 100_000
 RIG_SOLVES_PER_C = 45.0  # the issue: humanoid Rig.solve <= 45 C FABRIK N=10 cold solves
@@ -172,6 +173,8 @@ def build_c(tmp: Path):
     c.ik_fabrik_batch.restype = None
     c.ik_two_bone_batch.argtypes = [ctypes.c_int, dp, dp, dp, dp, dp, dp, dp, cp, ctypes.c_int, dp]
     c.ik_two_bone_batch.restype = None
+    c.ik_fabrik_grouped.argtypes = [ctypes.c_int, ctypes.c_int, dp, dp, ctypes.c_double, ctypes.c_int, dp, ip, dp, ctypes.c_int, ctypes.c_int, dp]
+    c.ik_fabrik_grouped.restype = None
     version = subprocess.run([gcc, "-dumpfullversion"], capture_output=True, text=True).stdout.strip()
     return c, f"gcc {version} -O2"
 
@@ -180,62 +183,144 @@ def _ptr(a: np.ndarray, ctype=ctypes.c_double):
     return a.ctypes.data_as(ctypes.POINTER(ctype))
 
 
-def c_fabrik(c, points, targets, reps):
-    """(points, iterations, errors, median ns per chain) from the C batch."""
-    rows, n = points.shape[0], points.shape[1]
-    pts, tg = np.ascontiguousarray(points), np.ascontiguousarray(targets)
-    out, its, err, ns = np.empty_like(pts), np.empty(rows, dtype=np.intc), np.empty(rows), np.empty(reps)
-    c.ik_fabrik_batch(rows, n, _ptr(pts), _ptr(tg), TOL_M, MAX_ITERATIONS, _ptr(out), _ptr(its, ctypes.c_int), _ptr(err), reps, _ptr(ns))
-    return out, its, err, statistics.median(ns[1:] if reps > 1 else ns) / rows
+class OwnTimes(list):
+    """Seconds a reference measured itself (C around its loop, node around each repeat)."""
 
 
-def c_two_bone(c, root, mid, end, target, pole, reps):
-    rows = root.shape[0]
-    args = [np.ascontiguousarray(a) for a in (root, mid, end, target, pole)]
-    out_mid, out_end, hit, ns = np.empty((rows, 3)), np.empty((rows, 3)), np.empty(rows, dtype=np.uint8), np.empty(reps)
-    c.ik_two_bone_batch(rows, *(_ptr(a) for a in args), _ptr(out_mid), _ptr(out_end), _ptr(hit, ctypes.c_ubyte), reps, _ptr(ns))
-    return out_mid, out_end, hit.astype(bool), statistics.median(ns[1:] if reps > 1 else ns) / rows
+class CRef:
+    """The C batches on fixed inputs; each call solves every row once and returns the
+    seconds the C loop took (timed inside C: no ctypes call in it). The outputs stay in
+    the arrays for the answer check."""
+
+    def __init__(self, lib, points, targets, limb_rows):
+        self.lib = lib
+        self.pts, self.tg = np.ascontiguousarray(points), np.ascontiguousarray(targets)
+        self.out = np.empty_like(self.pts)
+        self.its, self.err = np.empty(len(self.pts), dtype=np.intc), np.empty(len(self.pts))
+        self.limbs = [np.ascontiguousarray(a) for a in limb_rows]
+        n = len(self.limbs[0])
+        self.mid, self.end, self.hit = np.empty((n, 3)), np.empty((n, 3)), np.empty(n, dtype=np.uint8)
+        self.ns = np.empty(1)
+
+    def fabrik(self) -> OwnTimes:
+        rows, n = self.pts.shape[0], self.pts.shape[1]
+        self.lib.ik_fabrik_batch(
+            rows, n, _ptr(self.pts), _ptr(self.tg), TOL_M, MAX_ITERATIONS,
+            _ptr(self.out), _ptr(self.its, ctypes.c_int), _ptr(self.err), 1, _ptr(self.ns),
+        )  # fmt: skip
+        return OwnTimes([self.ns[0] * 1e-9])
+
+    def fabrik_grouped(self, reps: int) -> np.ndarray:
+        """Single solves in groups (time_grouped): (reps, groups) seconds."""
+        rows, n = self.pts.shape[0], self.pts.shape[1]
+        groups = -(-rows // GROUP)
+        ns = np.empty(reps * groups)
+        self.lib.ik_fabrik_grouped(
+            rows, n, _ptr(self.pts), _ptr(self.tg), TOL_M, MAX_ITERATIONS,
+            _ptr(self.out), _ptr(self.its, ctypes.c_int), _ptr(self.err), GROUP, reps, _ptr(ns),
+        )  # fmt: skip
+        return ns.reshape(reps, groups) * 1e-9
+
+    def two_bone(self) -> OwnTimes:
+        n = len(self.limbs[0])
+        self.lib.ik_two_bone_batch(
+            n, *(_ptr(a) for a in self.limbs), _ptr(self.mid), _ptr(self.end), _ptr(self.hit, ctypes.c_ubyte), 1, _ptr(self.ns)
+        )
+        return OwnTimes([self.ns[0] * 1e-9])
 
 
-def run_js(tmp: Path, payload: dict):
-    """node's JSON answer, or (None, why not)."""
+class JSRef:
+    """ik_ref.js on fixed inputs, one node process: V8 warms up, then every row is solved
+    `reps` times, one single-chain call at a time, timed in groups (time_grouped). Returns
+    the (reps, groups) seconds; the answers are kept for the check."""
+
+    def __init__(self, node, tmp: Path, name: str, inputs: dict, reps: int):
+        self.node, self.name = node, name
+        self.src = tmp / f"{name}.json"
+        self.src.write_text(json.dumps({name: dict(inputs, group=GROUP, reps=reps, warmup=20)}))
+        self.answer = None
+
+    def __call__(self) -> np.ndarray:
+        proc = subprocess.run([self.node, str(REFERENCE / "ik_ref.js"), str(self.src)], capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"node failed: {proc.stderr.strip()[:300]}")
+        self.answer = json.loads(proc.stdout)[self.name]
+        return np.array(self.answer["ns"]) * 1e-9
+
+
+def find_node():
     node = shutil.which("node")
     if node is None:
         return None, "node not found: JS column skipped"
-    src = tmp / "input.json"
-    src.write_text(json.dumps(payload))
-    proc = subprocess.run([node, str(REFERENCE / "ik_ref.js"), str(src)], capture_output=True, text=True)
-    if proc.returncode != 0:
-        return None, f"node failed: {proc.stderr.strip()[:200]}"
     version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
-    return json.loads(proc.stdout), f"node {version}"
+    return node, f"node {version}"
 
 
 # ---- timing ---------------------------------------------------------------------------------
 
 
-def median_time(once, reps, warmup=2) -> float:
-    """Median seconds of `once()` over reps calls, after warmup calls; the garbage collector
-    is off while timing (as timeit has it), for rigedit and the Python reference alike."""
-    for _ in range(warmup):
-        once()
-    times = []
+def interleaved(parts: dict, reps: int, warmup: int = 2) -> dict[str, float]:
+    """Median seconds a call of each part, the parts taking turns (in a rotating order) so
+    that the load other work puts on the shared cores falls on all of them alike. A part
+    that times itself (C, node) returns OwnTimes; the others are timed here,
+    with the garbage collector off (as timeit has it), rigedit and the Python reference
+    alike."""
+    for fn in parts.values():
+        for _ in range(warmup):
+            fn()
+    names = list(parts)
+    times = {name: [] for name in names}
     gc_was = gc.isenabled()
     gc.disable()
     try:
-        for _ in range(reps):
-            t0 = time.perf_counter_ns()
-            once()
-            times.append(time.perf_counter_ns() - t0)
+        for r in range(reps):
+            k = r % len(names)
+            for name in names[k:] + names[:k]:
+                t0 = time.perf_counter_ns()
+                own = parts[name]()
+                dt = (time.perf_counter_ns() - t0) * 1e-9
+                times[name].extend(own if isinstance(own, OwnTimes) else [dt])
     finally:
         if gc_was:
             gc.enable()
-    return statistics.median(times) * 1e-9
+    return {name: statistics.median(v) for name, v in times.items()}
 
 
 def plain_fabrik_options(fn) -> dict:
     """Keyword arguments that make rigedit's fabrik plain FABRIK (the references' algorithm)."""
     return {"arc_start": False} if "arc_start" in inspect.signature(fn).parameters else {}
+
+
+def time_grouped(solve, calls: list, reps: int, warmup: int = 1) -> np.ndarray:
+    """solve(*args) for every args in `calls`, reps times, timed in groups of GROUP calls:
+    (reps, groups) seconds. A group lasts microseconds, far below a scheduler time slice,
+    so a group's median over repeats leaves out the repeats where other work took the core
+    (a whole loop over the rows would nearly always contain such a pause on this machine).
+    The references are timed the same way (ik_ref.c, ik_ref.js); the garbage collector is
+    off (as timeit has it)."""
+    groups = [calls[g : g + GROUP] for g in range(0, len(calls), GROUP)]
+    out = np.empty((reps, len(groups)))
+    for _ in range(warmup):
+        for args in calls:
+            solve(*args)
+    gc_was = gc.isenabled()
+    gc.disable()
+    try:
+        for r in range(reps):
+            for g, group in enumerate(groups):
+                t0 = time.perf_counter_ns()
+                for args in group:
+                    solve(*args)
+                out[r, g] = time.perf_counter_ns() - t0
+    finally:
+        if gc_was:
+            gc.enable()
+    return out * 1e-9
+
+
+def per_solve(times: np.ndarray, rows: int) -> float:
+    """Seconds a solve from time_grouped's (reps, groups): each group's median, summed, per row."""
+    return float(np.median(times, axis=0).sum()) / rows
 
 
 # ---- the table --------------------------------------------------------------------------------
@@ -255,10 +340,10 @@ class Row:
     def verdict(self) -> str:
         if self.bad:
             return "INVALID: answers differ"
-        if self.ratio is None:
-            return "skipped"
         if self.limit is None:
             return "-"
+        if self.ratio is None:
+            return "skipped"
         return "met" if self.ratio <= self.limit else "missed"
 
 
@@ -276,52 +361,68 @@ def ns(seconds: float) -> str:
     return f"{seconds * 1e9:.1f} ns"
 
 
-def fabrik_rows(points, targets, c, c_why, js, js_why, quick) -> tuple[list[Row], float | None]:
+def fabrik_rows(points, targets, c: CRef | None, c_why, node, js_why, tmp, quick) -> tuple[list[Row], float | None]:
     """The FABRIK rows and the C solve's seconds per chain (None without gcc). The single-call
     rows solve the first SINGLE_CHAINS of the batch's chains."""
     rows = []
+    k = SINGLE_CHAINS
     plain = plain_fabrik_options(fabrik)
     plain_batch = plain_fabrik_options(fabrik_batch)
-    single_pts = [points[i] for i in range(SINGLE_CHAINS)]
-    single_tg = [targets[i] for i in range(SINGLE_CHAINS)]
+    single = [(points[i], targets[i]) for i in range(k)]
+    reps = 5 if quick else 21
 
-    def singles(**kw):
-        for p, t in zip(single_pts, single_tg):
-            fabrik(p, t, tolerance=TOL_M, max_iterations=MAX_ITERATIONS, **kw)
+    def plain_solve(p, t):
+        return fabrik(p, t, tolerance=TOL_M, max_iterations=MAX_ITERATIONS, **plain)
 
-    ours = np.array([fabrik(p, t, tolerance=TOL_M, max_iterations=MAX_ITERATIONS, **plain).points for p, t in zip(single_pts, single_tg)])
-    single_s = median_time(lambda: singles(**plain), 5 if quick else 21) / SINGLE_CHAINS
+    def default_solve(p, t):
+        return fabrik(p, t, tolerance=TOL_M, max_iterations=MAX_ITERATIONS)
 
-    # single fabrik against JS
-    js_fab = js.get("fabrik") if js else None
-    if js_fab is None:
-        rows.append(Row("`fabrik` N=10 cold from straight, per solve", us(single_s), js_why, None, "<= 2x JS", 2.0))
+    ours = np.array([plain_solve(p, t).points for p, t in single])
+    t = {"plain": per_solve(time_grouped(plain_solve, single, reps), k)}
+    if plain:
+        t["default"] = per_solve(time_grouped(default_solve, single, reps), k)
+    js = None
+    if node is not None:
+        flat = {"rows": k, "joints": N_JOINTS, "tolerance": TOL_M, "max_iterations": MAX_ITERATIONS,
+                "points": points[:k].ravel().tolist(), "targets": targets[:k].ravel().tolist()}  # fmt: skip
+        js = JSRef(node, tmp, "fabrik", flat, reps)
+        t["JS"] = per_solve(js(), k)
+
+    case = "`fabrik` N=10 cold from straight, per solve"
+    if js is None:
+        rows.append(Row(case, us(t["plain"]), js_why, None, "<= 2x JS", 2.0))
     else:
-        js_s = statistics.median(js_fab["ns_per_rep"]) * 1e-9 / SINGLE_CHAINS
-        text, bad = agreement("fabrik vs JS", ours, np.array(js_fab["points"]).reshape(ours.shape), SINGLE_CHAINS)
-        rows.append(Row("`fabrik` N=10 cold from straight, per solve", us(single_s), f"JS plain FABRIK {us(js_s)}", single_s / js_s, "<= 2x JS", 2.0, text, bad))
+        text, bad = agreement("fabrik vs JS", ours, np.array(js.answer["points"]).reshape(ours.shape), k)
+        rows.append(Row(case, us(t["plain"]), f"JS plain FABRIK {us(t['JS'])}", t["plain"] / t["JS"], "<= 2x JS", 2.0, text, bad))
     if plain:  # the default call bends a straight start first: another algorithm, shown for information
-        default_s = median_time(singles, 5 if quick else 21) / SINGLE_CHAINS
-        ref = f"{us(js_s)} (JS)" if js_fab is not None else "-"
-        rows.append(Row("`fabrik` default (arc start), same chains, per solve", us(default_s), ref, default_s / js_s if js_fab else None, "(information)", None))
+        ref = f"{us(t['JS'])} (JS)" if js is not None else "-"
+        ratio = t["default"] / t["JS"] if js is not None else None
+        rows.append(Row("`fabrik` default (arc start), same chains, per solve", us(t["default"]), ref, ratio, "(information)", None))
 
-    # fabrik_batch against single-thread C
+    def batch():
+        return fabrik_batch(points, targets, tolerance=TOL_M, max_iterations=MAX_ITERATIONS, **plain_batch)
+
     fabrik_batch(points[:64], targets[:64], tolerance=TOL_M, max_iterations=MAX_ITERATIONS, **plain_batch)  # compile / warm
-    batch = fabrik_batch(points, targets, tolerance=TOL_M, max_iterations=MAX_ITERATIONS, **plain_batch)
-    batch_s = median_time(lambda: fabrik_batch(points, targets, tolerance=TOL_M, max_iterations=MAX_ITERATIONS, **plain_batch), 3 if quick else 11, 1) / BATCH_CHAINS
-    c_chain_s = None
+    ours_batch = batch()
+    parts = {"rigedit": batch}
+    if c is not None:
+        parts["C"] = c.fabrik
+    t = {name: v / len(points) for name, v in interleaved(parts, 3 if quick else 11, 1).items()}
+    case = f"`fabrik_batch` {len(points):,} chains N=10 cold, per chain"
     if c is None:
-        rows.append(Row(f"`fabrik_batch` {BATCH_CHAINS:,} chains N=10 cold, per chain", us(batch_s), c_why, None, "<= 1x C", 1.0))
-    else:
-        c_pts, _, _, c_ns = c_fabrik(c, points, targets, 4 if quick else 12)
-        c_chain_s = c_ns * 1e-9
-        text, bad = agreement("fabrik_batch vs C", batch.points, c_pts, BATCH_CHAINS)
-        text2, bad2 = agreement("fabrik (single) vs C", ours, c_pts[:SINGLE_CHAINS], SINGLE_CHAINS)
-        rows.append(Row(f"`fabrik_batch` {BATCH_CHAINS:,} chains N=10 cold, per chain", us(batch_s), f"C, 1 thread {us(c_chain_s)}", batch_s / c_chain_s, "<= 1x C", 1.0, text + "; " + text2, bad or bad2))
-    return rows, c_chain_s
+        rows.append(Row(case, us(t["rigedit"]), c_why, None, "<= 1x C", 1.0))
+        return rows, None
+    text, bad = agreement("fabrik_batch vs C", ours_batch.points, c.out, len(points))
+    text2, bad2 = agreement("fabrik (single) vs C", ours, c.out[:k], k)
+    rows.append(Row(case, us(t["rigedit"]), f"C, 1 thread {us(t['C'])}", t["rigedit"] / t["C"], "<= 1x C", 1.0, f"{text}; {text2}", bad or bad2))
+    # One C solve, for the humanoid row: single solves timed in groups, as rigedit's and JS's.
+    c_single = per_solve(c.fabrik_grouped(5 if quick else 21), len(points))
+    text, bad = agreement("C single solves vs fabrik_batch", c.out, ours_batch.points, len(points))
+    rows.append(Row("C FABRIK N=10 cold, single solves in groups (for the humanoid row)", "-", us(c_single), None, "(information)", None, text, bad))
+    return rows, c_single
 
 
-def two_bone_rows(limb_rows, c, c_why, js, js_why, quick) -> list[Row]:
+def two_bone_rows(limb_rows, c: CRef | None, c_why, node, tmp, quick) -> list[Row]:
     """The two-bone rows; the single-call rows solve the first SINGLE_LIMBS of the batch's limbs."""
     rows = []
     R, M, E, T, P = limb_rows
@@ -329,43 +430,39 @@ def two_bone_rows(limb_rows, c, c_why, js, js_why, quick) -> list[Row]:
     arrays = [(R[i].copy(), M[i].copy(), E[i].copy(), T[i].copy(), P[i].copy()) for i in range(k)]
     tuples = [tuple(tuple(v.tolist()) for v in limb) for limb in arrays]
 
-    def ours_once():
-        for r, m, e, t, p in arrays:
-            two_bone_ik(r, m, e, t, p)
-
-    def py_once():
-        for r, m, e, t, p in tuples:
-            py_two_bone(r, m, e, t, p)
-
+    reps = 7 if quick else 31
     ours = [two_bone_ik(*limb) for limb in arrays]
     theirs = [py_two_bone(*limb) for limb in tuples]
-    ours_s = median_time(ours_once, 7 if quick else 31) / k
-    py_s = median_time(py_once, 7 if quick else 31) / k
-    text, bad = agreement(
-        "two_bone_ik vs Python", [np.concatenate((o.mid, o.end)) for o in ours], [np.concatenate(x[:2]) for x in theirs], k
-    )
-    bad = bad or any(bool(o.reached) != x[2] for o, x in zip(ours, theirs))
-    rows.append(Row("`two_bone_ik` with a pole, per solve", us(ours_s), f"plain-float Python {us(py_s)}", ours_s / py_s, "<= 1x Python", 1.0, text, bad))
+    t = {"rigedit": per_solve(time_grouped(two_bone_ik, arrays, reps), k), "Python": per_solve(time_grouped(py_two_bone, tuples, reps), k)}
+    js = None
+    if node is not None:
+        flat = {"rows": k, **{name: a[:k].ravel().tolist() for name, a in zip(("root", "mid", "end", "target", "pole"), limb_rows)}}
+        js = JSRef(node, tmp, "two_bone", flat, reps)
+        t["JS"] = per_solve(js(), k)
 
-    js_tb = js.get("two_bone") if js else None
-    if js_tb is not None:
-        js_s = statistics.median(js_tb["ns_per_rep"]) * 1e-9 / k
-        ours_me = np.array([np.concatenate((o.mid, o.end)) for o in ours])
-        theirs_me = np.concatenate((np.array(js_tb["mid"]).reshape(k, 3), np.array(js_tb["end"]).reshape(k, 3)), axis=1)
+    ours_me = np.array([np.concatenate((o.mid, o.end)) for o in ours])
+    text, bad = agreement("two_bone_ik vs Python", ours_me, [np.concatenate(x[:2]) for x in theirs], k)
+    bad = bad or any(bool(o.reached) != x[2] for o, x in zip(ours, theirs))
+    case = "`two_bone_ik` with a pole, per solve"
+    rows.append(Row(case, us(t["rigedit"]), f"plain-float Python {us(t['Python'])}", t["rigedit"] / t["Python"], "<= 1x Python", 1.0, text, bad))
+    if js is not None:
+        theirs_me = np.concatenate((np.array(js.answer["mid"]).reshape(k, 3), np.array(js.answer["end"]).reshape(k, 3)), axis=1)
         text, bad = agreement("two_bone_ik vs JS", ours_me, theirs_me, k)
-        rows.append(Row("`two_bone_ik` with a pole, per solve", us(ours_s), f"JS {us(js_s)}", ours_s / js_s, "(information)", None, text, bad))
+        rows.append(Row(case, us(t["rigedit"]), f"JS {us(t['JS'])}", t["rigedit"] / t["JS"], "(information)", None, text, bad))
 
     two_bone_ik_batch(R[:64], M[:64], E[:64], T[:64], P[:64])  # compile / warm
-    batch = two_bone_ik_batch(R, M, E, T, P)
-    batch_s = median_time(lambda: two_bone_ik_batch(R, M, E, T, P), 5 if quick else 21) / BATCH_LIMBS
-    case = f"`two_bone_ik_batch` {BATCH_LIMBS:,} limbs with poles, per limb"
+    ours_batch = two_bone_ik_batch(R, M, E, T, P)
+    parts = {"rigedit": lambda: two_bone_ik_batch(R, M, E, T, P)}
+    if c is not None:
+        parts["C"] = c.two_bone
+    t = {name: v / len(R) for name, v in interleaved(parts, 5 if quick else 21).items()}
+    case = f"`two_bone_ik_batch` {len(R):,} limbs with poles, per limb"
     if c is None:
-        rows.append(Row(case, ns(batch_s), c_why, None, "<= 1.2x C", 1.2))
-    else:
-        c_mid, c_end, c_hit, c_ns = c_two_bone(c, R, M, E, T, P, 6 if quick else 22)
-        text, bad = agreement("two_bone_ik_batch vs C", np.concatenate((batch.mid, batch.end), axis=1), np.concatenate((c_mid, c_end), axis=1), BATCH_LIMBS)
-        bad = bad or bool(np.any(batch.reached != c_hit))
-        rows.append(Row(case, ns(batch_s), f"C, 1 thread {ns(c_ns * 1e-9)}", batch_s / (c_ns * 1e-9), "<= 1.2x C", 1.2, text, bad))
+        rows.append(Row(case, ns(t["rigedit"]), c_why, None, "<= 1.2x C", 1.2))
+        return rows
+    text, bad = agreement("two_bone_ik_batch vs C", np.concatenate((ours_batch.mid, ours_batch.end), axis=1), np.concatenate((c.mid, c.end), axis=1), len(R))
+    bad = bad or bool(np.any(ours_batch.reached != c.hit.astype(bool)))
+    rows.append(Row(case, ns(t["rigedit"]), f"C, 1 thread {ns(t['C'])}", t["rigedit"] / t["C"], "<= 1.2x C", 1.2, text, bad))
     return rows
 
 
@@ -431,27 +528,15 @@ def main() -> int:
     ap.add_argument("--frames", type=int, default=600, help="humanoid frames (default 600)")
     args = ap.parse_args()
 
+    points, targets = straight_chains(np.random.default_rng(SEED), BATCH_CHAINS)
+    limb_rows = limbs(np.random.default_rng(SEED + 1), BATCH_LIMBS)
     with tempfile.TemporaryDirectory(prefix="rigedit-bench-ref-") as tmp:
         tmp = Path(tmp)
-        c, c_why = build_c(tmp)
-        points, targets = straight_chains(np.random.default_rng(SEED), BATCH_CHAINS)
-        limb_rows = limbs(np.random.default_rng(SEED + 1), BATCH_LIMBS)
-        R, M, E, T, P = (a[:SINGLE_LIMBS] for a in limb_rows)  # what the single-call rows solve
-        payload = {
-            "fabrik": {
-                "rows": SINGLE_CHAINS, "joints": N_JOINTS, "tolerance": TOL_M, "max_iterations": MAX_ITERATIONS,
-                "points": points[:SINGLE_CHAINS].ravel().tolist(), "targets": targets[:SINGLE_CHAINS].ravel().tolist(),
-                "reps": 7 if args.quick else 31, "warmup": 20,
-            },
-            "two_bone": {
-                "rows": SINGLE_LIMBS, "root": R.ravel().tolist(), "mid": M.ravel().tolist(), "end": E.ravel().tolist(),
-                "target": T.ravel().tolist(), "pole": P.ravel().tolist(), "reps": 7 if args.quick else 31, "warmup": 20,
-            },
-        }  # fmt: skip
-        js, js_why = run_js(tmp, payload)
-
-        fab, c_chain_s = fabrik_rows(points, targets, c, c_why, js, js_why, args.quick)
-        rows = fab + two_bone_rows(limb_rows, c, c_why, js, js_why, args.quick)
+        lib, c_why = build_c(tmp)
+        c = None if lib is None else CRef(lib, points, targets, limb_rows)
+        node, js_why = find_node()
+        fab, c_chain_s = fabrik_rows(points, targets, c, c_why, node, js_why, tmp, args.quick)
+        rows = fab + two_bone_rows(limb_rows, c, c_why, node, tmp, args.quick)
 
     frame_s = humanoid_frame_seconds(120 if args.quick else args.frames)
     case = "humanoid `Rig.solve`, every target moving, per frame"
@@ -466,8 +551,9 @@ def main() -> int:
         compile_s = compile_seconds()
         rows.append(Row("kernel compile, empty numba cache (`scripts/compile_kernels.py`)", f"{compile_s:.1f} s", "-", compile_s, "<= 60 s", 60.0))
 
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"rigedit against reference builds ({platform.python_implementation()} {platform.python_version()}, "
-          f"{os.cpu_count()} cores; {c_why}; {js_why}):")  # fmt: skip
+          f"{os.cpu_count()} cores, load average {load}; {c_why}; {js_why}):")  # fmt: skip
     print()
     print("| case | rigedit | reference | ratio | target | verdict |")
     print("|---|---:|---:|---:|---|---|")

@@ -125,6 +125,24 @@ void ik_fabrik_batch(int rows, int n, const double *pts, const double *targets, 
     }
 }
 
+/* Single solves timed in groups: the rows in groups of `group` (the last may be short),
+   each group's solves timed together, every group once a repeat; ns[rep * groups + g].
+   A group lasts microseconds, far below a scheduler time slice, so the median over repeats
+   of a group's time leaves out the repeats where other work took the core. */
+void ik_fabrik_grouped(int rows, int n, const double *pts, const double *targets, double tol, int cap,
+                       double *out, int *iterations, double *errors, int group, int reps, double *ns) {
+    int groups = (rows + group - 1) / group;
+    for (int r = 0; r < reps; r++) {
+        for (int g = 0; g < groups; g++) {
+            int hi = (g + 1) * group < rows ? (g + 1) * group : rows;
+            double t0 = now_ns();
+            for (int i = g * group; i < hi; i++)
+                iterations[i] = ik_fabrik(n, pts + (size_t)i * n * 3, targets + 3 * i, tol, cap, out + (size_t)i * n * 3, errors + i);
+            ns[(size_t)r * groups + g] = now_ns() - t0;
+        }
+    }
+}
+
 /* A unit vector perpendicular to u: u x the world axis u is least aligned with. */
 static void perpendicular(double ux, double uy, double uz, double *v) {
     double ax = fabs(ux), ay = fabs(uy), az = fabs(uz), qx, qy, qz;

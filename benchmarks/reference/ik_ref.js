@@ -3,9 +3,9 @@
 //
 // The input holds the benchmark's chains and limbs (the same numbers rigedit solves; JSON
 // carries float64 exactly), the tolerance, the pass cap and how many timed repeats to run.
-// Each repeat solves every row once, one single-chain call after another, and is timed as
-// a whole with process.hrtime.bigint; the first repeats warm V8's JIT up and are not
-// reported. The results are printed too, so the benchmark can check they are rigedit's.
+// Each repeat solves every row once, one single-chain call after another, timed with
+// process.hrtime.bigint in groups of a few rows (ns[rep][group]: see timed()); the first
+// repeats warm V8's JIT up and are not reported. The results are printed too, so the benchmark can check they are rigedit's.
 //
 // The arithmetic is rigedit's (fabrik.py, two_bone.py) and ik_ref.c's: see ik_ref.c for
 // what each solve does and where it stops.
@@ -154,13 +154,19 @@ function twoBone(R, M, E, T, P, i, mid, end, reached) {
   end[o] = rx + dc * ux; end[o + 1] = ry + dc * uy; end[o + 2] = rz + dc * uz;
 }
 
-function timed(reps, warmup, once) {
+// solve(i) for every row, the rows in groups of `group`, each group timed as a whole, every
+// group once a repeat: ns[rep][g]. The first `warmup` repeats (V8 compiling) are dropped.
+function timed(rows, group, reps, warmup, solve) {
   const ns = [];
   for (let r = 0; r < warmup + reps; r++) {
-    const t0 = process.hrtime.bigint();
-    once();
-    const dt = Number(process.hrtime.bigint() - t0);
-    if (r >= warmup) ns.push(dt);
+    const times = [];
+    for (let g = 0; g * group < rows; g++) {
+      const hi = Math.min(rows, (g + 1) * group);
+      const t0 = process.hrtime.bigint();
+      for (let i = g * group; i < hi; i++) solve(i);
+      times.push(Number(process.hrtime.bigint() - t0));
+    }
+    if (r >= warmup) ns.push(times);
   }
   return ns;
 }
@@ -173,11 +179,11 @@ function main() {
     const pts = Float64Array.from(f.points), tg = Float64Array.from(f.targets);
     const rows = f.rows, n = f.joints;
     const out = new Float64Array(rows * n * 3), errs = new Float64Array(rows), iters = new Int32Array(rows);
-    const once = () => {
-      for (let i = 0; i < rows; i++) iters[i] = fabrik(pts, i * n * 3, n, tg[3 * i], tg[3 * i + 1], tg[3 * i + 2], f.tolerance, f.max_iterations, out, errs, i);
+    const solve = (i) => {
+      iters[i] = fabrik(pts, i * n * 3, n, tg[3 * i], tg[3 * i + 1], tg[3 * i + 2], f.tolerance, f.max_iterations, out, errs, i);
     };
-    const ns = timed(f.reps, f.warmup, once);
-    result.fabrik = { ns_per_rep: ns, points: Array.from(out), iterations: Array.from(iters), error: Array.from(errs) };
+    const ns = timed(rows, f.group, f.reps, f.warmup, solve);
+    result.fabrik = { ns: ns, points: Array.from(out), iterations: Array.from(iters), error: Array.from(errs) };
   }
   if (input.two_bone) {
     const t = input.two_bone;
@@ -185,9 +191,8 @@ function main() {
     const P = t.pole ? Float64Array.from(t.pole) : null;
     const rows = t.rows;
     const mid = new Float64Array(rows * 3), end = new Float64Array(rows * 3), reached = new Uint8Array(rows);
-    const once = () => { for (let i = 0; i < rows; i++) twoBone(R, M, E, T, P, i, mid, end, reached); };
-    const ns = timed(t.reps, t.warmup, once);
-    result.two_bone = { ns_per_rep: ns, mid: Array.from(mid), end: Array.from(end), reached: Array.from(reached) };
+    const ns = timed(rows, t.group, t.reps, t.warmup, (i) => twoBone(R, M, E, T, P, i, mid, end, reached));
+    result.two_bone = { ns: ns, mid: Array.from(mid), end: Array.from(end), reached: Array.from(reached) };
   }
   process.stdout.write(JSON.stringify(result));
 }
