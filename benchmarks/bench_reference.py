@@ -9,10 +9,14 @@ checks that the reference's answers are rigedit's to 1e-9 m (a reference that co
 something else is no reference): a row whose answers differ says so, and the script exits 1.
 
 Printed: one markdown table, rigedit's time beside the reference's, their ratio, the
-issue's target and met/missed. Times are medians of repeats after a warm-up (numba's
-compile and V8's JIT are not timed); rigedit's batches run on all cores, the C batch on
-one. The machine has 2 cores shared with other work: run it 2-3 times. Without gcc or node
-the rows that need them say so and are skipped.
+issue's target and met/missed. Nothing is timed before a warm-up (numba's compile, V8's
+JIT). Single solves, in rigedit and in every reference alike, are timed in groups of GROUP
+calls, each group's median over the repeats summed over the groups (time_grouped): a group
+lasts microseconds, so the pauses the shared machine puts into any longer loop stay out.
+Batches are timed as whole calls, rigedit's and C's repeats taking turns, median.
+rigedit's batches run on all cores, the C batch on one. The machine has 2 cores shared with
+other work: run it 2-3 times. Without gcc or node the rows that need them say so and are
+skipped.
 
 The cases:
 - FABRIK: chains of N_JOINTS points (N_JOINTS - 1 bones of random length), straight, from a
@@ -184,7 +188,7 @@ def _ptr(a: np.ndarray, ctype=ctypes.c_double):
 
 
 class OwnTimes(list):
-    """Seconds a reference measured itself (C around its loop, node around each repeat)."""
+    """Seconds a reference measured itself (the C batch around its own loop)."""
 
 
 class CRef:
@@ -448,7 +452,7 @@ def two_bone_rows(limb_rows, c: CRef | None, c_why, node, tmp, quick) -> list[Ro
     if js is not None:
         theirs_me = np.concatenate((np.array(js.answer["mid"]).reshape(k, 3), np.array(js.answer["end"]).reshape(k, 3)), axis=1)
         text, bad = agreement("two_bone_ik vs JS", ours_me, theirs_me, k)
-        rows.append(Row(case, us(t["rigedit"]), f"JS {us(t['JS'])}", t["rigedit"] / t["JS"], "(information)", None, text, bad))
+        rows.append(Row(f"{case} (against JS)", us(t["rigedit"]), f"JS {us(t['JS'])}", t["rigedit"] / t["JS"], "(information)", None, text, bad))
 
     two_bone_ik_batch(R[:64], M[:64], E[:64], T[:64], P[:64])  # compile / warm
     ours_batch = two_bone_ik_batch(R, M, E, T, P)
