@@ -188,3 +188,35 @@ def test_headless_commands_do_not_load_qt():
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
+
+
+def test_importing_the_command_line_loads_no_heavy_library():
+    # `rigedit --help` must start fast: the console script imports rigedit.cli (and with it
+    # the rigedit package), and each subcommand imports what it needs only when it runs.
+    code = (
+        "import sys, io, contextlib\n"
+        "import rigedit.cli, rigedit.import_cli\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    rigedit.cli.main(['--help'])\n"
+        "heavy = ('numpy', 'numba', 'scipy', 'pydantic', 'PySide6', 'pyqtgraph')\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & set(heavy)))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+
+
+def test_import_rigedit_is_enough_for_rig_load_and_save(tmp_path):
+    # The package imports Rig and the preset io on first use; a script that reaches Rig
+    # through rigedit.core.rig after `import rigedit` still finds the reader and writer.
+    out = tmp_path / "saved.json"
+    code = (
+        "import sys, rigedit\n"
+        "from rigedit.core.rig import Rig\n"
+        "rig = Rig.default()\n"
+        f"rig.save({str(out)!r})\n"
+        f"print(Rig.load({str(out)!r}).chain_names == rig.chain_names, rigedit.Rig is Rig)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["True", "True"]
