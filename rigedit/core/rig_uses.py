@@ -38,18 +38,18 @@ def look_at_rotations(skeleton: Skeleton, ch, idx: list[int], rot: list, trans: 
     and the miss: the target's distance (metres) from the aiming joint's forward ray, 0 when
     it looks straight at it (beyond the cone or the twist limit, it misses).
 
-    One call of the compiled kernel (ik/look_at_kernel.aim_row) over the joints from the
+    One call of the compiled kernel (ik/look_at_kernel.aim_chain) over the joints from the
     skeleton's root to the aiming joint: this runs on every frame of a live drag."""
-    from .ik.look_at_kernel import aim_row, ray_miss
+    from .ik.look_at_kernel import aim_chain
 
     shares, fwd, up, max_angle, max_twist = _look_params(ch._look_at, len(idx))
     path, at, rest = _path_arrays(skeleton, tuple(idx))
     out = np.empty((len(idx), 4))
-    head, head_fwd = aim_row(
+    miss = aim_chain(
         np.array([rot[j] for j in path]), np.array([trans[j] for j in path]), at, shares, rest, ch._target, fwd, up,
-        max_angle, max_twist, 1.0, True, out,
+        max_angle, max_twist, out,
     )  # fmt: skip
-    return [tuple(q) for q in out.tolist()], ray_miss(head, head_fwd, ch._target)
+    return [tuple(q) for q in out.tolist()], miss
 
 
 @lru_cache(maxsize=64)

@@ -15,6 +15,9 @@ discontinuity left is inherent: a target exactly behind a cone-limited head, whe
 right are equally short. A target nearly behind turns the head along the great circle from
 where it looked toward the target, which can run over or under rather than sideways (the
 cone boundary point nearest the target is on that circle).
+
+The solve itself is look_at_kernel.py's compiled kernel, which the rig's look_at chains and
+the bake call too; this module checks the arguments and lays the poses out for it.
 """
 from __future__ import annotations
 

@@ -188,6 +188,14 @@ def aim_row(rot, trans, at, shares, rest, target, fwd, up, max_angle, max_twist,
 
 
 @_jit
+def aim_chain(rot, trans, at, shares, rest, target, fwd, up, max_angle, max_twist, out):
+    """A rig's look_at chain for one frame (aim_row, fully aimed, the cone about the rest
+    forward): writes out, returns the miss (ray_miss of the aimed head)."""
+    head, head_fwd = aim_row(rot, trans, at, shares, rest, target, fwd, up, max_angle, max_twist, 1.0, True, out)
+    return ray_miss(head, head_fwd, target)
+
+
+@_jit
 def aim_rows(rot, trans, at, shares, rest, target, fwd, up, max_angle, max_twist, blend, cone_rest, out, heads, fwds):
     """aim_row for every frame: rot (F, P, 4), trans (F, P, 3), target (F, 3), out (F, m, 4);
     each frame's head position and forward go to heads and fwds (F, 3)."""
