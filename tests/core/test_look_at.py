@@ -423,6 +423,9 @@ def test_blend_and_twist_properties(offsets, axes, angles, posed, target, weight
     pos, fwd, up_now = head_frame(skel, out, "D", fwd_axis, up_axis)
     free_pos, free_fwd, _ = head_frame(skel, free, "D", fwd_axis, up_axis)
     _, ref_fwd, ref_up = head_frame(skel, pose, "D", fwd_axis, up_axis)
+    # Blend 0 is the incoming pose exactly, whatever the settings.
+    none = solve_look_at(*args, max_twist_deg=max_twist, blend=0.0, cone_from=cone_from)
+    assert np.array_equal(none.rotations, pose.rotations) and np.array_equal(none.translations, pose.translations)
     # A joint with no share keeps its pose bit for bit (the head too, unless its roll is held).
     for j, w in zip(JOINTS, weights):
         if w == 0.0 and not (j == "D" and max_twist is not None):
