@@ -22,8 +22,10 @@ def exercise() -> None:
     import rigedit
     from rigedit.core.ik.fabrik import fabrik
     from rigedit.core.ik.limits import ConeLimit, HingeLimit
+    from rigedit.core.ik.look_at import clamp_to_cone, head_roll, solve_look_at
     from rigedit.core.ik.two_bone_batch import two_bone_ik_batch
     from rigedit.core.rig import BUNDLED_PRESETS
+    from rigedit.core.rig_uses import look_at_frames
 
     for path in sorted(BUNDLED_PRESETS.glob("*.json")):
         rig = rigedit.Rig.load(path)
@@ -37,6 +39,18 @@ def exercise() -> None:
     rows = np.random.default_rng(0).normal(size=(8, 3))
     two_bone_ik_batch(rows, rows + 1.0, rows + 2.0, rows + 0.5, rows - 1.0)
     two_bone_ik_batch(rows, rows + 1.0, rows + 2.0, rows + 0.5)
+    # The look-at kernel: the rig's one-frame call ran above (the look_at preset); a whole
+    # clip at once (bake), and the cone and roll helpers.
+    rig = rigedit.Rig.default()
+    clip = np.broadcast_to(rig.skeleton.rest_pose().rotations, (4, len(rig.skeleton), 4))
+    from rigedit.core.skeleton import Pose
+
+    pose = Pose(clip, np.broadcast_to(rig.skeleton.rest_pose().translations, (4, len(rig.skeleton), 3)))
+    solve_look_at(rig.skeleton, pose, ["Neck", "Head"], [0.4, 0.6], rows[:4] + (0.0, 1.6, 2.0), max_twist_deg=5.0)
+    look = rig.add_chain("look", ["Neck", "Head"], solver="look_at")
+    look_at_frames(rig.skeleton, look, rig.skeleton.chain_indices(["Neck", "Head"]), pose.rotations, pose.translations, rows[:4])
+    head_roll(rows, rows + 1.0, rows - 1.0)
+    clamp_to_cone(rows, rows + 1.0, 0.5)
 
 
 def main() -> None:

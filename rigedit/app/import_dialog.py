@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from rigedit.core.autochains import ChainProposal
+from rigedit.core.ik import registry
 
 COLUMNS = ("Use", "Name", "Solver", "Joints", "Pole")
 USE, NAME, SOLVER, JOINTS, POLE = range(len(COLUMNS))
@@ -71,7 +72,7 @@ class ChainProposalDialog(QDialog):
         self.table.setItem(row, USE, use)
         self.table.setItem(row, NAME, QTableWidgetItem(p.name))
         solver = QComboBox()
-        solver.addItems(["two_bone", "fabrik"] if len(p.joints) == 3 else ["fabrik"])
+        solver.addItems([s.name for s in registry.SOLVERS if not s.aims and s.fits(len(p.joints))])
         solver.setCurrentText(p.solver)
         self.table.setCellWidget(row, SOLVER, solver)
         joints = QTableWidgetItem(" > ".join(p.joints))

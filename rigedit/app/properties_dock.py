@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from rigedit.core.chain import MAX_ITERATIONS_CAP
+from rigedit.core.ik import registry
 
 from .document import Document
 from .error_plot import ErrorPlot
@@ -29,7 +30,7 @@ from .limits_table import LimitsTable
 from .poles import default_pole
 from .uses_fields import UsesFields
 
-SOLVERS = [("two_bone", "Two-bone (exact)"), ("fabrik", "FABRIK (iterative)"), ("look_at", "Look at (aim)")]
+SOLVERS = [(s.name, s.label) for s in registry.SOLVERS]  # the solver combo's items, in order
 WEIGHT_STEPS = 1000  # slider resolution: 0.001 of blend weight per step
 # The error plot follows solves at most this often (ms); less often while a handle is dragged,
 # when every repaint of it is time the viewport does not get (bench_editor: a quarter of the
@@ -198,22 +199,24 @@ class PropertiesPanel(QWidget):
         self.joints_label.setText(full if len(ch.joints) <= 5 else f"{ch.joints[0]} → … → {ch.joints[-1]}  ({len(ch.joints)} joints)")
         self.joints_label.setToolTip(full)
         model = self.solver.model()
+        kind = registry.get(ch.solver)
         if isinstance(model, QStandardItemModel):
-            # The closed-form solver needs exactly three joints: offer it only where it fits.
-            model.item(0).setEnabled(len(ch.joints) == 3)
-        self.solver.setCurrentIndex([k for k, _ in SOLVERS].index(ch.solver))
+            # Offer a solver only where it fits (the closed-form limb needs exactly three joints).
+            for i, s in enumerate(registry.SOLVERS):
+                model.item(i).setEnabled(s.fits(len(ch.joints)))
+        self.solver.setCurrentIndex(registry.NAMES.index(ch.solver))
         self.tolerance.setValue(ch.tolerance * 1000.0)
+        self.tolerance.setEnabled(kind.tolerance)
         self.max_iterations.setValue(ch.max_iterations)
-        self.max_iterations.setEnabled(ch.solver == "fabrik")
+        self.max_iterations.setEnabled(kind.iterations)
         if self._slider_key is None:
             self.weight.show_value(ch.weight)
         self.pole.setChecked(ch.pole is not None)
         if not self._table_shows(ch):
             self.limits.load(ch.joints, ch.limits)
         self.uses.show_chain(ch)
-        fabrik = ch.solver == "fabrik"
-        self.plot_label.setVisible(fabrik)
-        self.error_plot.setVisible(fabrik)
+        self.plot_label.setVisible(kind.iterations)  # the tip error after each pass
+        self.error_plot.setVisible(kind.iterations)
         self._show_errors()
 
     def _table_shows(self, ch) -> bool:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
 
 from rigedit import ChainSettings, Rig
+from rigedit.core.ik import registry
 
 from .body import BodyState, apply_body
 
@@ -155,7 +156,7 @@ class SolverWorker(QObject):
 
 def _error_curve(rig: Rig, name: str, report) -> tuple[float, ...] | None:
     """The tip error after each FABRIK pass of the last solve, for the property dock's plot."""
-    if rig.chain(name).solver != "fabrik":
+    if not registry.get(rig.chain(name).solver).iterations:
         return None
     return tuple(float(e) for e in getattr(report, "errors", ()))
 

@@ -8,6 +8,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QStatusBar
 
 from rigedit import ChainReport, Rig
+from rigedit.core.ik import registry
 
 from .document import Document
 
@@ -32,7 +33,9 @@ def describe(rig: Rig, chain: str, report: ChainReport | None) -> str:
     if report is None:
         return f"{chain}: solving…"
     state = reach_state(rig, chain, report)
-    it = "closed form" if rig.chain(chain).solver == "two_bone" else f"{report.iterations} iterations"
+    kind = registry.get(rig.chain(chain).solver)
+    # A look-at is closed-form too, but has always reported its (zero) passes.
+    it = "closed form" if kind.closed_form and not kind.aims else f"{report.iterations} iterations"
     return f"{chain}: error {report.error * 1000:.3g} mm · {it} · {state}"
 
 

@@ -9,6 +9,8 @@ from typing import Callable
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLineEdit, QWidget
 
+from rigedit.core.ik import registry
+
 AXES = [("+X", (1.0, 0.0, 0.0)), ("-X", (-1.0, 0.0, 0.0)), ("+Y", (0.0, 1.0, 0.0)), ("-Y", (0.0, -1.0, 0.0)),
         ("+Z", (0.0, 0.0, 1.0)), ("-Z", (0.0, 0.0, -1.0))]
 
@@ -82,7 +84,7 @@ class UsesFields(QWidget):
         self.look_twist.valueChanged.connect(lambda v: self._look_edit("Set roll limit", max_twist_deg=float(v)))
 
     def show_chain(self, ch) -> None:
-        look = ch.solver == "look_at"
+        look = registry.get(ch.solver).aims  # the aim settings instead of the reach ones
         for w in (self.reach_clamp, self.softness, self.ground_feet):
             self.form.setRowVisible(w, not look)
         for w in (self.look_weights, self.look_forward, self.look_up, self.look_cone):

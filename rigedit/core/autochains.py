@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .ik import registry
 from .skeleton import Pose, Skeleton
 
 SIDE_WORDS = {"left": "left", "l": "left", "right": "right", "r": "right"}
@@ -48,7 +49,7 @@ class ChainProposal:
     """A chain to add to a rig: Rig.add_chain(name, joints, solver=, target=, pole=)."""
 
     name: str
-    solver: str  # "two_bone" or "fabrik"
+    solver: str  # a reaching solver's name (rigedit.core.ik.registry)
     joints: tuple[str, ...]  # root to tip
     target: np.ndarray  # (3,) the tip's position in the reference pose
     pole: np.ndarray | None  # (3,) or None
@@ -117,7 +118,7 @@ class _Finder:
         out: list[ChainProposal] = []
         spine = self._spine(limbs)
         if spine is not None:
-            out.append(self._proposal("spine", "fabrik", spine, None, "from above the hips to the neck or chest"))
+            out.append(self._proposal("spine", registry.general().name, spine, None, "from above the hips to the neck or chest"))
         for (kind, side), chain in limbs.items():
             if quadruped:
                 name = f"{'front' if kind == 'arm' else 'hind'}_{side}_leg"
@@ -194,7 +195,7 @@ class _Finder:
             n = np.linalg.norm(bend)
             direction = bend / n if n > ZERO_BONE * self.size else None
         pole = None if direction is None else self.pos[mid] + direction * length
-        solver = "two_bone" if len(chain) == 3 else "fabrik"
+        solver = registry.reaching_for(len(chain)).name
         names = "/".join(self.sk.names[j] for j in chain)
         return self._proposal(name, solver, chain, pole, f"{kind} {names}")
 
@@ -293,7 +294,7 @@ class _Finder:
             chain.append(kids[0])
         if len(chain) < 2 or self.parents[top] < 0:
             return []
-        return [self._proposal("tail", "fabrik", chain, None, "joints named tail")]
+        return [self._proposal("tail", registry.general().name, chain, None, "joints named tail")]
 
     def _branches(self) -> list[ChainProposal]:
         """One FABRIK chain per leaf: the unbranched run of joints that ends there.
@@ -312,5 +313,5 @@ class _Finder:
             length = sum(self.bone_len[k] for k in chain[1:])
             if len(chain) >= 2 and length > ZERO_BONE * self.size:
                 name = "chain" if len(leaves) == 1 else f"chain_{self.sk.names[leaf]}"
-                out.append(self._proposal(name, "fabrik", chain, None, "an unbranched branch (no names recognised)"))
+                out.append(self._proposal(name, registry.general().name, chain, None, "an unbranched branch (no names recognised)"))
         return out

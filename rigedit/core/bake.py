@@ -26,7 +26,7 @@ import numpy as np
 
 from . import scalar_quat as sq
 from .clip import Clip
-from .ik import two_bone_ik_batch
+from .ik import registry, two_bone_ik_batch
 from .rig_solve import chain_pose, solve_fabrik, solve_two_bone, turn_toward
 from .rig_uses import aimed_targets, look_at_frames
 from .transforms import quat_between, quat_conj, quat_mul, quat_normalize, quat_rotate, quat_slerp
@@ -72,7 +72,7 @@ def bake(rig, *, timeline=None, progress: Progress | None = None) -> BakeResult:
         weight, target, pole = _settings(ch, timeline, times)
         base_pos, base_rot = _world(rot, trans, parents, parents[idx[0]])
         # --- issue 8 (INTEGRATION): look_at chains and the reach clamp / soft IK, as Rig.solve does them
-        if ch.solver == "look_at":
+        if registry.get(ch.solver).aims:
             ik, err = look_at_frames(skeleton, ch, idx, rot, trans, target)
             errors[ch.name], reached[ch.name] = err, err <= ch.tolerance
             done += 1
@@ -112,7 +112,7 @@ def bake(rig, *, timeline=None, progress: Progress | None = None) -> BakeResult:
 def _per_frame(ch) -> bool:
     """Chains the vectorised path does not cover: FABRIK, and limits (the rig's per-chain
     solve handles those, and is called frame by frame so the two never disagree)."""
-    return ch.solver == "fabrik" or bool(ch.limits)
+    return not registry.get(ch.solver).closed_form or bool(ch.limits)
 
 
 def _solve_frame(ch, base_pos, base_rot, rot, trans, idx, target, pole):
@@ -124,7 +124,7 @@ def _solve_frame(ch, base_pos, base_rot, rot, trans, idx, target, pole):
     offsets = [tuple(trans[j].tolist()) for j in idx]
     current = [tuple(rot[j].tolist()) for j in idx[:-1]]
     points, frames = chain_pose(base_pos, base_rot, offsets, current)
-    if c.solver == "two_bone":
+    if registry.get(c.solver).closed_form:
         solved, twists = solve_two_bone(c, base_rot, points, frames)
     elif sq.dist(points[-1], c.target.tolist()) <= c.tolerance:
         return points, current  # already there: the rig keeps the rotations as they are, so do we

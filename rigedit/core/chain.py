@@ -14,9 +14,10 @@ from typing import Any, Callable, Iterable, Mapping
 import numpy as np
 
 from .chain_uses import DEFAULT_REACH_CLAMP, DEFAULT_SOFTNESS, LookAtSettings, check_look_at, check_reach_clamp, check_softness
+from .ik import registry
 from .ik.limits import ConeLimit, HingeLimit, Limit
 
-SOLVERS = ("two_bone", "fabrik", "look_at")
+SOLVERS = registry.NAMES  # the names; the solvers' properties are registry.SOLVERS'
 
 # 1 mm: far below what anyone sees on a character-sized rig, far above float round-off, and
 # DESIGN.md's fabrik default, so a chain and a bare fabrik() call agree out of the box.
@@ -105,14 +106,15 @@ def check_max_iterations(value: Any) -> int:
 
 
 def check_solver(value: Any) -> str:
-    if value not in SOLVERS:
-        raise ValueError(f"unknown solver {fmt(value)} (expected 'two_bone', 'fabrik' or 'look_at')")
+    if registry.find(value) is None:
+        raise ValueError(f"unknown solver {fmt(value)} (expected {registry.expected()})")
     return value
 
 
 def check_solver_fits(solver: str, n_joints: int) -> None:
-    if solver == "two_bone" and n_joints != 3:
-        raise ValueError(f"solver 'two_bone' needs exactly 3 joints, got {n_joints}")
+    problem = registry.get(solver).fit_problem(n_joints)
+    if problem is not None:
+        raise ValueError(problem)
 
 
 def check_limit(limit: Any) -> Limit:
@@ -268,6 +270,7 @@ class Chain:
         if hasattr(self, "_limits"):
             self._check_fit(value, self._limits)
         self._solver = value
+        self._kind = registry.get(value)  # the solver's registry entry: what the rig asks of it
 
     @property
     def target(self) -> np.ndarray:

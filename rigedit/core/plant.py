@@ -25,6 +25,7 @@ from typing import Iterable
 import numpy as np
 
 from .curve import Curve, weight_curve
+from .ik import registry
 from .skeleton import Pose
 from .timeline import EASE_DEFAULT_S, EASE_MAX_S, EASE_MIN_S, Track, ease_in_keys, ease_out_keys
 
@@ -111,7 +112,7 @@ def plant_tracks(rig, legs: Iterable[str] | None = None, settings: PlantSettings
     pole curves kept); the rig is not changed. `legs` None: every ground-feet chain."""
     clip = _clip_of(rig)
     if legs is None:
-        legs = [ch.name for ch in rig.chains if ch.ground_feet and ch.solver != "look_at"]
+        legs = [ch.name for ch in rig.chains if ch.ground_feet and not registry.get(ch.solver).aims]
         if not legs:
             raise ValueError("key plants: no leg chain has ground feet on; name the legs to key")
     out = {}
@@ -144,8 +145,8 @@ def _clip_of(rig):
 
 def _leg(rig, name: str):
     ch = rig.chain(name)  # KeyError names an unknown chain
-    if ch.solver == "look_at":
-        raise ValueError(f"key plants: {name!r} is a look_at chain, not a leg")
+    if registry.get(ch.solver).aims:
+        raise ValueError(f"key plants: {name!r} is a {ch.solver} chain, not a leg")
     return ch
 
 

@@ -20,6 +20,7 @@ import numpy as np
 from . import scalar_quat as sq
 from .chain import Chain, ChainReport, LimitFitError, check_finite
 from .clip import Clip
+from .ik import registry
 from .ik.limits import HingeLimit, Limit, hinge_axis
 from .rig_chain import ChainState, solve_chain
 from .rig_solve import ChainSetup, world_of
@@ -146,7 +147,8 @@ class Rig:
         if target is None:
             self._check_joints(name, joints)
             target = self.world_position(joints[-1])
-            if solver == "look_at":
+            kind = registry.find(solver)
+            if kind is not None and kind.aims:
                 target = target + self._forward_of(joints[-1], look_at)
         kw = {}
         if tolerance is not None:
@@ -392,7 +394,7 @@ class Rig:
             kept = before.get(name)
             w = ch._weight
             errors: list = []
-            if ch._solver == "look_at":
+            if ch._kind.aims:
                 reports[name] = self._solve_look_at(ch, plan, rot, trans, world, outputs)
                 continue
             settings = (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
@@ -425,7 +427,7 @@ class Rig:
                     setup = self._setups.get(name)
                     if setup is None or not setup.fits(ch, offsets):
                         setup = self._setups[name] = ChainSetup(ch, offsets)
-                    if ch._solver == "two_bone" and (last is None or last.start is None):
+                    if ch._kind.closed_form and (last is None or last.start is None):
                         # _solve_chain's two-bone branch in one pass (rig_limb.py): closed
                         # form, so final, and no warm start of its own to keep.
                         ik, error, _ = solve_limb(
@@ -526,7 +528,7 @@ class Rig:
             legs = [
                 (name, self._plans[name].idx, ch._reach_clamp)
                 for name, ch in self._chains.items()
-                if ch._ground_feet and ch._solver != "look_at"
+                if ch._ground_feet and not ch._kind.aims
             ]
         key = (id(self._clip), self._time if self._clip is not None else None, id(self._ground))
         key += tuple((name, clamp) for name, _, clamp in legs)
@@ -589,10 +591,9 @@ class _LimitFit:
             j = idx[k]
             if k == len(idx) - 1:
                 raise LimitFitError(name, "it is the chain's tip: no bone of the chain leaves it")
-            if solver == "look_at":
-                raise LimitFitError(name, "a look_at chain takes no joint limits (its cone is look_at.max_angle_deg)")
-            if solver == "two_bone" and k != 1:
-                raise LimitFitError(name, "a two_bone chain takes a limit only on its middle joint")
+            problem = registry.get(solver).limit_problem(k)
+            if problem is not None:
+                raise LimitFitError(name, problem)
             offset = sk.offsets[j]
             length = float(np.linalg.norm(offset))
             if k == 0 and sk.parents[j] < 0:

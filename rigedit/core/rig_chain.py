@@ -76,7 +76,7 @@ def solve_chain(
         twists = None
         if moved is not None:
             start = (base_pos, base_rot, offsets) + moved
-    elif ch._solver == "two_bone":
+    elif ch._kind.closed_form:
         solved, twists = two_bone_chain(aim, ch._pole, ch._tolerance, setup.mid_limit, points, frames)
         iterations = 0
         start = None  # its result is not a limited FABRIK one to warm-start from
@@ -106,7 +106,7 @@ def solve_chain(
         ik = warm if solved is points else local_turns(base_rot, warm, offsets, solved, twists)
     error = sq.dist(tip_of(solved), target)
     reached = error <= ch._tolerance
-    final = reached or ch._solver == "two_bone" or iterations == 0
+    final = reached or ch._kind.closed_form or iterations == 0
     if previous is not None and error >= previous.error * (1.0 - STALL_GAIN):
         final = True
     return ChainState(ik, key, ch._limits, error, reached, final, start), iterations

@@ -33,6 +33,7 @@ from .ik.fabrik import (
     fabrik_floats,
     limited_kernel,
 )
+from .ik import registry
 from .ik.limits import ConeLimit, HingeLimit, hinge_axis
 from .ik.two_bone import two_bone_ik
 
@@ -174,7 +175,7 @@ class ChainSetup:
         self.total = sum(sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]) for o in offsets[1:])
         self.plan, self.hinged, self.mid_limit = None, False, None
         self.root_limited = ch.joints[0] in ch._limits
-        if ch._solver == "two_bone":
+        if ch._kind.limits == registry.MIDDLE:
             limit = ch._limits.get(ch.joints[1])
             self.mid_limit = None if limit is None else _limit_params(limit)
         elif ch._limits:

@@ -12,10 +12,9 @@ from functools import lru_cache
 import numpy as np
 
 from .chain_uses import LookAtSettings
-from .ik.look_at import solve_look_at
-from .ik.look_at_floats import look_at_floats, ray_miss, unit
+from .ik.look_at import aim_frames, path_to
 from .ik.soft import effective_target, effective_target_float
-from .skeleton import Pose, Skeleton
+from .skeleton import Skeleton
 from .transforms import quat_rotate
 
 
@@ -39,49 +38,54 @@ def look_at_rotations(skeleton: Skeleton, ch, idx: list[int], rot: list, trans: 
     and the miss: the target's distance (metres) from the aiming joint's forward ray, 0 when
     it looks straight at it (beyond the cone or the twist limit, it misses).
 
-    In floats (ik/look_at_floats.py): this runs on every frame of a live drag."""
+    One call of the compiled kernel (ik/look_at_kernel.aim_chain) over the joints from the
+    skeleton's root to the aiming joint: this runs on every frame of a live drag."""
+    from .ik.look_at_kernel import aim_chain
+
     shares, fwd, up, max_angle, max_twist = _look_params(ch._look_at, len(idx))
-    parents, rest = _skeleton_lists(skeleton)
-    local, head, head_fwd = look_at_floats(
-        parents, idx, [rest[j] for j in idx], rot, trans, ch._target, shares, fwd, up, max_angle, max_twist
-    )
-    return local, ray_miss(head, head_fwd, ch._target)
+    path, at, rest = _path_arrays(skeleton, tuple(idx))
+    out = np.empty((len(idx), 4))
+    miss = aim_chain(
+        np.array([rot[j] for j in path]), np.array([trans[j] for j in path]), at, shares, rest, ch._target, fwd, up,
+        max_angle, max_twist, out,
+    )  # fmt: skip
+    return [tuple(q) for q in out.tolist()], miss
 
 
 @lru_cache(maxsize=64)
 def _look_params(look: LookAtSettings, n: int):
-    """Shares (summing to 1), unit axes and radians of a chain's (frozen, checked) settings."""
-    weights = look.weights if look.weights is not None else (1.0,) * n
-    total = float(sum(weights))
-    twist = None if look.max_twist_deg is None else math.radians(look.max_twist_deg)
-    return [w / total for w in weights], unit(look.forward_axis), unit(look.up_axis), math.radians(look.max_angle_deg), twist
+    """Shares (summing to 1), unit axes and radians of a chain's (frozen, checked) settings,
+    as the kernel takes them."""
+    from .ik.look_at_kernel import NO_TWIST_LIMIT
+
+    weights = np.asarray(look.weights if look.weights is not None else (1.0,) * n, dtype=np.float64)
+    twist = NO_TWIST_LIMIT if look.max_twist_deg is None else math.radians(look.max_twist_deg)
+    return weights / weights.sum(), _unit(look.forward_axis), _unit(look.up_axis), math.radians(look.max_angle_deg), twist
 
 
-# A skeleton's parents and rest rotations as lists, for the float solve: id -> (the skeleton,
-# kept so the id stays its own; its arrays, to see them replaced; the lists).
-_lists: dict[int, tuple] = {}
+def _unit(v) -> tuple[float, float, float]:
+    n = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+    return (v[0] / n, v[1] / n, v[2] / n)
 
 
-def _skeleton_lists(skeleton: Skeleton):
-    got = _lists.get(id(skeleton))
+# A look_at chain's path from the skeleton root to its aiming joint, the chain joints' places
+# on it and their rest rotations: id -> (the skeleton, kept so the id stays its own; its
+# arrays, to see them replaced; per chain joints, the arrays).
+_paths: dict[int, tuple] = {}
+
+
+def _path_arrays(skeleton: Skeleton, idx: tuple[int, ...]):
+    got = _paths.get(id(skeleton))
     if got is None or got[0] is not skeleton or got[1] is not skeleton.parents or got[2] is not skeleton.rest_rotations:
-        if len(_lists) >= 64:
-            _lists.clear()
-        lists = ([int(p) for p in skeleton.parents], [tuple(q) for q in skeleton.rest_rotations.tolist()])
-        got = _lists[id(skeleton)] = (skeleton, skeleton.parents, skeleton.rest_rotations, lists)
-    return got[3]
-
-
-def aim_miss(skeleton: Skeleton, pose: Pose, head: int, forward_axis, target) -> float:
-    """Distance (metres) from `target` to the ray the joint's forward axis casts."""
-    pos, quats = skeleton.fk(pose)
-    fwd = quat_rotate(quats[head], np.asarray(forward_axis, dtype=np.float64))
-    fwd = fwd / np.linalg.norm(fwd)
-    to = np.asarray(target, dtype=np.float64) - pos[head]
-    along = float(np.dot(to, fwd))
-    if along <= 0.0:
-        return float(np.linalg.norm(to))  # behind the head: the ray's nearest point is the head
-    return float(np.linalg.norm(to - along * fwd))
+        if len(_paths) >= 64:
+            _paths.clear()
+        got = _paths[id(skeleton)] = (skeleton, skeleton.parents, skeleton.rest_rotations, {})
+    arrays = got[3].get(idx)
+    if arrays is None:
+        path = path_to(skeleton, idx[-1])
+        at = np.array([path.index(j) for j in idx], dtype=np.int64)
+        arrays = got[3][idx] = (path, at, np.ascontiguousarray(skeleton.rest_rotations[list(idx)], dtype=np.float64))
+    return arrays
 
 
 # --- the same for a whole clip at once (core/bake.py) ---------------------------------------
@@ -101,18 +105,11 @@ def aimed_targets(ch, base_pos, base_rot, trans, idx: list[int], target) -> np.n
 def look_at_frames(skeleton: Skeleton, ch, idx: list[int], rot, trans, target) -> tuple[np.ndarray, np.ndarray]:
     """A look_at chain over a whole clip: local rotations (F, len(idx), 4) of its joints, and
     each frame's miss (F,) as look_at_rotations measures it."""
-    look = ch.look_at
-    weights = look.weights if look.weights is not None else (1.0,) * len(idx)
-    out = solve_look_at(
-        skeleton,
-        Pose(rot, trans),
-        list(ch.joints),
-        weights,
-        target,
-        look.forward_axis,
-        look.up_axis,
-        look.max_angle_deg,
-        max_twist_deg=look.max_twist_deg,
-    )
-    misses = np.array([aim_miss(skeleton, Pose(out.rotations[f], out.translations[f]), idx[-1], look.forward_axis, target[f]) for f in range(rot.shape[0])])
-    return out.rotations[:, idx], misses
+    from .ik.look_at_kernel import ray_misses
+
+    shares, fwd, up, max_angle, max_twist = _look_params(ch._look_at, len(idx))
+    local, heads, fwds = aim_frames(skeleton, rot, trans, idx, shares, target, fwd, up, max_angle,
+                                    None if max_twist < 0.0 else max_twist)  # fmt: skip
+    misses = np.empty(heads.shape[0])
+    ray_misses(heads, fwds, np.array(target, dtype=np.float64).reshape(-1, 3), misses)
+    return local, misses

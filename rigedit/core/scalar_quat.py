@@ -53,6 +53,15 @@ def qrot(q, v) -> Vec:
     )
 
 
+def qabout(axis, angle: float) -> Quat:
+    """The rotation by `angle` radians about `axis` (any length; one with no direction: no turn)."""
+    n = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2])
+    if n <= TINY:
+        return IDENTITY
+    s = sin(0.5 * angle) / n
+    return (axis[0] * s, axis[1] * s, axis[2] * s, cos(0.5 * angle))
+
+
 def add(a, b) -> Vec:
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 

@@ -19,6 +19,7 @@ from rigedit.core.chain_uses import DEFAULT_REACH_CLAMP, DEFAULT_SOFTNESS, LookA
 from rigedit.core.clip import Clip
 from rigedit.core.rig_gait import GaitSettings
 from rigedit.core.ground import HeightField
+from rigedit.core.ik import registry
 from rigedit.core.ik.limits import ConeLimit, HingeLimit
 from rigedit.core.rig import BUNDLED_PRESETS, Rig, register_preset_io
 from rigedit.core.skeleton import Skeleton
@@ -365,7 +366,7 @@ def _uses_document(ch: Chain) -> dict:
         out["softness"] = ch.softness
     if ch.ground_feet:
         out["ground_feet"] = True
-    if ch.solver == "look_at":
+    if registry.get(ch.solver).aims:
         look = ch.look_at
         out["look_at"] = {
             "weights": None if look.weights is None else list(look.weights),

@@ -12,6 +12,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 
 from rigedit.core import chain as checks
 from rigedit.core import chain_uses as uses
+from rigedit.core.ik import registry
 
 from .timeline_model import TimelineSlot
 
@@ -174,8 +175,9 @@ class ChainModel(_Model):
         for name in self.limits:
             if name not in seen:
                 raise At(("limits", name), f"{name!r} is not a joint of this chain")
-        if self.look_at is not None and self.solver != "look_at":
-            raise At(("look_at",), f"is for solver 'look_at' only, this chain's solver is {self.solver!r}")
+        if self.look_at is not None and not registry.get(self.solver).aims:
+            aiming = " or ".join(repr(k.name) for k in registry.aiming())
+            raise At(("look_at",), f"is for solver {aiming} only, this chain's solver is {self.solver!r}")
         if self.look_at is not None and self.look_at.weights is not None and len(self.look_at.weights) != len(self.joints):
             raise At(
                 ("look_at", "weights"),

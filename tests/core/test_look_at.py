@@ -1,6 +1,6 @@
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rigedit.core.ik.look_at import clamp_to_cone, head_roll, solve_look_at
@@ -407,44 +407,76 @@ def test_a_mocap_walk_looks_at_a_point_it_passes(cone_from):
     assert np.array_equal(out.rotations[:, others], clip.rotations[:, others])
 
 
-# --- the float form the rig solves a live frame with (ik/look_at_floats.py) -------------------
+# --- blend, twist limit and what the kernel reports (the rig's and the bake's look-at) ------
 
 
 @settings(max_examples=200, deadline=None)
-@given(
-    *LOOK_AT_CASES,
-    st.floats(0.0, 1.0),
-)
-def test_the_float_form_equals_the_array_form(offsets, axes, angles, posed, target, weights, forward, max_angle, max_twist, blend):
-    from hypothesis import assume
+@given(*LOOK_AT_CASES, st.floats(0.0, 1.0), st.sampled_from(["rest", "pose"]))
+def test_blend_and_twist_properties(offsets, axes, angles, posed, target, weights, forward, max_angle, max_twist, blend, cone_from):
+    skel, pose, up = _random_case(offsets, axes, angles, posed, forward)
+    fwd_axis, up_axis = forward / np.linalg.norm(forward), up / np.linalg.norm(up)
+    args = (skel, pose, JOINTS, weights, target, forward, up, max_angle)
+    out = solve_look_at(*args, max_twist_deg=max_twist, blend=blend, cone_from=cone_from)
+    free = solve_look_at(*args, blend=blend, cone_from=cone_from)
+    assert np.all(np.isfinite(out.rotations))
+    assert np.allclose(np.linalg.norm(out.rotations, axis=-1), 1.0, atol=1e-12)
+    pos, fwd, up_now = head_frame(skel, out, "D", fwd_axis, up_axis)
+    free_pos, free_fwd, _ = head_frame(skel, free, "D", fwd_axis, up_axis)
+    _, ref_fwd, ref_up = head_frame(skel, pose, "D", fwd_axis, up_axis)
+    # Blend 0 is the incoming pose exactly, whatever the settings.
+    none = solve_look_at(*args, max_twist_deg=max_twist, blend=0.0, cone_from=cone_from)
+    assert np.array_equal(none.rotations, pose.rotations) and np.array_equal(none.translations, pose.translations)
+    # A joint with no share keeps its pose bit for bit (the head too, unless its roll is held).
+    for j, w in zip(JOINTS, weights):
+        if w == 0.0 and not (j == "D" and max_twist is not None):
+            assert np.array_equal(out.rotations[skel.index(j)], pose.rotations[skel.index(j)])
+    if max_twist is not None:
+        # Holding the roll turns the head about its own forward: the aim is the free one's...
+        assert np.allclose(pos, free_pos, atol=1e-9)
+        assert angle_between(fwd, free_fwd) < 1e-7
+        # ...and the roll away from level is within the limit (level needs fwd off ref_up).
+        if angle_between(fwd, ref_up) > 1e-3 and np.pi - angle_between(fwd, ref_up) > 1e-3:
+            assert abs(head_roll(ref_up, fwd, up_now)) <= np.radians(max_twist) + 1e-7
+    if weights[0] == 0.0 and weights[1] == 0.0 and weights[2] > 0.0:
+        # The head alone turns, about its own position: the aim angle is scaled by the blend
+        # from the incoming forward toward the full aim, in one plane, with no roll.
+        full = solve_look_at(*args, cone_from=cone_from)
+        _, full_fwd, _ = head_frame(skel, full, "D", fwd_axis, up_axis)
+        assert angle_between(free_fwd, ref_fwd) == pytest.approx(blend * angle_between(full_fwd, ref_fwd), abs=1e-7)
+        assume(np.linalg.norm(np.cross(ref_fwd, full_fwd)) > 1e-6)
+        assert abs(np.dot(free_fwd, np.cross(ref_fwd, full_fwd) / np.linalg.norm(np.cross(ref_fwd, full_fwd)))) < 1e-7
+        _, _, free_up = head_frame(skel, free, "D", fwd_axis, up_axis)
+        assert np.allclose(free_up, quat_rotate(quat_between(ref_fwd, free_fwd), ref_up), atol=1e-7)
 
-    from rigedit.core.ik.look_at_floats import look_at_floats, ray_miss
-    from rigedit.core.transforms import quat_angle, quat_conj
+
+@settings(max_examples=100, deadline=None)
+@given(*LOOK_AT_CASES)
+def test_the_reported_head_and_miss_are_the_solved_pose(offsets, axes, angles, posed, target, weights, forward, max_angle, max_twist):
+    # The bake reads the head's place and forward, and the miss, from the kernel: they are
+    # those of the pose it returns, measured here by FK.
+    from rigedit.core.ik.look_at import aim_frames
+    from rigedit.core.rig_uses import look_at_frames
 
     skel, pose, up = _random_case(offsets, axes, angles, posed, forward)
-    joints = JOINTS
-    args = (skel, pose, joints, weights, target, forward, up, max_angle)
-    out = solve_look_at(*args, max_twist_deg=max_twist, blend=blend)
-    if max_twist is not None:
-        # A head rolled half a turn from level is the twist limit's one tie (clamp left or
-        # right): there the two forms may each take a side on round-off.
-        free = solve_look_at(*args, blend=blend)
-        _, f_fwd, f_up = head_frame(skel, free, "D", forward / np.linalg.norm(forward), up / np.linalg.norm(up))
-        _, _, ref_up = head_frame(skel, pose, "D", forward / np.linalg.norm(forward), up / np.linalg.norm(up))
-        assume(abs(abs(head_roll(ref_up, f_fwd, f_up)) - np.pi) > 1e-6)
-
-    idx = [skel.index(j) for j in joints]
-    unit = lambda v: tuple((np.asarray(v) / np.linalg.norm(v)).tolist())  # noqa: E731
-    local, head, head_fwd = look_at_floats(
-        [int(p) for p in skel.parents], idx, [tuple(q) for q in skel.rest_rotations[idx].tolist()],
-        [tuple(q) for q in pose.rotations.tolist()], [tuple(t) for t in pose.translations.tolist()],
-        tuple(target.tolist()), list(np.asarray(weights) / np.sum(weights)), unit(forward), unit(up),
-        np.radians(max_angle), None if max_twist is None else np.radians(max_twist), blend,
-    )
-    assert np.all(quat_angle(quat_mul(quat_conj(np.array(local)), out.rotations[idx])) < 1e-7)
-    pos, fwd, _ = head_frame(skel, out, "D", forward / np.linalg.norm(forward))
-    assert np.allclose(head, pos, atol=1e-9)
-    assert np.allclose(head_fwd, fwd, atol=1e-7)
+    idx = [skel.index(j) for j in JOINTS]
+    fwd_axis, up_axis = forward / np.linalg.norm(forward), up / np.linalg.norm(up)
+    shares = np.asarray(weights) / np.sum(weights)
+    twist = None if max_twist is None else np.radians(max_twist)
+    rot, trans = pose.rotations[None], pose.translations[None]
+    local, heads, fwds = aim_frames(skel, rot, trans, idx, shares, target[None], fwd_axis, up_axis, np.radians(max_angle), twist)
+    out = pose.copy()
+    out.rotations[idx] = local[0]
+    pos, fwd, _ = head_frame(skel, out, "D", fwd_axis)
+    assert np.allclose(heads[0], pos, atol=1e-9)
+    assert angle_between(fwds[0], fwd) < 1e-9
     to = target - pos
     along = max(float(np.dot(to, fwd)), 0.0)
-    assert ray_miss(head, head_fwd, tuple(target.tolist())) == pytest.approx(np.linalg.norm(to - along * fwd), abs=1e-6)
+
+    from rigedit.core.chain import Chain
+    from rigedit.core.chain_uses import LookAtSettings
+
+    look = LookAtSettings(tuple(weights), tuple(forward), tuple(up), max_angle, max_twist)
+    ch = Chain("look", JOINTS, target=target, solver="look_at", look_at=look)
+    got, misses = look_at_frames(skel, ch, idx, rot, trans, target[None])
+    assert np.allclose(got, local, atol=1e-12)
+    assert misses[0] == pytest.approx(np.linalg.norm(to - along * fwd), abs=1e-9)

@@ -16,6 +16,8 @@ from PySide6.QtCore import QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QMatrix4x4, QVector3D
 from PySide6.QtWidgets import QWidget
 
+from rigedit.core.ik import registry
+
 from ..document import Document
 from . import camera, palette
 from .drag import DragController
@@ -167,7 +169,7 @@ class Viewport(GLWindow):
     def _sync_overlays(self, pos: np.ndarray) -> None:
         rig = self.doc.rig
         d = self.drag.active
-        if self.show_reach and d is not None and d.handle.kind == "target" and rig.chain(d.handle.chain).solver == "two_bone":
+        if self.show_reach and d is not None and d.handle.kind == "target" and _has_reach_shell(rig, d.handle.chain):
             idx = rig.skeleton.chain_indices(rig.chain(d.handle.chain).joints)
             a = np.linalg.norm(pos[idx[1]] - pos[idx[0]])
             b = np.linalg.norm(pos[idx[2]] - pos[idx[1]])
@@ -395,3 +397,9 @@ def _nice_step(x: float) -> float:
         if m * base <= x:
             return m * base
     return base
+
+
+def _has_reach_shell(rig, chain: str) -> bool:
+    """A limb solved in closed form: its reach is the shell |a - b| .. a + b about its root."""
+    kind = registry.get(rig.chain(chain).solver)
+    return kind.closed_form and not kind.aims

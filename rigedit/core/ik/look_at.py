@@ -15,6 +15,9 @@ discontinuity left is inherent: a target exactly behind a cone-limited head, whe
 right are equally short. A target nearly behind turns the head along the great circle from
 where it looked toward the target, which can run over or under rather than sideways (the
 cone boundary point nearest the target is on that circle).
+
+The solve itself is look_at_kernel.py's compiled kernel, which the rig's look_at chains and
+the bake call too; this module checks the arguments and lays the poses out for it.
 """
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ from typing import Sequence
 import numpy as np
 
 from ..skeleton import Pose, Skeleton
-from ..transforms import TINY, quat_from_matrix, quat_normalize, quat_to_matrix
+from ..transforms import TINY
 
 
 def solve_look_at(
@@ -85,139 +88,74 @@ def solve_look_at(
     )
     if blend == 0.0:
         return out
-
-    head = idx[-1]
-    # Only the joints from the root to the head matter (every turning joint is on that
-    # path), so their world transforms are walked down it once and updated in place after
-    # each turn. Rotation matrices, not quaternions: a 3x3 matmul is one cheap numpy call
-    # where a quaternion rotate is several, and per-call cost is what a single frame pays.
-    path = _path_to(skeleton, head)
-    at = {j: k for k, j in enumerate(path)}
-    world, pos = _walk(out, path)
-    ref_fwd = world[-1] @ fwd
-    ref_up = world[-1] @ up
-    if cone_from == "rest":
-        rest = Pose(out.rotations.copy(), out.translations)
-        rest.rotations[..., idx, :] = skeleton.rest_rotations[idx]
-        cone_axis = _walk(rest, path)[0][-1] @ fwd
-    else:
-        cone_axis = ref_fwd
-    max_angle = np.radians(max_angle_deg)
-
-    # What is left for each joint and those after it; summed from the tip so a tiny weight
-    # never leaves a round-off zero to divide by.
-    left = np.cumsum(share[::-1])[::-1]
-    last = max(k for k, w in enumerate(share) if w > 0.0)
-    turned = []
-    for k, (j, w) in enumerate(zip(idx, share)):
-        if w <= 0.0:
-            continue
-        # This joint takes its share of what is left, so the last weighted joint finishes
-        # the turn exactly from wherever the earlier ones moved the head to. Every swing
-        # turns about the same axis (the normal of the plane holding the incoming forward
-        # and the target, which a turn about that axis never leaves), so splitting the turn
-        # adds no roll.
-        frac = 1.0 if k == last else w / left[k]
-        cur_fwd = world[-1] @ fwd
-        offset = target - pos[-1]
-        # A target on the head gives no direction: keep looking where the head looks now.
-        near = np.linalg.norm(offset, axis=-1, keepdims=True) <= TINY
-        aim = _apply(_swing(cone_axis, np.where(near, cur_fwd, offset), 1.0, max_angle), cone_axis)
-        if blend < 1.0:
-            aim = _apply(_swing(ref_fwd, aim, blend), ref_fwd)
-        _turn_at(path, at[j], world, pos, _swing(cur_fwd, aim, frac))
-        turned.append(at[j])
-
-    if max_twist_deg is not None:
-        new_fwd = world[-1] @ fwd
-        roll = head_roll(ref_up, new_fwd, world[-1] @ up)
-        limit = np.radians(max_twist_deg)
-        _turn_at(path, len(path) - 1, world, pos, _rotation(new_fwd, np.clip(roll, -limit, limit) - roll))
-        turned.append(len(path) - 1)
-
-    turned = sorted(set(turned))
-    local = np.stack([world[k] if k == 0 else np.swapaxes(world[k - 1], -1, -2) @ world[k] for k in turned], axis=-3)
-    out.rotations[..., [path[k] for k in turned], :] = quat_normalize(quat_from_matrix(local))
+    local, _, _ = aim_frames(
+        skeleton, out.rotations, out.translations, idx, share, np.broadcast_to(target, lead + (3,)),
+        fwd, up, np.radians(max_angle_deg), None if max_twist_deg is None else np.radians(max_twist_deg), blend,
+        cone_from == "rest",
+    )  # fmt: skip
+    out.rotations[..., idx, :] = local
     return out
 
 
-def _path_to(skeleton: Skeleton, joint: int) -> list[int]:
+def aim_frames(skeleton: Skeleton, rotations, translations, idx, shares, target, fwd, up, max_angle, max_twist=None,
+               blend=1.0, cone_rest=True):  # fmt: skip
+    """The look-at kernel over poses with any leading (frame) axes: rotations (..., n, 4) and
+    translations (..., n, 3) of every joint, target (..., 3); idx the look-at joints (each an
+    ancestor of the next), shares theirs (summing to 1); unit fwd and up; radians (max_twist
+    None: free). Arguments are taken as checked. Returns the look-at joints' new local
+    rotations (..., len(idx), 4), and the head's world positions and forwards (..., 3)."""
+    from .look_at_kernel import NO_TWIST_LIMIT, aim_rows
+
+    lead = rotations.shape[:-2]
+    path = path_to(skeleton, idx[-1])
+    at = {j: k for k, j in enumerate(path)}
+    rot = np.ascontiguousarray(rotations[..., path, :], dtype=np.float64).reshape(-1, len(path), 4)
+    trans = np.ascontiguousarray(np.broadcast_to(translations, lead + translations.shape[-2:])[..., path, :], dtype=np.float64)
+    frames = rot.shape[0]
+    local = np.empty((frames, len(idx), 4))
+    heads = np.empty((frames, 3))
+    fwds = np.empty((frames, 3))
+    aim_rows(
+        rot, trans.reshape(frames, len(path), 3), np.array([at[j] for j in idx], dtype=np.int64),
+        np.asarray(shares, dtype=np.float64), np.ascontiguousarray(skeleton.rest_rotations[idx], dtype=np.float64),
+        np.array(target, dtype=np.float64).reshape(frames, 3), _tuple3(fwd), _tuple3(up), float(max_angle),
+        NO_TWIST_LIMIT if max_twist is None else float(max_twist), float(blend), bool(cone_rest), local, heads, fwds,
+    )  # fmt: skip
+    return local.reshape(lead + (len(idx), 4)), heads.reshape(lead + (3,)), fwds.reshape(lead + (3,))
+
+
+def path_to(skeleton: Skeleton, joint: int) -> list[int]:
+    """Joint indices from the skeleton's root down to `joint`."""
     path = [joint]
     while skeleton.parents[path[-1]] >= 0:
         path.append(int(skeleton.parents[path[-1]]))
     return path[::-1]
 
 
-def _walk(pose: Pose, path: list[int]):
-    """World rotation matrices and positions of the joints on a root-to-joint path."""
-    mats = quat_to_matrix(pose.rotations[..., path, :])
-    offsets = pose.translations[..., path, :]
-    world = [mats[..., 0, :, :]]
-    pos = [offsets[..., 0, :]]
-    for k in range(1, len(path)):
-        pos.append(pos[-1] + _apply(world[-1], offsets[..., k, :]))
-        world.append(world[-1] @ mats[..., k, :, :])
-    return world, pos
+def _tuple3(v) -> tuple[float, float, float]:
+    return (float(v[0]), float(v[1]), float(v[2]))
 
 
-def _turn_at(path: list[int], k: int, world: list, pos: list, turn) -> None:
-    """Turn path joint k by a world rotation about its own position; the joints below follow."""
-    for m in range(k, len(path)):
-        world[m] = turn @ world[m]
-        if m > k:
-            pos[m] = pos[k] + _apply(turn, pos[m] - pos[k])
-
-
-def _swing(a, b, frac, max_angle=np.pi):
-    """Rotation matrix turning unit direction a toward direction b along the shortest arc,
-    by `frac` of the angle between them after capping it at `max_angle`."""
-    b = b / np.linalg.norm(b, axis=-1, keepdims=True)
-    axis = _cross(a, b)
-    s = np.linalg.norm(axis, axis=-1)
-    c = np.sum(a * b, axis=-1)
-    # Opposite directions: turn about a fixed perpendicular (as quat_between does), so the
-    # result is deterministic rather than round-off.
-    perp = _cross(a, np.where(np.abs(a[..., :1]) < 0.9, [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]))
-    axis = np.where((s <= TINY)[..., None], perp, axis)
-    return _rotation(axis, np.minimum(np.arctan2(s, c), max_angle) * frac)
-
-
-def _rotation(axis, angle):
-    """Rotation matrices (Rodrigues) about axes (..., 3), any length, by angles (...)."""
-    n = np.linalg.norm(axis, axis=-1, keepdims=True)
-    x, y, z = np.moveaxis(axis / np.where(n > TINY, n, 1.0), -1, 0)
-    zero = np.zeros_like(x)
-    k = np.stack([zero, -z, y, z, zero, -x, -y, x, zero], axis=-1).reshape(x.shape + (3, 3))
-    sin = np.sin(angle)[..., None, None]
-    cos = np.cos(angle)[..., None, None]
-    return np.eye(3) + sin * k + (1.0 - cos) * (k @ k)
-
-
-def _apply(m, v):
-    """Matrices (..., 3, 3) times vectors (..., 3), broadcast over the leading axes."""
-    return (m @ v[..., None])[..., 0]
-
-
-def _cross(a, b):
-    # np.cross spends most of its time on axis handling; three vectors' worth of products
-    # written out are several times faster for the small arrays a single frame has.
-    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
-    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
-    return np.stack((a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0), axis=-1)
+def _rows3(*arrays):
+    """Arrays (..., 3) broadcast together, as C-ordered float64 (N, 3) rows, and the lead shape."""
+    arrays = np.broadcast_arrays(*[np.asarray(a, dtype=np.float64) for a in arrays])
+    lead = arrays[0].shape[:-1]
+    return [np.array(a, order="C").reshape(-1, 3) for a in arrays], lead  # copies: one compiled version
 
 
 def head_roll(ref_up, fwd, up) -> np.ndarray:
-    """Signed roll (radians) of a head about its forward axis `fwd`, away from level.
+    """Signed roll (radians) of a head about its forward axis `fwd` (unit), away from level.
 
     Level is the incoming up `ref_up` made perpendicular to `fwd`: the frame a turret
     (yaw about up, then pitch) would have. A head looking up-left by a pure swing tilts
     away from it; 0 where level is undefined (looking straight along ref_up).
     """
-    level = ref_up - fwd * np.sum(ref_up * fwd, axis=-1, keepdims=True)
-    b = up - fwd * np.sum(up * fwd, axis=-1, keepdims=True)
-    defined = np.linalg.norm(level, axis=-1) > 1e-9
-    roll = np.arctan2(np.sum(_cross(level, b) * fwd, axis=-1), np.sum(level * b, axis=-1))
-    return np.where(defined, roll, 0.0)
+    from .look_at_kernel import head_rolls
+
+    (r, f, u), lead = _rows3(ref_up, fwd, up)
+    out = np.empty(r.shape[0])
+    head_rolls(r, f, u, out)
+    return out.reshape(lead)
 
 
 def clamp_to_cone(direction, axis, max_angle: float) -> np.ndarray:
@@ -225,10 +163,14 @@ def clamp_to_cone(direction, axis, max_angle: float) -> np.ndarray:
 
     A zero direction (target on the head) reads as the axis itself: nothing to look at.
     """
-    d = np.asarray(direction, dtype=np.float64)
+    from .look_at_kernel import clamp_rows
+
+    (d, a), lead = _rows3(direction, axis)
     norm = np.linalg.norm(d, axis=-1, keepdims=True)
-    d = np.where(norm > TINY, d / np.where(norm > TINY, norm, 1.0), axis)
-    return _apply(_swing(axis, d, 1.0, max_angle), axis)
+    d = np.where(norm > TINY, d, a)
+    out = np.empty_like(d)
+    clamp_rows(d, a, float(max_angle), out)
+    return out.reshape(lead + (3,))
 
 
 def _unit(v, name):
