@@ -24,6 +24,7 @@ from .ik.limits import HingeLimit, Limit, hinge_axis
 from .rig_chain import ChainState, solve_chain
 from .rig_solve import ChainSetup, world_of
 from .rig_limb import solve_limb
+from .rig_pose import SolvedPose, exported, pending, placed
 from .rig_gait import GaitSettings, RigGait, check_gait
 from .rig_ground import Ground, ground_frame, make_ground
 from .rig_uses import look_at_rotations
@@ -353,6 +354,34 @@ class Rig:
         other._outputs = {}
         return other
 
+    # --- the solved pose, saved and put back (rig_pose.py) --------------------------------------
+
+    def solved_state(self) -> SolvedPose:
+        """Every chain's last solution as data: what a saved rig keeps so that opening it
+        shows the same pose and solves on from it as this rig would."""
+        return SolvedPose({name: exported(state) for name, state in self._state.items()})
+
+    def restore_state(self, solved: SolvedPose, *, solve: bool = True) -> dict[str, ChainReport] | None:
+        """Put back what solved_state() gave (this rig's, a copy's or a file's): the warm
+        starts are replaced, and the next solve (run now unless `solve` is False) takes
+        each chain's saved solution as its result, on the base this rig builds for it. A
+        solution that does not fit its chain is dropped: that chain is solved afresh."""
+        self._state = pending(self, solved)
+        self._last_frame = self._outputs_anim = None
+        self._outputs = {}
+        return self.solve() if solve else None
+
+    def _place(self, name: str, ch: Chain, last: ChainState, key: tuple, offsets: list) -> ChainState | None:
+        setup = self._setups.get(name)
+        if setup is None or not setup.fits(ch, offsets):
+            setup = self._setups[name] = ChainSetup(ch, offsets)
+        state = placed(last, ch, key, setup)
+        if state is None:
+            del self._state[name]
+        else:
+            self._state[name] = state
+        return state
+
     # --- solving ---------------------------------------------------------------------------
 
     def solve(self) -> dict[str, ChainReport]:
@@ -417,8 +446,12 @@ class Rig:
                         base_pos, base_rot = sq.ZERO, sq.IDENTITY
                     offsets = [trans[j] for j in idx]
                 key = (base_pos, base_rot, offsets) + settings
+                restored = last is not None and last.key is None
+                if restored:  # a saved solution put back (restore_state): this frame's result if it fits
+                    last = self._place(name, ch, last, key, offsets)
+                    restored = last is not None
                 same = last is not None and last.limits is ch._limits and last.key == key
-                if same and last.final:
+                if same and (last.final or restored):
                     state, iterations = last, 0  # same inputs, same answer
                 else:
                     warm = last.ik if last is not None else [rot[j] for j in idx[:-1]]
