@@ -73,14 +73,16 @@ def exported(state: ChainState) -> SolvedChain:
     start = state.start
     if start is not None:
         ready = start[5]
-        limited = LimitedStart(
-            _rows(start[3], 3), _rows(start[4], 4), _rows(ready.ref_dirs, 3),
-            _rows([(0.0, 0.0, 0.0) if a is None else a for a in ready.ref_axes], 3),
-        )
+        axes = ready.ref_axes
+        if type(axes) is not np.ndarray:
+            axes = [(0.0, 0.0, 0.0) if a is None else a for a in axes]
+        limited = LimitedStart(_rows(start[3], 3), _rows(start[4], 4), _rows(ready.ref_dirs, 3), _rows(axes, 3))
     return SolvedChain(tuple(tuple(q) for q in state.ik), float(state.error), bool(state.reached), bool(state.final), limited)
 
 
 def _rows(value, width: int) -> np.ndarray:
+    if type(value) is np.ndarray and value.dtype == np.float64 and value.ndim == 2:
+        return value
     return np.asarray(value, dtype=np.float64).reshape(-1, width)
 
 
@@ -107,12 +109,16 @@ def pending(rig, solved: SolvedPose) -> dict[str, ChainState]:
 
 
 def fits_shape(ch, saved: SolvedChain) -> bool:
+    # Plain floats, not numpy: the editor puts every solve's snapshot back on its own rig.
     m = len(ch.joints) - 1
     if ch.solver == "look_at" or len(saved.rotations) != m:
         return False
-    quats = np.asarray(saved.rotations, dtype=np.float64).reshape(-1, 4)
-    if not (np.all(np.isfinite(quats)) and np.all(np.abs(np.linalg.norm(quats, axis=1) - 1.0) <= 1e-9)):
-        return False
+    for q in saved.rotations:
+        if len(q) != 4:
+            return False
+        n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]
+        if not abs(n2 - 1.0) <= 2e-9:  # also refuses NaN
+            return False
     if not (math.isfinite(saved.error) and saved.error >= 0.0):
         return False
     lim = saved.limited
@@ -123,7 +129,8 @@ def fits_shape(ch, saved: SolvedChain) -> bool:
     shapes = (lim.points.shape, lim.frames.shape, lim.dirs.shape, lim.axes.shape)
     if shapes != ((m + 1, 3), (m, 4), (m, 3), (m, 3)):
         return False
-    return all(np.all(np.isfinite(a)) for a in (lim.points, lim.frames, lim.dirs, lim.axes))
+    # A sum is finite only when every term is (no overflow at these sizes).
+    return all(math.isfinite(float(a.sum())) for a in (lim.points, lim.frames, lim.dirs, lim.axes))
 
 
 def placed(state: ChainState, ch, key: tuple, setup) -> ChainState | None:
