@@ -557,12 +557,12 @@ class Rig:
         legs = []
         if self._ground is not None:
             legs = [
-                (name, self._plans[name].idx, ch._reach_clamp)
+                (name, self._plans[name].idx, ch._reach_clamp, ch._weight)  # the body follows the legs' weights
                 for name, ch in self._chains.items()
                 if ch._ground_feet and ch._solver != "look_at"
             ]
         key = (id(self._clip), self._time if self._clip is not None else None, id(self._ground))
-        key += tuple((name, clamp) for name, _, clamp in legs)
+        key += tuple((name, clamp, w) for name, _, clamp, w in legs)
         cached = self._anim_cache
         if cached is None or cached[0] != key:
             anim = self.animated_pose()
