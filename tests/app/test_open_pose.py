@@ -9,7 +9,7 @@ from .helpers import wait_solved
 
 # A FABRIK left arm with a cone at the shoulder and the hinge at the elbow, led through
 # these targets, reaches the last one; solved afresh for it, the same arm stalls 33 mm
-# short, 85 mm away at some joint (measured headless, tests/core/test_rig_pose.py).
+# short, 85 mm away at some joint (headless: tests/io/test_preset_pose.py).
 PATH = [(0.361, 1.238, 0.185), (0.514, 0.687, -0.036), (0.261, 0.996, -0.268), (0.475, 1.06, -0.151)]
 
 
