@@ -270,6 +270,13 @@ class Rig:
             self._gait_run = RigGait(self, self._gait)
         return self._gait_run.advance(self, dt)
 
+    def resume_gait(self) -> None:
+        """Start the gait from the legs' current targets at the current time (a reopened
+        rig: RigGait.resume) rather than replanting the feet on the next advance."""
+        if self._gait is not None:
+            self._gait_run = RigGait(self, self._gait)
+            self._gait_run.resume(self)
+
     def grounded_targets(self) -> dict[str, tuple[float, float, float]]:
         """Where the ground puts each ground-feet chain's target at the current time (what
         the next solve aims at); empty without a ground. A viewer showing targets uses it."""

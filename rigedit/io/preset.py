@@ -229,9 +229,10 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
     if model.pose is not None:
         # The pose as saved: each chain's last solution put back, not solved again (a solve
         # depends on history: rig_pose.py). A gait's feet stay where the saved targets put
-        # them; the gait starts stepping when the time next moves.
+        # them, and step on from there when the time moves.
         rig.time = model.pose.time
         rig.restore_state(_solved_from(model.pose))
+        rig.resume_gait()
     elif model.clip is not None or model.ground is not None:
         # The pose on loading is the first frame as solved (feet on the ground, a gait's
         # feet planted), as for a preset without them it is the rest pose its targets hold.

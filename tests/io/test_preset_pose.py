@@ -281,3 +281,21 @@ def test_the_schema_describes_the_pose():
     assert set(chain["required"]) == {"rotations", "error", "reached"}
     assert chain["additionalProperties"] is False
     json.dumps(schema)
+
+
+def test_a_walking_gait_reopens_with_its_feet_where_they_were():
+    from rigedit.core.rig_gait import advance_gait
+
+    rig = Rig.load(BUNDLED_PRESETS / "creature_gait.json")
+    for _ in range(40):  # 1.33 s of the walk: the feet have stepped
+        advance_gait(rig, 1.0 / 30.0)
+    back = reopened(rig)
+    np.testing.assert_allclose(back.world_positions(), rig.world_positions(), rtol=0.0, atol=EPS_M)
+    back.advance_gait()  # what the editor does on opening: the time has not moved
+    targets = [ch.target for ch in rig.chains]
+    assert all(np.array_equal(ch.target, t) for ch, t in zip(back.chains, targets))
+    back.solve()
+    np.testing.assert_allclose(back.world_positions(), rig.world_positions(), rtol=0.0, atol=EPS_M)
+    # and it walks on from there
+    advance_gait(back, 1.0 / 30.0)
+    assert np.all(np.isfinite(back.world_positions()))
