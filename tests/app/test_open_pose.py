@@ -36,3 +36,24 @@ def test_open_after_save_shows_the_saved_pose_of_a_limited_arm(qtbot, window, tm
     np.testing.assert_allclose(window.rig.world_positions(), saved, rtol=0.0, atol=1e-9)
     back = doc.reports["left_arm"]
     assert back.reached and abs(back.error - report.error) <= 1e-9
+
+
+def test_open_after_save_shows_a_walking_gait_as_saved(qtbot, make_window, tmp_path):
+    from rigedit import Rig
+    from rigedit.core.rig import BUNDLED_PRESETS
+
+    window = make_window(Rig.load(BUNDLED_PRESETS / "creature_gait.json"))
+    doc = window.document
+    for frame in range(1, 31):  # a second of the walk, frame by frame as playing does
+        doc.set_time(frame / 30.0)
+        wait_solved(qtbot, window)
+    saved = window.rig.world_positions()
+    path = tmp_path / "walk.json"
+    assert window.save_preset(path)
+    doc.set_time(2.5)
+    wait_solved(qtbot, window)
+    doc.mark_saved()
+    assert window.open_preset(path)
+    wait_solved(qtbot, window)
+    assert window.rig.time == 1.0
+    np.testing.assert_allclose(window.rig.world_positions(), saved, rtol=0.0, atol=1e-9)
