@@ -24,7 +24,7 @@ from .ik.limits import HingeLimit, Limit, hinge_axis
 from .rig_chain import ChainState, solve_chain
 from .rig_solve import ChainSetup, world_of
 from .rig_limb import solve_limb
-from .rig_pose import SolvedPose, exported, pending, placed
+from .rig_pose import PendingState, SolvedPose, exported, pending, placed
 from .rig_gait import GaitSettings, RigGait, check_gait
 from .rig_ground import Ground, ground_frame, make_ground
 from .rig_uses import look_at_rotations
@@ -453,7 +453,7 @@ class Rig:
                         base_pos, base_rot = sq.ZERO, sq.IDENTITY
                     offsets = [trans[j] for j in idx]
                 key = (base_pos, base_rot, offsets) + settings
-                restored = last is not None and last.key is None
+                restored = type(last) is PendingState
                 if restored:  # a saved solution put back (restore_state): this frame's result if it fits
                     last = self._place(name, ch, last, key, offsets)
                     restored = last is not None

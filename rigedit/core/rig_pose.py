@@ -67,7 +67,7 @@ class SolvedPose:
 
 def exported(state: ChainState) -> SolvedChain:
     """A chain state as data (sharing its arrays: states are never changed in place)."""
-    if isinstance(state, _Pending):
+    if isinstance(state, PendingState):
         return state.saved
     limited = None
     start = state.start
@@ -86,7 +86,7 @@ def _rows(value, width: int) -> np.ndarray:
     return np.asarray(value, dtype=np.float64).reshape(-1, width)
 
 
-class _Pending(ChainState):
+class PendingState(ChainState):
     """A saved solution put back but not yet placed: the rig's next solve places it on the
     chain's base (placed) and takes it as that frame's result."""
 
@@ -104,7 +104,7 @@ def pending(rig, solved: SolvedPose) -> dict[str, ChainState]:
     out: dict[str, ChainState] = {}
     for name, saved in solved.chains.items():
         if name in rig.chain_names and fits_shape(rig.chain(name), saved):
-            out[name] = _Pending(saved)
+            out[name] = PendingState(saved)
     return out
 
 
