@@ -4,7 +4,7 @@ The JSON files are what ships; this script only records how their numbers were c
 Conventions: metres, Y up, the character faces +Z, its left is +X. Every rest rotation is
 identity, so each joint's frame is the world frame at rest and a hinge axis can be written
 in world terms. Targets start on the tips and poles lie in each limb's bend plane,
-so solving a freshly loaded rig changes nothing.
+so solving a freshly loaded rig changes nothing; the files hold that solved pose.
 """
 from __future__ import annotations
 
@@ -209,6 +209,7 @@ def main() -> None:
             ch.target = rounded(ch.target)
             if ch.pole is not None:
                 ch.pole = rounded(ch.pole)
+        rig.solve()  # the file holds the solved pose (issue 13): opening shows it as it is
         path = HERE / f"{rig.name}.json"
         save_preset(rig, path)
         bak = path.with_name(path.name + ".bak")

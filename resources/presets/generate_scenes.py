@@ -157,6 +157,7 @@ def creature_gait_scene() -> Rig:
 
 
 def save(rig: Rig, stem: str) -> None:
+    rig.solve()  # the file holds the first frame's solved pose (issue 13), as it opens
     path = HERE / f"{stem}.json"
     save_preset(rig, path)
     bak = path.with_name(path.name + ".bak")

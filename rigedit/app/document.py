@@ -257,10 +257,14 @@ class Document(QObject):
         return {name: self._rig.chain(name).settings() for name in self._rig.chain_names}
 
     def apply_solution(self, generation: int, pose, reports: Mapping[str, ChainReport],
-                       errors: Mapping[str, tuple[float, ...]]) -> bool:
-        """Adopt a pose the solver thread handed back; False when it was for an older rig."""
+                       errors: Mapping[str, tuple[float, ...]], solved=None) -> bool:
+        """Adopt a pose the solver thread handed back; False when it was for an older rig.
+        `solved` (Rig.solved_state of the solver's rig) goes with it, so the rig saved is
+        the rig shown: a file keeps the warm starts that pose came from."""
         if generation != self.generation:
             return False
+        if solved is not None:
+            self._rig.restore_state(solved, solve=False)
         self._rig.pose = pose
         self.reports = dict(reports)
         self.errors.update(errors)

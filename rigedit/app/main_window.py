@@ -124,7 +124,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Solver: {message}", 8000)
 
     def _solved(self, s: Solution) -> None:
-        if self.document.apply_solution(s.generation, s.pose, s.reports, s.errors):
+        if self.document.apply_solution(s.generation, s.pose, s.reports, s.errors, s.solved):
             self.solves += 1
             self.solved_serial = max(self.solved_serial, s.serial)
 

@@ -52,6 +52,7 @@ class Solution:
     errors: dict[str, tuple[float, ...]]
     seconds: float  # time the solve took
     serial: int = 0
+    solved: object = None  # rigedit.core.rig_pose.SolvedPose: the warm starts behind `pose`, for saving
 
 
 @dataclass
@@ -151,7 +152,7 @@ class SolverWorker(QObject):
             curve = _error_curve(rig, goals.plot_chain, reports[goals.plot_chain])
             if curve is not None:
                 errors[goals.plot_chain] = curve
-        return Solution(goals.generation, rig.pose, reports, errors, 0.0, goals.serial)
+        return Solution(goals.generation, rig.pose, reports, errors, 0.0, goals.serial, rig.solved_state())
 
 
 def _error_curve(rig: Rig, name: str, report) -> tuple[float, ...] | None:

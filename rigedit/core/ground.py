@@ -167,7 +167,7 @@ def ground_feet(
     return GroundedFeet(targets, quat_from_axis_angle(axis, angle), normals)
 
 
-def pelvis_drop(hips, targets, leg_lengths, reach_clamp: float = 0.999) -> float:
+def pelvis_drop(hips, targets, leg_lengths, reach_clamp: float = 0.999, weights=None) -> float:
     """How far (metres, >= 0) the pelvis must go straight down so every leg reaches its target.
 
     The hips move down with the pelvis. A leg of length L reaches when
@@ -176,6 +176,13 @@ def pelvis_drop(hips, targets, leg_lengths, reach_clamp: float = 0.999) -> float
     every leg's interval, i.e. the lower foot decides. A target too far sideways for any drop
     has only that level drop (the closest the leg can get). When no drop serves every leg
     (one foot far above the hips, another far below), the drop splits the miss evenly.
+
+    `weights` (one per leg in [0, 1], default all 1) are the legs' IK blend weights. A leg
+    asks for its weight's share of the drop it needs (the drop is the largest of those
+    asks), and its limit on how far the pelvis may go down eases from none at weight 0 to
+    its own at 1: the drop follows the legs' IK, so a leg at weight 0, which keeps its
+    animated pose, moves the pelvis not at all (weight 0 is the animated pose exactly),
+    legs easing in pull it down gradually, and all weights 1 give the drop above.
     """
     if not (np.isfinite(reach_clamp) and 0.0 < reach_clamp <= 1.0):
         raise ValueError(f"pelvis_drop: reach_clamp must be within (0, 1], got {reach_clamp!r}")
@@ -191,13 +198,22 @@ def pelvis_drop(hips, targets, leg_lengths, reach_clamp: float = 0.999) -> float
         raise ValueError("pelvis_drop: hips, targets and leg_lengths must be finite")
     if np.any(lengths < 0.0):
         raise ValueError("pelvis_drop: leg_lengths must not be negative")
+    if weights is None:
+        w = np.ones(len(hips))
+    else:
+        w = np.asarray(weights, dtype=np.float64).reshape(-1)
+        if len(w) != len(hips) or not np.all((w >= 0.0) & (w <= 1.0)):
+            raise ValueError(f"pelvis_drop: give one weight in [0, 1] per hip, got {np.asarray(weights).tolist()!r}")
     reach = lengths * reach_clamp
     d = targets - hips
     side = np.hypot(d[:, 0], d[:, 2])
     level = -d[:, 1]  # the drop that brings the hip level with the target
     room = np.sqrt(np.maximum(reach * reach - side * side, 0.0))
-    lowest, highest = np.max(level - room), np.min(level + room)
+    lowest = np.max(w * (level - room))
     drop = max(lowest, 0.0)
+    # At weight 1 a leg's own limit, at 0 none (the drop itself), in between a blend: the
+    # even split below is then reached continuously as a weight grows.
+    highest = np.min(w * (level + room) + (1.0 - w) * drop)
     if drop > highest:
         drop = max(0.5 * (lowest + highest), 0.0)
     return float(drop)

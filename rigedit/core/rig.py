@@ -25,6 +25,7 @@ from .ik.limits import HingeLimit, Limit, hinge_axis
 from .rig_chain import ChainState, solve_chain
 from .rig_solve import ChainSetup, world_of
 from .rig_limb import solve_limb
+from .rig_pose import PendingState, SolvedPose, exported, pending, placed
 from .rig_gait import GaitSettings, RigGait, check_gait
 from .rig_ground import Ground, ground_frame, make_ground
 from .rig_uses import look_at_rotations
@@ -271,6 +272,13 @@ class Rig:
             self._gait_run = RigGait(self, self._gait)
         return self._gait_run.advance(self, dt)
 
+    def resume_gait(self) -> None:
+        """Start the gait from the legs' current targets at the current time (a reopened
+        rig: RigGait.resume) rather than replanting the feet on the next advance."""
+        if self._gait is not None:
+            self._gait_run = RigGait(self, self._gait)
+            self._gait_run.resume(self)
+
     def grounded_targets(self) -> dict[str, tuple[float, float, float]]:
         """Where the ground puts each ground-feet chain's target at the current time (what
         the next solve aims at); empty without a ground. A viewer showing targets uses it."""
@@ -355,6 +363,34 @@ class Rig:
         other._outputs = {}
         return other
 
+    # --- the solved pose, saved and put back (rig_pose.py) --------------------------------------
+
+    def solved_state(self) -> SolvedPose:
+        """Every chain's last solution as data: what a saved rig keeps so that opening it
+        shows the same pose and solves on from it as this rig would."""
+        return SolvedPose({name: exported(state) for name, state in self._state.items()})
+
+    def restore_state(self, solved: SolvedPose, *, solve: bool = True) -> dict[str, ChainReport] | None:
+        """Put back what solved_state() gave (this rig's, a copy's or a file's): the warm
+        starts are replaced, and the next solve (run now unless `solve` is False) takes
+        each chain's saved solution as its result, on the base this rig builds for it. A
+        solution that does not fit its chain is dropped: that chain is solved afresh."""
+        self._state = pending(self, solved)
+        self._last_frame = self._outputs_anim = None
+        self._outputs = {}
+        return self.solve() if solve else None
+
+    def _place(self, name: str, ch: Chain, last: ChainState, key: tuple, offsets: list) -> ChainState | None:
+        setup = self._setups.get(name)
+        if setup is None or not setup.fits(ch, offsets):
+            setup = self._setups[name] = ChainSetup(ch, offsets)
+        state = placed(last, ch, key, setup)
+        if state is None:
+            del self._state[name]
+        else:
+            self._state[name] = state
+        return state
+
     # --- solving ---------------------------------------------------------------------------
 
     def solve(self) -> dict[str, ChainReport]:
@@ -419,8 +455,12 @@ class Rig:
                         base_pos, base_rot = sq.ZERO, sq.IDENTITY
                     offsets = [trans[j] for j in idx]
                 key = (base_pos, base_rot, offsets) + settings
+                restored = type(last) is PendingState
+                if restored:  # a saved solution put back (restore_state): this frame's result if it fits
+                    last = self._place(name, ch, last, key, offsets)
+                    restored = last is not None
                 same = last is not None and last.limits is ch._limits and last.key == key
-                if same and last.final:
+                if same and (last.final or restored):
                     state, iterations = last, 0  # same inputs, same answer
                 else:
                     warm = last.ik if last is not None else [rot[j] for j in idx[:-1]]
@@ -526,12 +566,12 @@ class Rig:
         legs = []
         if self._ground is not None:
             legs = [
-                (name, self._plans[name].idx, ch._reach_clamp)
+                (name, self._plans[name].idx, ch._reach_clamp, ch._weight)  # the body follows the legs' weights
                 for name, ch in self._chains.items()
                 if ch._ground_feet and not ch._kind.aims
             ]
         key = (id(self._clip), self._time if self._clip is not None else None, id(self._ground))
-        key += tuple((name, clamp) for name, _, clamp in legs)
+        key += tuple((name, clamp, w) for name, _, clamp, w in legs)
         cached = self._anim_cache
         if cached is None or cached[0] != key:
             anim = self.animated_pose()

@@ -85,6 +85,15 @@ class RigGait:
         )
         self.time: float | None = None
 
+    def resume(self, rig) -> None:
+        """Stand the feet where the legs' targets are, at the rig's current time (a saved rig
+        reopened: its pose shows them there), instead of on their rest spots: the next
+        advance at this time keeps them, a later one steps on from there."""
+        body, yaw = body_transform(rig.skeleton, rig.animated_pose())
+        self.gait.reset(body, yaw)
+        self.gait.feet = np.array([rig.chain(leg).target for leg in self.settings.legs], dtype=np.float64)
+        self.time = rig.time
+
     def advance(self, rig, dt: float | None = None) -> np.ndarray:
         """Move on to the rig's current time (or by `dt`) and set the legs' targets."""
         body, yaw = body_transform(rig.skeleton, rig.animated_pose())

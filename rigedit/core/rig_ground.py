@@ -47,19 +47,23 @@ def make_ground(spec) -> Ground | None:
 def ground_frame(skeleton: Skeleton, anim: Pose, ground: Ground, legs: list) -> tuple[float, dict, dict]:
     """(root height change in metres, {chain name: grounded target}, {chain name: the tip's
     world rotation with its sole turned onto the ground}) for one animated pose; `legs`
-    lists (chain name, joint indices root to tip, reach clamp) of the grounded chains.
+    lists (chain name, joint indices root to tip, reach clamp, IK weight) of the grounded
+    chains.
 
     The body first rides the terrain (the root goes up or down by the ground height under
     it: a clip made on flat ground walks up a step instead of crouching under it), then
-    drops by pelvis_drop so the lower foot can still reach."""
+    drops by pelvis_drop so the lower foot can still reach. Both follow the legs' weights
+    (the ride by the largest, the drop by each leg's: pelvis_drop): grounding is part of
+    the legs' IK, so with every leg at weight 0 the body stays exactly where the clip puts
+    it, and a leg easing in eases the body down with it."""
     roots = [j for j, p in enumerate(skeleton.parents) if p < 0]
     pos, quats = skeleton.fk(anim)
     lift = float(ground.field.height_at(pos[roots[0]]))
     # Feet are grounded from where the clip puts them over its flat floor; hips are where
     # the body rides, `lift` higher.
     rest = skeleton.fk_matrices(skeleton.rest_pose())[0]
-    targets, hips, lengths, names, soles, clamp = [], [], [], [], [], 1.0
-    for name, idx, reach_clamp in legs:
+    targets, hips, lengths, names, soles, weights, clamp = [], [], [], [], [], [], 1.0
+    for name, idx, reach_clamp, weight in legs:
         ankle_height = max(float(rest[idx[-1], 1]), 0.0)  # the rest pose stands on y = 0
         grounded = ground_feet(ground.field, pos[idx[-1]], ankle_height)
         targets.append(grounded.targets)
@@ -69,7 +73,9 @@ def ground_frame(skeleton: Skeleton, anim: Pose, ground: Ground, legs: list) -> 
         hips.append(pos[idx[0]] + (0.0, lift, 0.0))
         lengths.append(float(np.linalg.norm(skeleton.offsets[idx[1:]], axis=1).sum()))
         names.append(name)
+        weights.append(weight)
         clamp = min(clamp, reach_clamp)
-    drop = pelvis_drop(np.array(hips), np.array(targets), np.array(lengths), clamp) if names else 0.0
+    drop = pelvis_drop(np.array(hips), np.array(targets), np.array(lengths), clamp, weights) if names else 0.0
+    lift *= max(weights, default=0.0)  # 1.0 * lift is lift to the bit: full weight as before
     as_tuple = lambda v: tuple(float(x) for x in v)  # noqa: E731
     return lift - drop, {n: as_tuple(t) for n, t in zip(names, targets)}, {n: as_tuple(q) for n, q in zip(names, soles)}

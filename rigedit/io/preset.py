@@ -22,6 +22,7 @@ from rigedit.core.ground import HeightField
 from rigedit.core.ik import registry
 from rigedit.core.ik.limits import ConeLimit, HingeLimit
 from rigedit.core.rig import BUNDLED_PRESETS, Rig, register_preset_io
+from rigedit.core.rig_pose import LimitedStart, SolvedChain, SolvedPose
 from rigedit.core.skeleton import Skeleton
 
 from .atomic import atomic_write_text
@@ -31,9 +32,12 @@ from .timeline_model import timeline_document, timeline_from_model
 
 __all__ = ["PresetError", "load_preset", "save_preset", "loads_preset", "dumps_preset", "preset_schema", "bundled_presets"]
 
-# MIGRATIONS[v] turns a version-v document (a dict) into a version v+1 one. Version 1 is the
-# first format, so there is nothing to migrate yet; a v2 format adds MIGRATIONS[1].
-MIGRATIONS: dict[int, Callable[[dict], dict]] = {}
+# MIGRATIONS[v] turns a version-v document (a dict) into a version v+1 one.
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {
+    # Version 2 adds the optional solved `pose`; a version-1 file has none, so it opens as
+    # it always did: the rig solved afresh from its animated pose.
+    1: lambda doc: doc,
+}
 
 
 def bundled_presets() -> list[Path]:
@@ -89,6 +93,7 @@ def preset_schema() -> dict:
 
 # --- reading -------------------------------------------------------------------------------
 
+_NUMBER_TAIL = re.compile(r"[-+]|[.eE][-+]?")
 _CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
 
 
@@ -108,7 +113,9 @@ def _parse(text: str | bytes, file: str) -> Any:
         return json.loads(text, parse_constant=no_constants)
     except json.JSONDecodeError as e:
         # Strings cannot hold raw line breaks, so an unterminated one ran into the end.
-        if e.pos >= len(text.rstrip()) or e.msg.startswith("Unterminated string"):
+        # A number cut short ("0." or "1e-") stops the parser at its dangling tail.
+        cut_number = _NUMBER_TAIL.fullmatch(text.rstrip()[e.pos:]) is not None
+        if e.pos >= len(text.rstrip()) or cut_number or e.msg.startswith("Unterminated string"):
             end = len(text.rstrip())
             line, col = _line_col(text, end)
             problem = f"not valid JSON: the text ends early (truncated?) at line {line}, column {col}"
@@ -220,13 +227,39 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
     if model.clip is not None:
         rig.clip = _clip_from(model.clip, skeleton)
         rig.clip_in_preset = True
-    if model.clip is not None or model.ground is not None:
+    if model.pose is not None:
+        # The pose as saved: each chain's last solution put back, not solved again (a solve
+        # depends on history: rig_pose.py). A gait's feet stay where the saved targets put
+        # them, and step on from there when the time moves.
+        rig.time = model.pose.time
+        rig.restore_state(_solved_from(model.pose))
+        rig.resume_gait()
+    elif model.clip is not None or model.ground is not None:
         # The pose on loading is the first frame as solved (feet on the ground, a gait's
         # feet planted), as for a preset without them it is the rest pose its targets hold.
         rig.reset()
         rig.advance_gait()
         rig.solve()
     return rig
+
+
+def _solved_from(m) -> SolvedPose:
+    def quats(rows) -> np.ndarray:
+        q = np.array(rows, dtype=np.float64).reshape(-1, 4)
+        norm = np.linalg.norm(q, axis=1, keepdims=True)
+        # Unit to round-off: kept bit for bit, so the pose reopens exactly as it was saved.
+        return np.where(np.abs(norm - 1.0) <= 1e-12, q, q / norm)
+
+    chains = {}
+    for name, c in m.chains.items():
+        limited = None
+        if c.limited is not None:
+            lim = c.limited
+            rows = lambda v: np.array(v, dtype=np.float64).reshape(-1, 3)  # noqa: E731
+            limited = LimitedStart(rows(lim.points), quats(lim.frames), rows(lim.dirs), rows(lim.axes))
+        rotations = tuple(tuple(q) for q in quats(c.rotations).tolist())
+        chains[name] = SolvedChain(rotations, c.error, c.reached, c.settled, limited)
+    return SolvedPose(chains)
 
 
 def _ground_from(m):
@@ -321,7 +354,30 @@ def _document_from(rig: Rig) -> dict:
         }
     if rig.clip is not None and getattr(rig, "clip_in_preset", False):
         doc["clip"] = _clip_document(rig)
+    pose = _pose_document(rig)
+    if pose is not None:
+        doc["pose"] = pose
     return doc
+
+
+def _pose_document(rig: Rig) -> dict | None:
+    """Each solved chain's last solution, in chain order; None for a rig never solved."""
+    solved = rig.solved_state().chains
+    if not solved:
+        return None
+    chains = {}
+    for name in rig.chain_names:
+        s = solved.get(name)
+        if s is None:
+            continue
+        c: dict[str, Any] = {"rotations": [list(q) for q in s.rotations], "error": s.error, "reached": s.reached}
+        if not s.settled:
+            c["settled"] = False
+        if s.limited is not None:
+            lim = s.limited
+            c["limited"] = {k: getattr(lim, k).tolist() for k in ("points", "frames", "dirs", "axes")}
+        chains[name] = c
+    return {"time": rig.time, "chains": chains}
 
 
 def _clip_document(rig: Rig) -> dict:

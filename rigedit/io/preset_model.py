@@ -1,4 +1,4 @@
-"""The JSON preset format (version 1) as pydantic models: the validation and the published schema.
+"""The JSON preset format (version 2: version 1 plus the solved `pose`) as pydantic models: the validation and the published schema.
 
 Field checks reuse the core's validators (rigedit.core.chain), so a chain setter and a file
 word the same problem the same way. Checks that span fields live in model validators and
@@ -14,10 +14,11 @@ from rigedit.core import chain as checks
 from rigedit.core import chain_uses as uses
 from rigedit.core.ik import registry
 
+from .pose_model import PoseModel
 from .timeline_model import TimelineSlot
 
 FORMAT = "rigedit.preset"
-VERSION = 1
+VERSION = 2
 
 
 class At(ValueError):
@@ -286,7 +287,7 @@ class PresetModel(_Model):
     model_config = ConfigDict(title="rigedit preset")
 
     format: Literal["rigedit.preset"]
-    version: Literal[1]
+    version: Literal[2]
     name: str = ""
     skeleton: SkeletonModel
     chains: list[ChainModel] = Field(default_factory=list, description="solved in this order")
@@ -294,6 +295,9 @@ class PresetModel(_Model):
     ground: GroundSpec | None = Field(default=None, description="'flat', 'slope' or a height field; ground-feet chains stand on it")
     clip: ClipModel | None = Field(default=None, description="an animation under the IK, carried by the preset")
     gait: GaitModel | None = Field(default=None, description="procedural legs stepping as the body moves")
+    pose: PoseModel | None = Field(
+        default=None, description="the solved pose: each chain's last solution, so opening shows what was saved"
+    )
 
     @model_validator(mode="after")
     def _chains_fit_skeleton(self):
@@ -315,6 +319,8 @@ class PresetModel(_Model):
             for k, leg in enumerate(self.gait.legs):
                 if leg not in names:
                     raise At(("gait", "legs", k), f"no chain named {leg!r}")
+        if self.pose is not None:
+            self.pose.check_fits(self.chains)
         if self.clip is not None:
             for name in self.clip.rotations:
                 if name not in parent:

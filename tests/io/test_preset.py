@@ -73,7 +73,7 @@ def test_rig_load_and_save_are_the_preset_functions(tmp_path):
 
 def test_the_chain_keys_are_exactly_the_documented_ones():
     doc = json.loads(dumps_preset(rigedit.Rig.default()))
-    assert doc["format"] == "rigedit.preset" and doc["version"] == 1
+    assert doc["format"] == "rigedit.preset" and doc["version"] == preset_io.VERSION
     for c in doc["chains"]:
         assert list(c) == ["name", "solver", "joints", "target", "pole", "tolerance", "max_iterations", "weight", "limits"]
     assert doc["chains"][chain_index(doc, "left_leg")]["limits"]["LeftLeg"] == {
@@ -239,7 +239,7 @@ BAD = [
     # envelope
     (lambda d: d.update(format="blender.rig"), "humanoid.json: format: not a rigedit preset: expected 'rigedit.preset', got 'blender.rig'"),
     (lambda d: d.pop("format"), 'humanoid.json: format: missing: not a rigedit preset (expected "format": "rigedit.preset")'),
-    (lambda d: d.update(version=2), "humanoid.json: version: 2 was made by a newer rigedit (this one reads up to version 1); update rigedit"),
+    (lambda d: d.update(version=3), "humanoid.json: version: 3 was made by a newer rigedit (this one reads up to version 2); update rigedit"),
     (lambda d: d.update(version="1"), "humanoid.json: version: must be a whole number, got '1'"),
     (lambda d: d.update(version=0), "humanoid.json: version: 0 is older than any version this rigedit can read"),
 ]
