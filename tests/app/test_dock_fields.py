@@ -73,6 +73,22 @@ def test_ctrl_z_in_a_joint_limit_cell(qtbot, window):
     assert dict(window.rig.chain("left_arm").limits) == before
 
 
+def test_ctrl_z_in_a_text_field(qtbot, make_window):
+    window = make_window()
+    activate(qtbot, window)
+    assert window.open_preset(PRESETS[[p.stem for p in PRESETS].index("look_at")])
+    window.undo_stack.clear()
+    window.document.select("look")
+    field = window.properties.panel.uses.look_weights
+    before = window.rig.chain("look").look_at
+    text = field.text()
+    type_into(qtbot, field, "0.5, 0.5")
+    QTest.keyClick(field, Qt.Key.Key_Z, CTRL)
+    assert window.undo_stack.count() == 1 and window.undo_stack.index() == 0
+    assert field.text() == text and window.rig.chain("look").look_at == before
+    assert "weights" in window.undo_stack.redoText().lower()
+
+
 def visible_in_dock(dock, widget: QWidget) -> bool:
     """The widget's whole width lies inside the dock's scroll area viewport."""
     scroll = dock.widget()
