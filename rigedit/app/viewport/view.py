@@ -358,8 +358,8 @@ class Viewport(GLWindow):
         if g is not None:
             self._gesture = (g, ev.button())
             return
-        mods = ev.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
-        if ev.button() == Qt.MouseButton.LeftButton and mods == Qt.KeyboardModifier.NoModifier:
+        # Ctrl+left picked no handle before (it panned); Shift+left does (the body handle's up and down).
+        if ev.button() == Qt.MouseButton.LeftButton and not (ev.modifiers() & Qt.KeyboardModifier.ControlModifier):
             handle = self.handle_at(pos)
             if handle is not None:
                 origin, direction = self.ray(pos)
