@@ -4,8 +4,8 @@ and the arrows step. Real mouse and key events on the plot's viewport."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QPointF, Qt
-from PySide6.QtGui import QMouseEvent
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent, QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -124,9 +124,6 @@ def test_the_middle_button_pans_and_the_wheel_zooms_without_scrubbing(qtbot, win
 
     before = x_range(panel)
     p = px(panel, 1.0, 0.5)
-    from PySide6.QtCore import QPoint
-    from PySide6.QtGui import QWheelEvent
-
     ev = QWheelEvent(p, QPointF(vp.mapToGlobal(p.toPoint())), QPoint(0, 0), QPoint(0, 240), Qt.MouseButton.NoButton,
                      NO_MOD, Qt.ScrollPhase.NoScrollPhase, False)
     QApplication.sendEvent(vp, ev)

@@ -287,7 +287,7 @@ class Viewport(GLWindow):
         # The view is framed when built, before the window has its size (and aspect); until the
         # user moves the camera, the start view is framed again for each new size, so it is
         # the very view Home gives.
-        if not self._camera_moved and not self._disposed:
+        if not self._camera_moved and not self._disposed and self.drag.active is None:
             self.reset_camera()
 
     def frame_selected(self) -> None:
