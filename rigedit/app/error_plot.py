@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 # log10 of 0 is -inf; an error this small is "hit" for any rig, so the curve bottoms out there.
 FLOOR = 1e-12
+MIN_WIDTH = 200  # px: the plot narrows with the dock (its own hint, 320, was most of the dock)
 
 
 class ErrorPlot(QWidget):
@@ -42,6 +43,10 @@ class ErrorPlot(QWidget):
         self.tolerance_line = pg.InfiniteLine(angle=0, pen=pg.mkPen((120, 200, 255), style=pg.QtCore.Qt.PenStyle.DashLine))
         self.plot.addItem(self.tolerance_line)
         self.caption = QLabel("")
+        # Wrapped: "last solve: 0 iterations ...; showing the one before (N iterations)" on one
+        # line made the dock wider than a 1280x800 window gives it, and it scrolled sideways.
+        self.caption.setWordWrap(True)
+        self.plot.setMinimumWidth(MIN_WIDTH)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.caption)

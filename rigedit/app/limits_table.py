@@ -12,6 +12,10 @@ from rigedit.core.ik.limits import ConeLimit, HingeLimit
 
 COLUMNS = ["Joint", "Limit", "Axis X", "Axis Y", "Axis Z", "Min °", "Max °"]
 KINDS = ["none", "hinge", "cone"]
+# The joint column is as wide as the names but no wider than this (px), elided in the middle
+# beyond (an imported "mixamorig:LeftForeArm"): the number columns keep their room, and the
+# table never scrolls sideways in the dock.
+MAX_JOINT_COLUMN = 110
 
 
 class LimitsTable(QTableWidget):
@@ -24,7 +28,8 @@ class LimitsTable(QTableWidget):
         self.setHorizontalHeaderLabels(COLUMNS)
         self.verticalHeader().hide()
         hdr = self.horizontalHeader()
-        hdr.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        hdr.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         hdr.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         for c in range(2, len(COLUMNS)):
             hdr.setSectionResizeMode(c, QHeaderView.ResizeMode.Stretch)
@@ -44,6 +49,7 @@ class LimitsTable(QTableWidget):
             for r, joint in enumerate(self._joints):
                 item = QTableWidgetItem(joint)
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                item.setToolTip(joint)
                 self.setItem(r, 0, item)
                 lim = limits.get(joint)
                 kind = QComboBox()
@@ -62,6 +68,8 @@ class LimitsTable(QTableWidget):
         finally:
             self._loading = False
         self.resizeRowsToContents()
+        self.resizeColumnToContents(0)
+        self.setColumnWidth(0, min(self.columnWidth(0), MAX_JOINT_COLUMN))
 
     def _spin(self, value: float, lo: float, hi: float, decimals: int, step: float) -> QDoubleSpinBox:
         s = QDoubleSpinBox()

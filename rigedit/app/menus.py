@@ -4,9 +4,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
 from . import settings
+from .viewport import navigation
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -50,12 +52,72 @@ def build_menus(w: "MainWindow") -> None:
     w.view_menu = m
     w.action_reset_camera = _action(w, m, "&Reset Camera", QKeySequence("Home"), w.viewport.reset_camera)
     w.action_frame = _action(w, m, "&Frame Selected", QKeySequence("F"), w.viewport.frame_selected)
+    # Numpad period as in Blender (Delete is the same key with Num Lock off).
+    w.action_frame.setShortcuts([QKeySequence("F"), _keypad(Qt.Key.Key_Period), _keypad(Qt.Key.Key_Delete)])
+    _viewpoints(w, m.addMenu("&Viewpoint"))
+    _navigation(w, m.addMenu("&Navigation"))
     m.addSeparator()
     w.action_show_limits = _toggle(w, m, "Show &Limits", w.viewport.show_limits, w.viewport.set_show_limits)
     w.action_show_reach = _toggle(w, m, "Show Rea&ch", w.viewport.show_reach, w.viewport.set_show_reach)
     m.addSeparator()
     panels = m.addMenu("&Panels")
     w.panels_menu = panels
+
+
+# Blender's numpad views: (name, label, key, the key with Num Lock off); Ctrl gives the opposite.
+_NUMPAD_VIEWS = [
+    ("front", "back", "&Front", "&Back", Qt.Key.Key_1, Qt.Key.Key_End),
+    ("right", "left", "&Right", "&Left", Qt.Key.Key_3, Qt.Key.Key_PageDown),
+    ("top", "bottom", "&Top", "Botto&m", Qt.Key.Key_7, Qt.Key.Key_Home),
+]
+
+
+def _keypad(key, ctrl: bool = False) -> QKeySequence:
+    mods = Qt.KeyboardModifier.KeypadModifier | (Qt.KeyboardModifier.ControlModifier if ctrl else Qt.KeyboardModifier.NoModifier)
+    return QKeySequence(mods | key)
+
+
+def _viewpoints(w: "MainWindow", menu) -> None:
+    w.view_actions = {}
+    for name, opposite, label, opposite_label, key, numlock_off in _NUMPAD_VIEWS:
+        for view, text, ctrl in ((name, label, False), (opposite, opposite_label, True)):
+            act = QAction(text, w)
+            act.setShortcuts([_keypad(key, ctrl), _keypad(numlock_off, ctrl)])
+            act.triggered.connect(lambda _c=False, v=view: w.viewport.view_from(v))
+            menu.addAction(act)
+            w.view_actions[view] = act
+
+
+def _navigation(w: "MainWindow", menu) -> None:
+    """Blender or Maya mouse navigation, remembered across runs."""
+    group = QActionGroup(w)
+    group.setExclusive(True)
+    w.navigation_actions = {}
+    current = navigation.saved_preset()
+    hints = {"blender": "middle-drag orbits, Shift+middle pans, wheel or Ctrl+middle zooms",
+             "maya": "Alt+left orbits, Alt+middle pans, Alt+right or the wheel zooms"}
+    for preset, label in navigation.PRESETS.items():
+        act = QAction(label, w)
+        act.setCheckable(True)
+        act.setChecked(preset == current)
+        act.setToolTip(hints[preset])
+        act.setStatusTip(f"{label} navigation: {hints[preset]}")
+        act.setData(preset)
+        group.addAction(act)
+        menu.addAction(act)
+        act.toggled.connect(lambda on, p=preset: on and set_navigation(w, p))
+        w.navigation_actions[preset] = act
+    menu.setToolTipsVisible(True)
+    w.viewport.set_navigation(current)
+
+
+def set_navigation(w: "MainWindow", preset: str) -> None:
+    """Use `preset` in the viewport and keep it for the next run (as View > Navigation does)."""
+    w.viewport.set_navigation(preset)
+    navigation.save_preset(preset)
+    act = w.navigation_actions[preset]
+    if not act.isChecked():
+        act.setChecked(True)
 
 
 def fill_recent(w: "MainWindow") -> None:

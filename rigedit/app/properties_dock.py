@@ -4,9 +4,11 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QStandardItemModel
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QStandardItemModel
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
     QCheckBox,
     QComboBox,
     QDockWidget,
@@ -14,6 +16,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QScrollArea,
     QSlider,
     QSpinBox,
@@ -63,6 +66,40 @@ class BlendWeight(QWidget):
             widget.blockSignals(True)
             widget.setValue(v)
             widget.blockSignals(False)
+
+
+_HISTORY_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
+
+
+class CommitBeforeUndo(QObject):
+    """Ctrl+Z (or redo) with the cursor still in one of the panel's number or text fields:
+    the field's text is committed (one undo command, as Enter would) and the window's undo
+    runs on it. A line edit otherwise keeps the key for its own text undo, and the typed value
+    would neither be applied nor undone.
+
+    Installed on each field of the panel as it takes the focus (the limits table makes new
+    fields for every chain), so it sees nothing but the focused field's events."""
+
+    def __init__(self, panel: QWidget) -> None:
+        super().__init__(panel)
+        self._panel = panel
+        QApplication.instance().focusChanged.connect(self._focus_changed)
+
+    def _focus_changed(self, _old, new) -> None:
+        if isinstance(new, (QAbstractSpinBox, QLineEdit)) and self._panel.isAncestorOf(new):
+            new.removeEventFilter(self)  # once per field, however often it is focused
+            new.installEventFilter(self)
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 (Qt's name)
+        if ev.type() == QEvent.Type.ShortcutOverride and any(ev.matches(k) for k in _HISTORY_KEYS):
+            if isinstance(obj, QAbstractSpinBox):
+                obj.interpretText()  # emits valueChanged if the typed value differs
+            elif isinstance(obj, QLineEdit) and obj.isModified():
+                obj.setModified(False)
+                obj.editingFinished.emit()
+            ev.ignore()  # not the field's: the window's Undo/Redo shortcut takes the key
+            return True
+        return False
 
 
 class PropertiesPanel(QWidget):
@@ -142,6 +179,7 @@ class PropertiesPanel(QWidget):
         document.selection_changed.connect(self.reload)
         document.chain_changed.connect(self._chain_changed)
         document.pose_changed.connect(self._errors_changed)
+        self._commit_before_undo = CommitBeforeUndo(self)
         self.reload()
 
     # --- document -> widgets -----------------------------------------------------------------

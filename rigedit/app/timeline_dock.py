@@ -63,7 +63,9 @@ class TimelinePanel(QWidget):
         self.play_button.setObjectName("playButton")
         self.play_button.setCheckable(True)
         self.play_button.setToolTip("Play / pause, looping over the range (Space).\n"
-                                    "With the plot focused, ← → step frames and Delete removes the selected key.")
+                                    "Click or drag over the plot or time axis to scrub; middle-drag or Shift+drag pans, the wheel zooms.\n"
+                                    "With the plot focused, ← → step frames, Home / End go to the first / last\n"
+                                    "frame and Delete removes the selected key.")
         self.readout = QLabel()
         self.readout.setObjectName("timeReadout")
         self.readout.setMinimumWidth(120)  # two short lines: the row must fit a 760 px window
@@ -147,6 +149,10 @@ class TimelinePanel(QWidget):
             self.step(1)
         elif key == Qt.Key.Key_Left.value:
             self.step(-1)
+        elif key == Qt.Key.Key_Home.value:
+            self.go_to_frame(self.timeline.first_frame)
+        elif key == Qt.Key.Key_End.value:
+            self.go_to_frame(self.timeline.last_frame)
         elif key in (Qt.Key.Key_Delete.value, Qt.Key.Key_Backspace.value):
             self.delete_selected_key()
 
@@ -212,6 +218,10 @@ class TimelinePanel(QWidget):
     def step(self, frames: int) -> None:
         self.playback.stop()
         self.scrub_to(self.timeline.time_of_frame(self.timeline.frame_at(self.time) + frames))
+
+    def go_to_frame(self, frame: int) -> None:
+        self.playback.stop()
+        self.scrub_to(self.timeline.time_of_frame(frame))
 
     def _drive(self, time: float) -> None:
         self.time = float(time)

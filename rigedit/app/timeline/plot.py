@@ -5,12 +5,17 @@ It draws what it is given and reports what the mouse does; it never edits a time
 curve is drawn, the selected one in its viewport colour and the rest faint; the selected
 chain's keys are points to click, drag and right-click, and its target and pole keys are
 marks in two lanes under the weight axis. The playhead is a movable vertical line.
+
+The mouse works as in Blender's and Maya's time lines: a left click or drag anywhere over the
+plot or the time axis scrubs the playhead there (a press on a key drags the key instead); the
+middle button, or Shift with the left, pans; the wheel zooms about the pointer. With the plot
+focused, Home and End go to the first and last frame, Left and Right step one.
 """
 from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 
 from rigedit.core.curve import Curve
 
@@ -77,10 +82,54 @@ class KeyPoints(pg.ScatterPlotItem):
         self._plot.key_dragged.emit(index, float(p.x()), float(p.y()), finished)
 
 
+class ScrubViewBox(pg.ViewBox):
+    """The plot's view box: a left press or drag scrubs, the middle button (or Shift+left) pans.
+
+    Time-axis drags and clicks come here too (pyqtgraph's axis hands them to its linked view,
+    in the axis' own coordinates: positions are read from the scene)."""
+
+    def __init__(self, plot: "TimelinePlot") -> None:
+        super().__init__(enableMenu=False)
+        self._plot = plot
+        self._scrubbing = False
+
+    def _scrub_at(self, scene_pos) -> None:
+        self._plot.playhead_moved.emit(float(self.mapSceneToView(scene_pos).x()))
+
+    @staticmethod
+    def _pans(ev) -> bool:
+        return ev.button() == Qt.MouseButton.MiddleButton or bool(ev.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+
+    def mouseDragEvent(self, ev, axis=None) -> None:  # noqa: N802 (Qt's name)
+        left = ev.button() == Qt.MouseButton.LeftButton
+        if left and (self._scrubbing or (axis != 1 and not self._pans(ev))):
+            ev.accept()
+            if ev.isStart():
+                self._scrubbing = True
+                self._scrub_at(ev.buttonDownScenePos())
+            self._scrub_at(ev.scenePos())
+            if ev.isFinish():
+                self._scrubbing = False
+            return
+        if left and axis == 1:
+            ev.ignore()  # the weight axis: nothing to scrub or pan there
+            return
+        # Middle (or Shift+left) pans in time; right zooms, as pyqtgraph's view always did.
+        super().mouseDragEvent(ev, axis=axis)
+
+    def mouseClickEvent(self, ev) -> None:  # noqa: N802
+        # Not accepted: the plot's scene handler still sees the click (double-click adds a key,
+        # a click deselects the key).
+        if ev.button() == Qt.MouseButton.LeftButton and not ev.double() and not self._pans(ev):
+            if self.sceneBoundingRect().contains(ev.scenePos()) or self._plot.over_time_axis(ev.scenePos()):
+                self._scrub_at(ev.scenePos())
+
+
 # Keys the panel acts on while the plot has focus. Caught here because the view underneath
-# (a scroll area) would otherwise take the arrows to scroll.
-COMMAND_KEYS = tuple(k.value for k in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Delete, Qt.Key.Key_Backspace,
-                                        Qt.Key.Key_Space))
+# (a scroll area) would otherwise take the arrows to scroll, and the window's shortcuts Home
+# (the viewport's Reset Camera) and Space.
+COMMAND_KEYS = tuple(k.value for k in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Home, Qt.Key.Key_End,
+                                        Qt.Key.Key_Delete, Qt.Key.Key_Backspace, Qt.Key.Key_Space))
 
 
 def key_code(key) -> int:
@@ -99,7 +148,7 @@ class TimelinePlot(pg.PlotWidget):
     background_clicked = Signal()
 
     def __init__(self, parent=None) -> None:
-        super().__init__(parent, background=None)
+        super().__init__(parent, background=None, viewBox=ScrubViewBox(self))
         self.setObjectName("timelinePlot")
         item = self.getPlotItem()
         item.setMenuEnabled(False)
@@ -110,7 +159,6 @@ class TimelinePlot(pg.PlotWidget):
         # The lane under the weight band is labelled on the axis, clear of the marks in it.
         item.getAxis("left").setTicks([[(0.0, "0"), (0.5, "0.5"), (1.0, "1"), (KEY_LANE, "▲▼")], [(0.25, ""), (0.75, "")]])
         self.vb = item.getViewBox()
-        self.vb.setMenuEnabled(False)
         self.vb.setMouseEnabled(x=True, y=False)
         self.vb.setYRange(*Y_RANGE, padding=0)
         self.setMinimumHeight(150)
@@ -222,6 +270,20 @@ class TimelinePlot(pg.PlotWidget):
             self.add_requested.emit(float(p.x()), float(p.y()))
         else:
             self.background_clicked.emit()
+
+    def over_time_axis(self, scene_pos) -> bool:
+        return self.getPlotItem().getAxis("bottom").sceneBoundingRect().contains(scene_pos)
+
+    def event(self, ev) -> bool:
+        # The plot's keys before the window's shortcuts (Home is also the viewport's Reset Camera).
+        if ev.type() == QEvent.Type.ShortcutOverride and self._command_key(ev):
+            ev.accept()
+            return True
+        return super().event(ev)
+
+    @staticmethod
+    def _command_key(ev) -> bool:
+        return key_code(ev.key()) in COMMAND_KEYS and ev.modifiers() == Qt.KeyboardModifier.NoModifier
 
     def keyPressEvent(self, ev) -> None:  # noqa: N802
         key = key_code(ev.key())

@@ -1,7 +1,9 @@
 """The 3D viewport: pyqtgraph's GL view showing the document's rig, with handles to drag.
 
-Left-drag on a handle moves it; left-drag elsewhere orbits, Ctrl+left or middle pans, the
-wheel zooms (pyqtgraph's own camera controls). Esc during a drag puts the handle back.
+A left press on a handle drags it; a left drag anywhere else leaves the camera alone. Orbit,
+pan and zoom follow the navigation preset (navigation.py: Blender's middle button or Maya's
+Alt+buttons), the wheel zooms. Esc during a drag puts the handle back and ends the drag: the
+mouse does nothing more until its buttons are let go.
 
 It draws on a GL window (gl_window.py says why not a widget); `Viewport.container` is the
 widget the main window holds, and mouse and key events go to the Viewport itself.
@@ -19,7 +21,7 @@ from PySide6.QtWidgets import QWidget
 from rigedit.core.ik import registry
 
 from ..document import Document
-from . import camera, palette
+from . import camera, navigation, palette
 from .drag import DragController
 from .gizmos import GizmoView, Handle
 from .gl_window import GLWindow
@@ -31,6 +33,11 @@ _Y_UP = QMatrix4x4(*camera.Y_UP_TO_GL.flatten().tolist())
 DEFAULT_AZIMUTH = -62.0  # degrees: a three-quarter view from the character's front-left
 DEFAULT_ELEVATION = 12.0
 MAX_MOVE_WAIT_MS = 50  # a drag move waits at most this long for the frame before it
+ORBIT_DEG_PER_PX = 0.5
+ZOOM_PER_PX = 0.995  # a drag zoom: the distance shrinks by this per pixel right or up
+# Frame Selected shows a short chain (a neck, a finger) at least this fraction of the rig's size
+# across, so it does not zoom in to the millimetre.
+MIN_FRAME_FRACTION = 0.12
 
 
 class Viewport(GLWindow):
@@ -62,6 +69,11 @@ class Viewport(GLWindow):
         self._sync_pending = False
         self._disposed = False
         self._reach_key = None
+        self.navigation = navigation.DEFAULT_PRESET
+        self._gesture: tuple[str, Qt.MouseButton] | None = None  # the camera drag under way
+        self._spent = False  # Esc ended a drag: the mouse does nothing until its buttons are up
+        self._camera_moved = False  # by the user, since the start view (or Home)
+        self.mousePos = QPointF()  # pyqtgraph's name: where the last mouse event was
         # The newest drag position not yet applied: moves are coalesced to one per drawn frame
         # (a busy GUI gets several at once, and each applied move costs a goal post and a solve,
         # which a frame that never shows its pose only wastes: the solver thread holds the GIL).
@@ -244,6 +256,20 @@ class Viewport(GLWindow):
         gl_center = camera.Y_UP_TO_GL[:3, :3] @ np.asarray(center, dtype=np.float64)
         self.setCameraPosition(pos=QVector3D(*[float(v) for v in gl_center]), distance=distance,
                                azimuth=azimuth, elevation=elevation)
+        self._camera_moved = True
+
+    def set_navigation(self, preset: str) -> None:
+        if preset not in navigation.PRESETS:
+            raise ValueError(f"unknown navigation preset {preset!r} (one of {', '.join(navigation.PRESETS)})")
+        self.navigation = preset
+        self._gesture = None
+
+    def view_from(self, name: str) -> None:
+        """Look from one side (navigation.VIEWS: front, back, right, left, top, bottom),
+        about the same centre and at the same distance."""
+        azimuth, elevation = navigation.VIEWS[name]
+        self.setCameraPosition(azimuth=azimuth, elevation=elevation)
+        self._camera_moved = True
 
     def frame_points(self, points: np.ndarray, **angles) -> None:
         points = np.asarray(points, dtype=np.float64).reshape(-1, 3)
@@ -254,9 +280,20 @@ class Viewport(GLWindow):
         self.look_at(center, camera.framing_distance(radius, self.opts["fov"], w / h), **angles)
 
     def reset_camera(self) -> None:
+        """The start view (Home): the whole scene from the front-left, for the view's size now."""
         self.frame_points(self._scene_points(), azimuth=DEFAULT_AZIMUTH, elevation=DEFAULT_ELEVATION)
+        self._camera_moved = False
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(ev)
+        # The view is framed when built, before the window has its size (and aspect); until the
+        # user moves the camera, the start view is framed again for each new size, so it is
+        # the very view Home gives.
+        if not self._camera_moved and not self._disposed and self.drag.active is None:
+            self.reset_camera()
 
     def frame_selected(self) -> None:
+        """Frame the selected chain (its joints, target and pole); the whole scene without one."""
         rig = self.doc.rig
         if not self.doc.selected:
             self.frame_points(self._scene_points())
@@ -266,9 +303,11 @@ class Viewport(GLWindow):
         if ch.pole is not None:
             pts.append(np.asarray(ch.pole))
         pts = np.array(pts)
-        # A tight box around a short chain would zoom in to the millimetre; keep some context.
-        pad = 0.15 * max(float(np.ptp(self._scene_points()[:, 1])), 1e-3)
-        self.frame_points(np.concatenate((pts - pad, pts + pad)))
+        scene = self._scene_points()
+        least = MIN_FRAME_FRACTION * max(float(np.ptp(scene, axis=0).max()), 1e-3)
+        centre = (pts.min(axis=0) + pts.max(axis=0)) / 2
+        half = np.maximum((pts.max(axis=0) - pts.min(axis=0)) / 2, least / 2)
+        self.frame_points(np.array([centre - half, centre + half]))
 
     def _scene_points(self) -> np.ndarray:
         rig = self.doc.rig
@@ -311,6 +350,17 @@ class Viewport(GLWindow):
 
     def mousePressEvent(self, ev) -> None:  # noqa: N802
         pos = ev.position()
+        self.mousePos = pos
+        ev.accept()
+        if self._spent and ev.buttons() == ev.button():
+            self._spent = False  # the buttons were let go since Esc (a release seen elsewhere)
+        if self._spent or self.drag.active is not None or self._gesture is not None:
+            return  # a second button during a drag or a camera move: ignored
+        g = navigation.gesture(self.navigation, ev.button(), ev.modifiers())
+        if g is not None:
+            self._gesture = (g, ev.button())
+            return
+        # Ctrl+left picked no handle before (it panned); Shift+left does (the body handle's up and down).
         if ev.button() == Qt.MouseButton.LeftButton and not (ev.modifiers() & Qt.KeyboardModifier.ControlModifier):
             handle = self.handle_at(pos)
             if handle is not None:
@@ -318,14 +368,11 @@ class Viewport(GLWindow):
                 if self.drag.begin(handle, origin, direction, self.camera_forward()):
                     self.gizmos.active = handle
                     self.dragging.emit(True)
-                    self.mousePos = pos
                     self.schedule_sync()
-                    ev.accept()
-                    return
-        super().mousePressEvent(ev)
 
     def mouseMoveEvent(self, ev) -> None:  # noqa: N802
         pos = ev.position()
+        ev.accept()
         if self.drag.active is not None:
             if ev.buttons() & Qt.MouseButton.LeftButton:
                 if self._drag_pos is None:
@@ -335,8 +382,18 @@ class Viewport(GLWindow):
                         self._apply_timer.start()
                 self._drag_pos = QPointF(pos)
             self.mousePos = pos
-            ev.accept()
             return
+        diff = pos - self.mousePos
+        self.mousePos = pos
+        if self._spent:
+            if ev.buttons() == Qt.MouseButton.NoButton:
+                self._spent = False
+            return
+        if self._gesture is not None:
+            if ev.buttons() & self._gesture[1]:
+                self._navigate(self._gesture[0], diff.x(), diff.y())
+                return
+            self._gesture = None  # its release went elsewhere
         if ev.buttons() == Qt.MouseButton.NoButton:
             hover = self.handle_at(pos)
             if hover != self.gizmos.hover:
@@ -344,7 +401,20 @@ class Viewport(GLWindow):
                 self.setCursor(Qt.CursorShape.OpenHandCursor if hover else Qt.CursorShape.ArrowCursor)
                 self.handle_hovered.emit(hover)
                 self.schedule_sync()
-        super().mouseMoveEvent(ev)
+
+    def _navigate(self, gesture: str, dx: float, dy: float) -> None:
+        if gesture == navigation.ORBIT:
+            self.orbit(-dx * ORBIT_DEG_PER_PX, dy * ORBIT_DEG_PER_PX)
+        elif gesture == navigation.PAN:
+            self.pan(dx, dy, 0, relative="view")  # the scene follows the mouse, in the screen's plane
+        else:
+            self.opts["distance"] *= ZOOM_PER_PX ** (dx - dy)
+            self.update()
+        self._camera_moved = True
+
+    def wheelEvent(self, ev) -> None:  # noqa: N802
+        super().wheelEvent(ev)
+        self._camera_moved = True
 
     @property
     def move_pending(self) -> bool:
@@ -359,32 +429,36 @@ class Viewport(GLWindow):
             self.drag.move(*self.ray(pos))
 
     def mouseReleaseEvent(self, ev) -> None:  # noqa: N802
+        ev.accept()
+        if ev.buttons() == Qt.MouseButton.NoButton:
+            self._spent = False
+        if self._gesture is not None and ev.button() == self._gesture[1]:
+            self._gesture = None
         if self.drag.active is not None and ev.button() == Qt.MouseButton.LeftButton:
             self._apply_drag()  # the release lands where the last move went
             self.drag.finish()
             self.gizmos.active = None
             self.dragging.emit(False)
             self.schedule_sync()
-            ev.accept()
-            return
-        super().mouseReleaseEvent(ev)
 
     def keyPressEvent(self, ev) -> None:  # noqa: N802
         if ev.key() == Qt.Key.Key_Escape and self.drag.active is not None:
-            self._drag_pos = None
-            self.drag.cancel()
-            self.gizmos.active = None
-            self.dragging.emit(False)
-            self.schedule_sync()
+            self.cancel_drag()
             ev.accept()
             return
+        if ev.key() in self.noRepeatKeys:  # pyqtgraph's arrow keys orbit
+            self._camera_moved = True
         super().keyPressEvent(ev)
 
     def cancel_drag(self) -> None:
+        """Put the dragged handle back and end the drag for good: moving on with the button
+        still held neither moves the handle nor the camera."""
         if self.drag.active is not None:
             self._drag_pos = None
+            self._apply_timer.stop()
             self.drag.cancel()
             self.gizmos.active = None
+            self._spent = True
             self.dragging.emit(False)
             self.schedule_sync()
 
