@@ -255,7 +255,8 @@ def test_a_group_lifts_whole_when_one_of_its_feet_is_a_step_length_off():
     # steps with them.
     gait = Gait(legs(3), step_length=0.15, step_time=0.2)
     turn = 1.2  # rad/s
-    events, (feet, planted, homes) = _lifts(gait, lambda t: (np.array([0.0, BODY_HEIGHT, 0.0]), turn * min(t, 2.0)), 3.0, int(2.0 / DT))
+    spin = lambda t: (np.array([0.0, BODY_HEIGHT, 0.0]), turn * min(t, 2.0))  # noqa: E731
+    events, (feet, planted, homes) = _lifts(gait, spin, 3.0, int(2.0 / DT))
     first, dist = events[0]
     assert first == [0, 2, 4]
     assert dist[0] > gait.step_length and dist[1] > gait.step_length

@@ -156,7 +156,8 @@ def test_fk_gives_the_same_bits_under_every_openblas_kernel(tmp_path):
     for kernel in _kernels_this_cpu_runs()[-2:]:
         out = tmp_path / f"{kernel}.npz"
         env = dict(os.environ, OPENBLAS_CORETYPE=kernel, PYTHONPATH=str(root))
-        subprocess.run([sys.executable, "-c", _FK_UNDER_A_KERNEL, str(tmp_path / "in.npz"), str(out)], cwd=root, env=env, check=True)
+        args = [sys.executable, "-c", _FK_UNDER_A_KERNEL, str(tmp_path / "in.npz"), str(out)]
+        subprocess.run(args, cwd=root, env=env, check=True)
         with np.load(out) as got:
             outs.append([got[k] for k in got.files])
     assert len(outs[0]) == 8
