@@ -1,15 +1,17 @@
 """Procedural gait: foot targets for a many-legged creature that follows a moving body.
 
-Each foot stays planted (its target does not move at all) until the body has carried its
-rest spot more than a step length away; then it steps to the rest spot along an arc. Legs
-are split into alternating groups (a tripod for six legs, diagonal groups for four or eight)
-and only one group is in the air at a time, and only when every leg is down, so a creature
-is never left standing on one side's legs, and no leg lifts next to a lifted neighbour.
+Each foot stays planted (its target does not move at all) until the body has carried a
+rest spot of its group more than a step length away; then the whole group steps to its rest
+spots along an arc. Legs are split into alternating groups (a tripod for six legs, diagonal
+groups for four or eight) and only one group is in the air at a time, and only when every
+leg is down, so a creature is never left standing on one side's legs, and no leg lifts next
+to a lifted neighbour.
 
 Feet land a little ahead of the rest spot (half the distance it will travel during a step,
 at most half a step length): the stance is then centred on the rest spot instead of
 starting at it, so legs reach forward as much as back. When the body stops, the lead is
-zero and feet further than a small settle distance from their spots take one last step home.
+zero and the groups with a foot further than a small settle distance from its spot take one
+last step home.
 
 The body's motion may come in jerks (a mouse drag moves it when events arrive, not every
 frame): the lead follows a smoothed velocity, and the body only counts as stopped once it
@@ -82,9 +84,11 @@ class Gait:
         ground: HeightField | None = None,
     ) -> None:
         """rest_spots (N, 3): where each foot stands, in the body frame (metres).
-        step_length: how far (m) a rest spot may run from its planted foot before it steps.
+        step_length: how far (m) a rest spot may run from its planted foot before the foot's
+            group steps.
         step_time: seconds a step takes. step_height: arc height (m) at mid-step.
-        settle_distance: once the body stops, feet further than this step home.
+        settle_distance: once the body stops, a group with a foot further than this from its
+            spot steps home.
         stop_hold: seconds the body must stand still to count as stopped (0: at once).
         ground: if given, rest spots and landings sit on it (rest spot heights are ignored).
         """
@@ -179,7 +183,10 @@ class Gait:
         self.planted[done] = True
 
     def _lift(self, homes: np.ndarray, threshold: float) -> None:
-        # Only lift when every foot is down: one group at a time, turn by turn.
+        # Only lift when every foot is down: one group at a time, turn by turn, and the whole
+        # group. On a straight walk a group's feet are all the same distance from their spots
+        # to round-off, so lifting only those past the threshold let an ulp decide which feet
+        # stepped, and a foot left behind might never step at all.
         if not np.all(self.planted):
             return
         wants = np.linalg.norm(self.feet - homes, axis=1) > threshold
@@ -188,10 +195,10 @@ class Gait:
         g_count = len(self.groups)
         for k in range(1, g_count + 1):
             g = (self._last_group + k) % g_count
-            legs = [leg for leg in self.groups[g] if wants[leg]]
-            if legs:
+            if wants[self.groups[g]].any():
                 break
         self._last_group = g
+        legs = self.groups[g]
         self._start[legs] = self.feet[legs]
         self._elapsed[legs] = 0.0
         self.planted[legs] = False

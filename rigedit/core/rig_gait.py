@@ -24,7 +24,8 @@ MAX_STEP_DT = 0.25
 @dataclass(frozen=True)
 class GaitSettings:
     """Which chains are legs, and how they step (see Gait): step_length (m) a rest spot may
-    run from its planted foot before it steps, step_time (s) a step takes, step_height (m)."""
+    run from its planted foot before the foot's group steps, step_time (s) a step takes,
+    step_height (m)."""
 
     legs: tuple[str, ...]
     step_length: float = 0.12

@@ -1,23 +1,10 @@
 """Joint hierarchy, poses and forward kinematics.
 
-A skeleton is stored as flat arrays in parent-before-child order.
-
-Forward kinematics is sized for numpy's per-call cost (~1 us here), not its arithmetic:
-a 60-joint skeleton must cost a few dozen calls, whatever its depth.
-
-- World rotations by pointer jumping on quaternions: every joint composes with its current
-  ancestor, then the ancestor link skips ahead, so a tree of depth d needs
-  ceil(log2(d + 1)) steps. A virtual root with the identity rotation sits in column 0 and
-  is its own ancestor (identity * identity = identity), so every step updates every
-  joint with no gather/scatter of "joints still short of the root".
-- Quaternions are kept component-major, (4, n + 1): the Hamilton product is then one
-  broadcast outer product with 60-long inner loops and one small BLAS product, where
-  (n, 4)-shaped arrays run 4-long inner loops 16n times.
-- World positions without a second pass over the hierarchy: joint i is at the sum over
-  itself and its ancestors j of R_world(parent(j)) t_j, one product with a constant 0/1
-  ancestor matrix.
-
-A leading frame axis makes the same steps bake a whole clip.
+A skeleton is stored as flat arrays in parent-before-child order, so forward kinematics is
+one pass over the joints, each after its parent: fk_kernel.fk_frames, compiled, with every
+sum written out in one order. No BLAS product is involved, so positions are the same bits
+whatever kernel OpenBLAS picks on this CPU (a 0/1 ancestor-matrix product summed them in a
+kernel-dependent order before). A leading frame axis runs the same pass over a whole clip.
 """
 from __future__ import annotations
 
@@ -29,7 +16,6 @@ import numpy as np
 
 from .scalar_quat import NEAR_OPPOSITE, near_opposite_turn
 from .transforms import (
-    _QUAT_TO_MATRIX,
     TINY,
     quat_conj,
     quat_mul,
@@ -119,21 +105,15 @@ class Skeleton:
         products give.
         """
         pos, q, _ = self._fk.run(pose.rotations, pose.translations)
-        if q.ndim == 2:
-            return pos, q[:, 1:].T
-        return pos, np.swapaxes(q[..., :, 1:], -1, -2)
+        return pos, q
 
     def fk_matrices(self, pose: Pose) -> tuple[np.ndarray, np.ndarray]:
         """World positions (..., n, 3) and world rotation matrices (..., n, 3, 3).
 
         The matrices may be a strided view; copy them before writing into them.
         """
-        pos, _, m9 = self._fk.run(pose.rotations, pose.translations)
-        n = self._fk.n
-        if m9.ndim == 2:
-            return pos, m9[:, 1:].reshape(3, 3, n).transpose(2, 0, 1)
-        lead = m9.shape[:-2]
-        return pos, np.moveaxis(m9[..., :, 1:].reshape(lead + (3, 3, n)), -1, -3)
+        pos, _, m = self._fk.run(pose.rotations, pose.translations)
+        return pos, m
 
     def fk_homogeneous(self, pose: Pose) -> np.ndarray:
         """World transforms (..., n, 4, 4)."""
@@ -200,53 +180,37 @@ class Skeleton:
         return float(np.ptp(pos[:, 1])) if len(pos) else 0.0
 
 
-def _quat_product_table() -> np.ndarray:
-    """(4, 16): a * b = table @ outer(a, b).ravel() for the Hamilton product (x, y, z, w)."""
-    x, y, z, w = range(4)
-    terms = {
-        x: ((w, x, 1), (x, w, 1), (y, z, 1), (z, y, -1)),
-        y: ((w, y, 1), (x, z, -1), (y, w, 1), (z, x, 1)),
-        z: ((w, z, 1), (x, y, 1), (y, x, -1), (z, w, 1)),
-        w: ((w, w, 1), (x, x, -1), (y, y, -1), (z, z, -1)),
-    }
-    k = np.zeros((4, 4, 4))
-    for out, products in terms.items():
-        for i, j, sign in products:
-            k[out, i, j] = sign
-    return k.reshape(4, 16)
+_fk_frames = None  # fk_kernel.fk_frames, imported on the first FK: numba's import costs ~0.3 s
 
 
-_QMUL_T = _quat_product_table()
-_Q2M_T = np.ascontiguousarray(_QUAT_TO_MATRIX.T)  # (9, 16): row-major matrix of a unit quat
+def _kernel():
+    global _fk_frames
+    if _fk_frames is None:
+        from .fk_kernel import fk_frames
+
+        _fk_frames = fk_frames
+    return _fk_frames
+
+
+def _frames(a: np.ndarray, lead: tuple, count: int, n: int, k: int) -> np.ndarray:
+    """a (..., n, k) as the kernel's C-contiguous (count or 1, n, k): one leading 1 stands for
+    a pose shared by every frame (given once, or broadcast with stride 0)."""
+    if a.ndim == 2 or a.size == n * k or not any(a.strides[:-2]):
+        return np.ascontiguousarray(a[(0,) * (a.ndim - 2)][None])
+    if a.shape[:-2] != lead:
+        a = np.broadcast_to(a, lead + (n, k))
+    return np.ascontiguousarray(a).reshape(count, n, k)
 
 
 class _FkPlan:
-    """Index arrays for one skeleton's forward kinematics (see the module docstring)."""
+    """One skeleton's forward kinematics (see the module docstring)."""
 
     def __init__(self, parents: np.ndarray) -> None:
-        n = len(parents)
-        self.n = n
-        shifted = np.where(parents >= 0, parents + 1, 0)  # column 0 is the virtual root
-        self.parent_col = shifted
-        anc = np.concatenate(([0], shifted))
-        steps = []
-        while np.any(anc[1:] > 0):
-            steps.append(anc)
-            anc = anc[anc]
-        self.steps = steps
-        ancestors = np.zeros((n, n))
-        for i in range(n):
-            j = i
-            while j >= 0:
-                ancestors[i, j] = 1.0
-                j = parents[j]
-        self.ancestors = ancestors
-        self.start = np.zeros((4, n + 1))
-        self.start[3, 0] = 1.0  # the virtual root's identity rotation
+        self.n = len(parents)
+        self.parents = np.ascontiguousarray(parents, dtype=np.int64)
 
     def run(self, rotations, translations):
-        """World positions (..., n, 3), world quaternions (..., 4, n + 1) and matrices
-        (..., 9, n + 1), both component-major with the virtual root in column 0."""
+        """World positions (..., n, 3), quaternions (..., n, 4) and matrices (..., n, 3, 3)."""
         rot = np.asarray(rotations, dtype=np.float64)
         trans = np.asarray(translations, dtype=np.float64)
         n = self.n
@@ -254,49 +218,17 @@ class _FkPlan:
             raise ValueError(
                 f"pose does not fit a {n}-joint skeleton: rotations {rot.shape}, translations {trans.shape}"
             )
+        fk = _fk_frames or _kernel()
         if rot.ndim == 2 and trans.ndim == 2:
-            return self._run_one(rot, trans)
+            pos, q, m = np.empty((1, n, 3)), np.empty((1, n, 4)), np.empty((1, n, 3, 3))
+            fk(self.parents, np.ascontiguousarray(rot)[None], np.ascontiguousarray(trans)[None], pos, q, m)
+            return pos[0], q[0], m[0]
         lead = np.broadcast_shapes(rot.shape[:-2], trans.shape[:-2])
-        rot = np.broadcast_to(rot, lead + (n, 4))
-        q = np.empty(lead + (4, n + 1))
-        q[..., :, 0] = (0.0, 0.0, 0.0, 1.0)
-        q[..., :, 1:] = np.swapaxes(rot, -1, -2)
-        spare = np.empty_like(q)
-        for anc in self.steps:
-            outer = np.take(q, anc, axis=-1)[..., :, None, :] * q[..., None, :, :]
-            np.matmul(_QMUL_T, outer.reshape(lead + (16, n + 1)), out=spare)
-            q, spare = spare, q
-        outer = q[..., :, None, :] * q[..., None, :, :]
-        m9 = np.matmul(_Q2M_T, outer.reshape(lead + (16, n + 1)))
-        # Each joint's offset turned by its parent's world rotation, then summed over
-        # the joint and its ancestors.
-        rp = np.take(m9, self.parent_col, axis=-1).reshape(lead + (3, 3, n))
-        prod = rp * np.swapaxes(trans, -1, -2)[..., None, :, :]
-        v = prod[..., 0, :]
-        v += prod[..., 1, :]
-        v += prod[..., 2, :]
-        pos = self.ancestors @ np.swapaxes(v, -1, -2)
-        return pos, q, m9
-
-    def _run_one(self, rot, trans):
-        # `run` for a single pose, written out without `...` indexing (which costs ~1 us
-        # a time) and with np.dot (a third cheaper than matmul for plain 2-D products).
-        n = self.n
-        q = self.start.copy()
-        q[:, 1:] = rot.T
-        spare = np.empty((4, n + 1))
-        dot = np.dot
-        for anc in self.steps:
-            outer = q.take(anc, axis=1)[:, None, :] * q[None, :, :]
-            dot(_QMUL_T, outer.reshape(16, n + 1), out=spare)
-            q, spare = spare, q
-        outer = q[:, None, :] * q[None, :, :]
-        m9 = dot(_Q2M_T, outer.reshape(16, n + 1))
-        prod = m9.take(self.parent_col, axis=1).reshape(3, 3, n) * trans.T[None, :, :]
-        v = prod[:, 0]  # sum over the matrix columns: R_parent @ t, for every joint
-        v += prod[:, 1]
-        v += prod[:, 2]
-        return dot(self.ancestors, v.T), q, m9
+        count = int(np.prod(lead))
+        pos, q, m = np.empty((count, n, 3)), np.empty((count, n, 4)), np.empty((count, n, 3, 3))
+        if count and n:
+            fk(self.parents, _frames(rot, lead, count, n, 4), _frames(trans, lead, count, n, 3), pos, q, m)
+        return pos.reshape(lead + (n, 3)), q.reshape(lead + (n, 4)), m.reshape(lead + (n, 3, 3))
 
 
 def write_chain_positions(skeleton: Skeleton, pose: Pose, chain: Sequence[int], positions) -> Pose:

@@ -1,5 +1,11 @@
-"""Skeleton: FK against a plain per-joint loop, world <-> local round trips, write-back."""
+"""Skeleton: FK against a plain per-joint loop, the same under every BLAS kernel, world <->
+local round trips, write-back."""
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -85,6 +91,78 @@ def test_fk_over_a_frame_axis_equals_fk_per_frame():
     # One set of translations shared by every frame broadcasts.
     shared = Pose(clip.rotations, clip.translations[0])
     assert_pose(sk.fk_matrices(shared)[0][3], plain_fk(sk, clip.rotations[3], clip.translations[0])[0], 1e-12)
+
+
+def test_fk_takes_any_leading_shape_and_read_only_views():
+    rng = np.random.default_rng(5)
+    sk = humanoid60()
+    clip = random_pose(rng, sk, frames=6)
+    rot = clip.rotations.reshape(2, 3, 60, 4)
+    # Translations shared by every frame as a read-only stride-0 view, as a clip's bake passes them.
+    shared = np.broadcast_to(clip.translations[0], (2, 3, 60, 3))
+    pos, mats = sk.fk_matrices(Pose(rot, shared))
+    _, quats = sk.fk(Pose(rot, shared))
+    assert pos.shape == (2, 3, 60, 3) and mats.shape == (2, 3, 60, 3, 3) and quats.shape == (2, 3, 60, 4)
+    for a in range(2):
+        for b in range(3):
+            want_pos, want_mat = plain_fk(sk, rot[a, b], clip.translations[0])
+            assert_pose(pos[a, b], want_pos, 1e-12)
+            np.testing.assert_allclose(mats[a, b], want_mat, atol=1e-12)
+            np.testing.assert_allclose(quat_to_matrix(quats[a, b]), want_mat, atol=1e-12)
+    # One rotation set under many translations, a non-contiguous pose, and no frames at all.
+    moved = clip.translations + rng.normal(size=(6, 1, 3))
+    pos = sk.fk(Pose(clip.rotations[2], moved[:, ::-1][:, ::-1]))[0]
+    for f in range(6):
+        assert_pose(pos[f], plain_fk(sk, clip.rotations[2], moved[f])[0], 1e-12)
+    empty = sk.fk_matrices(Pose(clip.rotations[:0], clip.translations[:0]))
+    assert empty[0].shape == (0, 60, 3) and empty[1].shape == (0, 60, 3, 3)
+
+
+# FK in a fresh interpreter under one OpenBLAS kernel: the poses in, positions and rotations out.
+_FK_UNDER_A_KERNEL = """
+import sys
+import numpy as np
+from rigedit.core.skeleton import Pose
+from tests.core.helpers import humanoid60
+
+sk = humanoid60()
+given = np.load(sys.argv[1])
+one = Pose(given["rotations"][0], given["translations"][0])
+clip = Pose(given["rotations"], given["translations"])
+np.savez(sys.argv[2], *sk.fk_matrices(one), *sk.fk(one), *sk.fk_matrices(clip), *sk.fk(clip))
+"""
+
+
+def _kernels_this_cpu_runs() -> list[str]:
+    try:
+        flags = set(Path("/proc/cpuinfo").read_text().split())
+    except OSError:
+        return []
+    return [k for k, flag in (("Sandybridge", "avx"), ("Haswell", "avx2"), ("SkylakeX", "avx512f")) if flag in flags]
+
+
+@pytest.mark.skipif(len(_kernels_this_cpu_runs()) < 2, reason="this CPU runs fewer than two OpenBLAS kernels")
+def test_fk_gives_the_same_bits_under_every_openblas_kernel(tmp_path):
+    # OpenBLAS's kernels sum a matrix product in different orders (SkylakeX's AVX-512 one
+    # rounds otherwise than Haswell's), so FK through a BLAS product made every position's
+    # last bits, and a gait step decided on them, depend on the CPU. FK is one pass with its
+    # sums written out: the same bits under each kernel, so equality here is exact.
+    rng = np.random.default_rng(11)
+    sk = humanoid60()
+    clip = random_pose(rng, sk, frames=5)
+    np.savez(tmp_path / "in.npz", rotations=clip.rotations, translations=clip.translations)
+    root = Path(__file__).resolve().parents[2]
+    outs = []
+    for kernel in _kernels_this_cpu_runs()[-2:]:
+        out = tmp_path / f"{kernel}.npz"
+        env = dict(os.environ, OPENBLAS_CORETYPE=kernel, PYTHONPATH=str(root))
+        args = [sys.executable, "-c", _FK_UNDER_A_KERNEL, str(tmp_path / "in.npz"), str(out)]
+        subprocess.run(args, cwd=root, env=env, check=True)
+        with np.load(out) as got:
+            outs.append([got[k] for k in got.files])
+    assert len(outs[0]) == 8
+    for a, b in zip(*outs):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_fk_rejects_a_pose_of_the_wrong_size():
