@@ -17,11 +17,13 @@ sys.path.insert(0, str(ROOT))
 
 def exercise() -> None:
     """Run each kernel with the argument types real use gives it (numba compiles one
-    version per set of types): rig solves of every bundled preset, dragged, and the batch
-    and single-chain entry points."""
+    version per set of types; the two-bone kernel's entry points have explicit signatures
+    and compile on import): rig solves of every bundled preset, dragged, and the batch and
+    single-chain entry points."""
     import rigedit
     from rigedit.core.ik.fabrik import fabrik
     from rigedit.core.ik.limits import ConeLimit, HingeLimit
+    from rigedit.core.ik.two_bone import two_bone_ik
     from rigedit.core.ik.two_bone_batch import two_bone_ik_batch
     from rigedit.core.rig import BUNDLED_PRESETS
 
@@ -37,6 +39,7 @@ def exercise() -> None:
     rows = np.random.default_rng(0).normal(size=(8, 3))
     two_bone_ik_batch(rows, rows + 1.0, rows + 2.0, rows + 0.5, rows - 1.0)
     two_bone_ik_batch(rows, rows + 1.0, rows + 2.0, rows + 0.5)
+    two_bone_ik(rows[0], rows[0] + 1.0, rows[0] + 2.0, rows[0] + 0.5, rows[0] - 1.0)
 
 
 def main() -> None:
