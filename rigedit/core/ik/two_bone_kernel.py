@@ -90,13 +90,12 @@ def solve_row(rx, ry, rz, mx, my, mz, ex, ey, ez, tx, ty, tz, px, py, pz):
         return OVERFLOW, False, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
     lo = a - b if a >= b else b - a
     reached = lo <= d and d <= hi
-    if d <= AT_ROOT * hi:
-        d = 0.0
 
-    if d > 0.0:
+    if d > AT_ROOT * hi:
         inv = 1.0 / d  # one division, three products: the divider is the slow unit
         ux, uy, uz = tx * inv, ty * inv, tz * inv
     else:  # the target on the root: toward the end, else along the upper bone, else +X
+        d = 0.0
         fx, fy, fz = wx + bx, wy + by, wz + bz
         n = _norm(fx, fy, fz)
         if n > 0.0:
@@ -111,34 +110,42 @@ def solve_row(rx, ry, rz, mx, my, mz, ex, ey, ez, tx, ty, tz, px, py, pz):
     # Bend direction v: toward the pole, else keep the bend plane, else fall back.
     pu = px * ux + py * uy + pz * uz
     qx, qy, qz = px - pu * ux, py - pu * uy, pz - pu * uz
-    qn = _norm(qx, qy, qz)
-    # |p| <= |px| + |py| + |pz|: clearing that bound decides as |p| would, without its
-    # square root (a pole on the reach line is the rare case).
-    if qn > ON_LINE * (abs(px) + abs(py) + abs(pz)) or qn > ON_LINE * _norm(px, py, pz):
-        inv = 1.0 / qn
+    qs = qx * qx + qy * qy + qz * qz
+    if qs > 1e-290 and qs < 1e300 and qs > (ON_LINE * ON_LINE) * (px * px + py * py + pz * pz):
+        # The usual case, decided on squares (no square root for |p|).
+        inv = 1.0 / math.sqrt(qs)
         vx, vy, vz = qx * inv, qy * inv, qz * inv
     else:
-        # u x (w x b): the bend plane kept, the bend side kept (knees do not flip).
-        nx, ny, nz = wy * bz - wz * by, wz * bx - wx * bz, wx * by - wy * bx
-        sx, sy, sz = uy * nz - uz * ny, uz * nx - ux * nz, ux * ny - uy * nx
-        sn = _norm(sx, sy, sz)
-        if sn > ON_LINE * a * b:
-            inv = 1.0 / sn
-            vx, vy, vz = sx * inv, sy * inv, sz * inv
+        qn = _norm(qx, qy, qz)  # squares out of range: the same test on lengths
+        if qn > ON_LINE * _norm(px, py, pz):
+            inv = 1.0 / qn
+            vx, vy, vz = qx * inv, qy * inv, qz * inv
         else:
-            vx, vy, vz = _fallback_bend(ux, uy, uz, wx, wy, wz, a)
+            # u x (w x b): the bend plane kept, the bend side kept (knees do not flip).
+            nx, ny, nz = wy * bz - wz * by, wz * bx - wx * bz, wx * by - wy * bx
+            sx, sy, sz = uy * nz - uz * ny, uz * nx - ux * nz, ux * ny - uy * nx
+            sn = _norm(sx, sy, sz)
+            if sn > ON_LINE * a * b:
+                inv = 1.0 / sn
+                vx, vy, vz = sx * inv, sy * inv, sz * inv
+            else:
+                vx, vy, vz = _fallback_bend(ux, uy, uz, wx, wy, wz, a)
 
-    if d >= hi:
-        dc, mu, mv = hi, a, 0.0
-    elif d <= lo:
-        dc, mv = lo, 0.0
-        mu = a if a >= b else -a
-    else:
-        dc = d
+    # The triangle, with the distance clamped to what the limb spans (min/max rather than
+    # branches: whether a row is in reach is data, and a mispredicted branch costs more
+    # than the arithmetic). At either clamp a Heron factor is exactly zero, so the limb is
+    # exactly straight or folded; m_u comes out a or -a to an ulp.
+    dc = min(max(d, lo), hi)
+    if dc > 0.0:
         h = 0.5 / dc
         mu = ((a - b) * hi + dc * dc) * h
-        mv = math.sqrt((hi - dc) * (dc - lo) * (hi + dc) * (dc + lo)) * h
-    if dc == 0.0:
+        x, y = (hi - dc) * (dc - lo), (hi + dc) * (dc + lo)
+        heron = x * y
+        if heron < 1e300 and heron > 1e-300:
+            mv = math.sqrt(heron) * h
+        else:  # limbs past ~1e75 m or under ~1e-75 m: the fourth power would not fit
+            mv = math.sqrt(x) * math.sqrt(y) * h
+    else:
         # a == b and the target on the root: the end folds onto the root, the mid stands
         # off it along the bend direction (the limit of the general case as d -> 0).
         mu, mv = 0.0, a
