@@ -174,3 +174,17 @@ def test_non_finite_rows_raise_naming_field_and_row(field, value):
     arrays[field][13, 1] = value
     with pytest.raises(ValueError, match=f"{field}.*row 13"):
         two_bone_ik_batch(**arrays)
+
+
+
+def test_a_long_batch_equals_single_solves_and_names_a_bad_row():
+    rng = np.random.default_rng(11)
+    n = 30_000
+    root, mid, end, target, pole, s = _random_rows(rng, n)
+    r = two_bone_ik_batch(root, mid, end, target, pole)
+    check = np.r_[0:50, n - 50 : n, rng.choice(n, 300, replace=False)]
+    _assert_rows_match(root[check], mid[check], end[check], target[check], pole[check], s[check],
+                       type(r)(r.mid[check], r.end[check], r.reached[check]))
+    target[n - 3, 0] = np.nan
+    with pytest.raises(ValueError, match=f"target.*row {n - 3}"):
+        two_bone_ik_batch(root, mid, end, target, pole)
