@@ -64,8 +64,9 @@ _Rows = _f8[:, ::1]
 
 @numba.njit(cache=True, nogil=True)
 def _norm(x, y, z):
-    """|(x, y, z)|: the plain sum of squares, or hypot where that would overflow or
-    underflow (directions, unlike the lengths, may be far from unit)."""
+    """|(x, y, z)|: the square root of the sum of squares, or hypot where the squares
+    would overflow or fall into subnormals and lose digits (a target 1e-160 m off the root
+    would otherwise give a reach direction 3e-5 longer or shorter than unit)."""
     s = x * x + y * y + z * z
     if s < 1e300 and s > 1e-290:
         return math.sqrt(s)
@@ -80,9 +81,7 @@ def solve_row(rx, ry, rz, mx, my, mz, ex, ey, ez, tx, ty, tz, px, py, pz):
     wx, wy, wz = mx - rx, my - ry, mz - rz  # upper bone
     bx, by, bz = ex - mx, ey - my, ez - mz  # lower bone
     tx, ty, tz = tx - rx, ty - ry, tz - rz  # root -> target
-    a = math.sqrt(wx * wx + wy * wy + wz * wz)
-    b = math.sqrt(bx * bx + by * by + bz * bz)
-    d = math.sqrt(tx * tx + ty * ty + tz * tz)
+    a, b, d = _norm(wx, wy, wz), _norm(bx, by, bz), _norm(tx, ty, tz)
     hi = a + b
     px, py, pz = px - rx, py - ry, pz - rz
     # One test for every bad number: a NaN or infinity anywhere makes the sum NaN or infinite.
@@ -130,6 +129,17 @@ def solve_row(rx, ry, rz, mx, my, mz, ex, ey, ez, tx, ty, tz, px, py, pz):
                 vx, vy, vz = sx * inv, sy * inv, sz * inv
             else:
                 vx, vy, vz = _fallback_bend(ux, uy, uz, wx, wy, wz, a)
+
+    # v from a pole or bend plane nearly on the reach line is the difference of nearly
+    # equal vectors: off perpendicular to u by round-off over a small sine (1e-10 for a
+    # target 1e-6 rad off a straight limb), which would show in the upper bone's length.
+    # One more projection takes it back to round-off.
+    k = vx * ux + vy * uy + vz * uz
+    if abs(k) > 1e-15:
+        vx, vy, vz = vx - k * ux, vy - k * uy, vz - k * uz
+        n = _norm(vx, vy, vz)
+        if n > 0.0:
+            vx, vy, vz = vx / n, vy / n, vz / n
 
     # The triangle, with the distance clamped to what the limb spans (min/max rather than
     # branches: whether a row is in reach is data, and a mispredicted branch costs more
