@@ -147,11 +147,16 @@ def test_the_written_pose_keeps_the_contract(base_pos, base_rot, offsets, warm, 
 @settings(max_examples=100, deadline=None)
 @given(vectors, unit_quats, st.tuples(vectors, bones, bones), st.tuples(unit_quats, unit_quats), vectors, st.sampled_from([0.999, 0.9]))
 def test_the_reach_clamp_keeps_the_limb_bent(base_pos, base_rot, offsets, warm, target, clamp):
-    """A target beyond `clamp` of the chain's length leaves the limb at that reach, bent."""
+    """The tip never reaches past `clamp` of the chain's length (unless the limb cannot
+    fold shorter than that: |a - b|), and a target beyond it leaves the tip there."""
     args = _args(base_pos, base_rot, offsets, warm, target, None, None, (clamp, 0.0))
     ik, _, tip = solve_limb(*args)
-    root = np.array(_written(base_pos, args[8], args[9], ik)[0][0])
-    assert np.linalg.norm(np.array(tip) - root) <= clamp * args[5] + 1e-12
+    root = _written(base_pos, args[8], args[9], ik)[0][0]
+    a, b = sq.norm(args[9][1]), sq.norm(args[9][2])
+    reach = np.linalg.norm(np.array(tip) - root)
+    assert reach <= max(clamp * args[5], abs(a - b)) + 1e-12
+    if np.linalg.norm(np.array(target) - root) >= args[5] and clamp * args[5] >= abs(a - b):
+        assert reach == pytest.approx(clamp * args[5], abs=1e-12)
 
 
 def test_ints_and_lists_give_the_answer_of_floats():
