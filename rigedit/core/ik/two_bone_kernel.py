@@ -81,13 +81,17 @@ def solve_row(rx, ry, rz, mx, my, mz, ex, ey, ez, tx, ty, tz, px, py, pz):
     wx, wy, wz = mx - rx, my - ry, mz - rz  # upper bone
     bx, by, bz = ex - mx, ey - my, ez - mz  # lower bone
     tx, ty, tz = tx - rx, ty - ry, tz - rz  # root -> target
-    a, b, d = _norm(wx, wy, wz), _norm(bx, by, bz), _norm(tx, ty, tz)
+    aa, bb, dd = wx * wx + wy * wy + wz * wz, bx * bx + by * by + bz * bz, tx * tx + ty * ty + tz * tz
+    if aa > 1e-290 and bb > 1e-290 and dd > 1e-290:
+        a, b, d = math.sqrt(aa), math.sqrt(bb), math.sqrt(dd)  # past 1e300 TOO_FAR refuses them below
+    else:  # a zero or tiny length: squares in subnormals would lose its digits
+        a, b, d = _norm(wx, wy, wz), _norm(bx, by, bz), _norm(tx, ty, tz)
     hi = a + b
     px, py, pz = px - rx, py - ry, pz - rz
     # One test for every bad number: a NaN or infinity anywhere makes the sum NaN or infinite.
     if not (hi + d <= TOO_FAR and math.isfinite(px + py + pz)):
         return OVERFLOW, False, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
-    lo = a - b if a >= b else b - a
+    lo = abs(a - b)
     reached = lo <= d and d <= hi
 
     if d > AT_ROOT * hi:
@@ -149,12 +153,10 @@ def solve_row(rx, ry, rz, mx, my, mz, ex, ey, ez, tx, ty, tz, px, py, pz):
     if dc > 0.0:
         h = 0.5 / dc
         mu = ((a - b) * hi + dc * dc) * h
-        x, y = (hi - dc) * (dc - lo), (hi + dc) * (dc + lo)
-        heron = x * y
-        if heron < 1e300 and heron > 1e-300:
-            mv = math.sqrt(heron) * h
-        else:  # limbs past ~1e75 m or under ~1e-75 m: the fourth power would not fit
-            mv = math.sqrt(x) * math.sqrt(y) * h
+        # Two square roots of products of two lengths, not one of four: a fourth power of
+        # lengths overflows past ~1e75 m and underflows under ~1e-75 m (no slower here
+        # than one root behind a range check).
+        mv = math.sqrt((hi - dc) * (dc - lo)) * math.sqrt((hi + dc) * (dc + lo)) * h
     else:
         # a == b and the target on the root: the end folds onto the root, the mid stands
         # off it along the bend direction (the limit of the general case as d -> 0).
@@ -292,19 +294,6 @@ def single(root, mid, end, target, pole, out_mid, out_end):
     return REACHED if reached else OK
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
-def _row_into(i, R, M, E, T, P, out_mid, out_end, reached):
-    """single on row i of (N, 3) arrays: 1 if it could not be solved (OVERFLOW), else 0."""
-    status, hit, m, e = solve_row(
-        R[i, 0], R[i, 1], R[i, 2], M[i, 0], M[i, 1], M[i, 2], E[i, 0], E[i, 1], E[i, 2],
-        T[i, 0], T[i, 1], T[i, 2], P[i, 0], P[i, 1], P[i, 2],
-    )  # fmt: skip
-    reached[i] = hit
-    out_mid[i, 0], out_mid[i, 1], out_mid[i, 2] = m
-    out_end[i, 0], out_end[i, 1], out_end[i, 2] = e
-    return 0 if status == OK else 1
-
-
 _ROWS = _i8(_Rows, _Rows, _Rows, _Rows, _Rows, _Rows, _Rows, _b1[::1])
 
 
@@ -319,7 +308,14 @@ def rows(R, M, E, T, P, out_mid, out_end, reached):
     half of the rows)."""
     bad = 0
     for i in range(R.shape[0]):
-        bad += _row_into(i, R, M, E, T, P, out_mid, out_end, reached)
+        status, hit, m, e = solve_row(
+            R[i, 0], R[i, 1], R[i, 2], M[i, 0], M[i, 1], M[i, 2], E[i, 0], E[i, 1], E[i, 2],
+            T[i, 0], T[i, 1], T[i, 2], P[i, 0], P[i, 1], P[i, 2],
+        )  # fmt: skip
+        bad += status != OK
+        reached[i] = hit
+        out_mid[i, 0], out_mid[i, 1], out_mid[i, 2] = m
+        out_end[i, 0], out_end[i, 1], out_end[i, 2] = e
     return bad
 
 
