@@ -73,7 +73,7 @@ def two_bone_ik(root, mid, end, target, pole=None, *, eps: float = 1e-6) -> TwoB
         # No pole is a pole on the root: on the reach line, it keeps the bend plane.
         status = k.single(root, mid, end, target, root if pole is None else pole, new_mid, new_end)
         fast = status <= REACHED and eps > 0.0
-    except TypeError:  # not float64 (3,) arrays (or eps not a number)
+    except (TypeError, AttributeError):  # not float64 (3,) arrays (or eps not a number)
         fast = False
     if not fast:
         return _slow(root, mid, end, target, pole, eps)
