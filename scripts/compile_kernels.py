@@ -17,12 +17,14 @@ sys.path.insert(0, str(ROOT))
 
 def exercise() -> None:
     """Run each kernel with the argument types real use gives it (numba compiles one
-    version per set of types): rig solves of every bundled preset, dragged, and the batch
-    and single-chain entry points."""
+    version per set of types; the two-bone kernel's entry points have explicit signatures
+    and compile on import): rig solves of every bundled preset, dragged, and the batch and
+    single-chain entry points."""
     import rigedit
     from rigedit.core.ik.fabrik import fabrik
     from rigedit.core.ik.limits import ConeLimit, HingeLimit
     from rigedit.core.ik.look_at import clamp_to_cone, head_roll, solve_look_at
+    from rigedit.core.ik.two_bone import two_bone_ik
     from rigedit.core.ik.two_bone_batch import two_bone_ik_batch
     from rigedit.core.rig import BUNDLED_PRESETS
     from rigedit.core.rig_uses import look_at_frames
@@ -39,6 +41,7 @@ def exercise() -> None:
     rows = np.random.default_rng(0).normal(size=(8, 3))
     two_bone_ik_batch(rows, rows + 1.0, rows + 2.0, rows + 0.5, rows - 1.0)
     two_bone_ik_batch(rows, rows + 1.0, rows + 2.0, rows + 0.5)
+    two_bone_ik(rows[0], rows[0] + 1.0, rows[0] + 2.0, rows[0] + 0.5, rows[0] - 1.0)
     # The look-at kernel: the rig's one-frame call ran above (the look_at preset); a whole
     # clip at once (bake), and the cone and roll helpers.
     rig = rigedit.Rig.default()

@@ -1,14 +1,16 @@
 """A rig's two-bone chain solved in one pass: warm start, aim, closed form, limit, write-back.
 
-The same steps as rig_solve's chain_pose, two_bone_chain and local_turns (a test holds them
-together), for exactly two bones, in one compiled call (rig_limb_kernel.py): every limb of
-every rig runs this on every frame, and in Python floats a limb cost ~20-35 us against
-~2.5-5 us compiled, most of that numba's call overhead.
+The same steps as rig_solve's chain_pose, two_bone_chain and local_turns, for exactly two
+bones, in one compiled call (two_bone_kernel.limb): every limb of every rig runs this on
+every frame, and in Python floats a limb cost ~20-35 us against ~2.5-5 us compiled, most of
+that numba's call overhead.
 
 The kernel is imported on the first solve, not with this module: numba's import costs
 about a second, which `import rigedit` should not pay.
 """
 from __future__ import annotations
+
+from .ik.two_bone import NO_LIMIT, OK, kernel
 
 _kernel = None
 
@@ -25,34 +27,25 @@ def solve_limb(target, pole, tolerance, reach_clamp, softness, total, lim, base_
     w0, w1 = warm
     # two_bone_ik's eps = min(1e-6, tolerance), only checked for being positive.
     eps = tolerance if tolerance < 1e-6 else 1e-6
-    if lim is None:
-        kind, axis, lo, hi = k.NO_LIMIT, base_pos, 0.0, 0.0
-    elif lim[0] == "cone":
-        kind, axis, lo, hi = k.CONE, base_pos, lim[1], 0.0
-    else:
-        kind, axis, lo, hi = k.HINGE, lim[1], lim[2], lim[3]
+    kind, axis, lo, hi = (NO_LIMIT, base_pos, 0.0, 0.0) if lim is None else lim
     has_pole = pole is not None
     if not has_pole:
         pole = base_pos  # any float 3-tuple: the kernel has one signature
+    args = (target, pole, has_pole, eps, reach_clamp, softness, total, kind, axis, lo, hi, base_pos, base_rot, o0, o1, o2, w0, w1)
     try:
-        status, local0, local1, error, tip = k.limb(
-            target, pole, has_pole, eps, reach_clamp, softness, total, kind, axis, lo, hi, base_pos, base_rot, o0, o1, o2, w0, w1
-        )
+        status, local0, local1, error, tip = k.limb(*args)
     except TypeError:
         # Not float tuples (ints, lists, arrays): convert (slowly) rather than compile
         # another version.
-        args = (target, pole, has_pole, eps, reach_clamp, softness, total, kind, axis, lo, hi, base_pos, base_rot, o0, o1, o2, w0, w1)
         status, local0, local1, error, tip = k.limb(*_as_floats(args))
-    if status != k.OK:
-        _explain(target, pole if has_pole else None, tolerance, reach_clamp, softness, total, lim, base_pos, base_rot, offsets, warm)
+    if status != OK:
+        _explain(target, pole if has_pole else None, tolerance, reach_clamp, softness, total, base_pos, base_rot, offsets, warm)
     return [local0, local1], error, tip
 
 
 def _load():
     global _kernel
-    from . import rig_limb_kernel
-
-    _kernel = rig_limb_kernel
+    _kernel = kernel()
     return _kernel
 
 
@@ -63,14 +56,15 @@ def _as_floats(args):
     )
 
 
-def _explain(target, pole, tolerance, reach_clamp, softness, total, lim, base_pos, base_rot, offsets, warm) -> None:
+def _explain(target, pole, tolerance, reach_clamp, softness, total, base_pos, base_rot, offsets, warm) -> None:
     """Raise two_bone_ik's own error for input the kernel refused (the slow path)."""
     from .ik.soft import effective_target_float
-    from .rig_solve import chain_pose, two_bone_chain
+    from .ik.two_bone import two_bone_ik
+    from .rig_solve import chain_pose
 
-    points, frames = chain_pose(base_pos, base_rot, offsets, warm)
+    points, _ = chain_pose(base_pos, base_rot, offsets, warm)
     aim = target
     if reach_clamp < 1.0 or softness > 0.0:
         aim = effective_target_float(points[0], target, total, reach_clamp, softness)
-    two_bone_chain(aim, pole, tolerance, lim, points, frames)
+    two_bone_ik(*points, aim, pole, eps=min(1e-6, tolerance))
     raise ValueError(f"two-bone limb cannot be solved: target {target!r}, pole {pole!r}, tolerance {tolerance!r}")

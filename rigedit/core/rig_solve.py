@@ -34,11 +34,8 @@ from .ik.fabrik import (
     limited_kernel,
 )
 from .ik import registry
-from .ik.limits import ConeLimit, HingeLimit, hinge_axis
-from .ik.two_bone import two_bone_ik
-
-# Below this (radians) a two-bone limb counts as straight: it has no bend plane of its own.
-STRAIGHT_RAD = 1e-9
+from .ik.limits import ConeLimit, HingeLimit
+from .ik.two_bone import CONE, HINGE, NO_LIMIT, two_bone_ik
 
 
 def world_of(j: int, parents: list[int], rot: list, trans: list, world: list):
@@ -301,97 +298,44 @@ def solve_two_bone(ch, base_rot, points: list, frames: list):
 
 def two_bone_chain(target, pole, tolerance, lim, points: list, frames: list):
     """solve_two_bone on a chain's settings and its middle joint's limit parameters
-    (_limit_params, kept in ChainSetup), or None for no limit."""
-    root, mid, end = points
-    new_mid, new_end, _ = two_bone_ik(root, mid, end, target, pole, eps=min(1e-6, tolerance), as_floats=True)
-    if lim is None:
+    (_limit_params, kept in ChainSetup), or None for no limit: two_bone_kernel.chain."""
+    root, mid, end = (p if type(p) is tuple else tuple(map(float, p)) for p in points)
+    kind, axis, lo, hi = _NO_LIMIT if lim is None else lim
+    k = _two_bone_kernel()
+    try:
+        status, new_mid, new_end, twist, sh, ch = k.chain(
+            _floats(target), root if pole is None else _floats(pole), kind, axis, lo, hi, root, mid, end, _floats(frames[0], 4)
+        )
+    except (TypeError, ValueError):
+        status = k.OVERFLOW  # not numbers: two_bone_ik names what is wrong
+    if status != k.OK or not tolerance > 0.0:
+        two_bone_ik(root, mid, end, target, pole, eps=min(1e-6, tolerance))  # raises its own error
+        raise ValueError(f"two-bone chain cannot be solved: target {target!r}, pole {pole!r}")
+    if twist != k.TWIST:
         return [root, new_mid, new_end], None
-    ux, uy, uz = new_mid[0] - root[0], new_mid[1] - root[1], new_mid[2] - root[2]
-    vx, vy, vz = new_end[0] - new_mid[0], new_end[1] - new_mid[1], new_end[2] - new_mid[2]
-    lu = math.sqrt(ux * ux + uy * uy + uz * uz)
-    ll = math.sqrt(vx * vx + vy * vy + vz * vz)
-    if lu <= sq.TINY or ll <= sq.TINY:
-        return [root, new_mid, new_end], None  # a zero-length bone cannot bend wrong
-    u = (ux / lu, uy / lu, uz / lu)
-    normal = (uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx)
-    nn = math.sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2])
-    bend = math.atan2(nn, ux * vx + uy * vy + uz * vz)
-    if lim[0] == "cone":
-        if bend <= lim[1]:
-            return [root, new_mid, new_end], None
-        n = _bend_normal(normal, nn, None, u)
-        return [root, new_mid, _bone_end(new_mid, u, n, lim[1], ll)], None
-    _, axis_local, lo, hi = lim
-    # Hinge: the axis the upper bone's frame would carry after a plain shortest-arc turn.
-    carried = sq.qmul(sq.qbetween(sq.sub(mid, root), u), frames[0])
-    hinge = hinge_axis(sq.qrot(carried, axis_local), u)
-    axis, angle, clamped = hinge_bend(bend, lo, hi, hinge, normal, nn, u)
-    if clamped:
-        new_end = _bone_end(new_mid, u, axis, angle, ll)
-    if hinge is None:
-        return [root, new_mid, new_end], None
-    return [root, new_mid, new_end], {0: _twist_onto(hinge, axis, u)}
+    u = sq.unit_or(sq.sub(new_mid, root), None)
+    return [root, new_mid, new_end], {0: (u[0] * sh, u[1] * sh, u[2] * sh, ch)}
 
 
-def hinge_bend(bend, lo, hi, hinge, normal, nn, u):
-    """(axis, angle, clamped): how a two-bone limb with a hinge of range [lo, hi] (radians)
-    bends at its mid joint, given its solved bend angle, its bend plane's normal (length nn)
-    and the hinge axis the upper bone carries (None when it lies along the reach line u)."""
-    if bend > STRAIGHT_RAD and hinge is not None:
-        n = _bend_normal(normal, nn, hinge, u)
-        # Align the hinge with +n (the bend reads +bend) or -n (it reads -bend): whichever
-        # needs the smaller clamp, and on a tie the smaller twist.
-        plus = min(max(bend, lo), hi)
-        minus = min(max(-bend, lo), hi)
-        gap_plus, gap_minus = abs(plus - bend), abs(minus + bend)
-        toward = hinge[0] * n[0] + hinge[1] * n[1] + hinge[2] * n[2]
-        if gap_plus < gap_minus or (gap_plus == gap_minus and toward >= 0.0):
-            return n, plus, gap_plus > 0.0
-        return (-n[0], -n[1], -n[2]), minus, gap_minus > 0.0
-    # Straight: no bend plane to align with; bend (if the range says so) about the carried
-    # hinge axis.
-    angle = min(max(0.0, lo), hi)
-    return (hinge if hinge is not None else sq.perpendicular(u)), angle, angle != 0.0
+def _two_bone_kernel():
+    from .ik.two_bone import kernel  # numba's import waits for the first solve
+
+    return kernel()
 
 
-def _bend_normal(normal, nn, hinge, u):
-    """The unit bend-plane normal; a limb folded back exactly onto itself has none, and
-    bends about the hinge axis if it has one, else about a fixed perpendicular."""
-    if nn > 0.0:
-        return (normal[0] / nn, normal[1] / nn, normal[2] / nn)
-    return hinge if hinge is not None else sq.perpendicular(u)
+def _floats(v, n=3):
+    if type(v) is tuple and len(v) == n and all(type(c) is float for c in v):
+        return v
+    return tuple(float(c) for c in v)
+
+
+_NO_LIMIT = (NO_LIMIT, (0.0, 0.0, 0.0), 0.0, 0.0)
 
 
 @lru_cache(maxsize=256)
 def _limit_params(limit):
-    """("cone", max rad) or ("hinge", unit axis, min rad, max rad); limits are frozen values."""
+    """The middle joint's limit as two_bone_kernel takes it, (kind, unit axis, lo, hi):
+    (CONE, -, max rad, -) or (HINGE, axis, min rad, max rad); limits are frozen values."""
     if isinstance(limit, ConeLimit):
-        return ("cone", math.radians(limit.max_deg))
-    return ("hinge", _unit(limit.axis), math.radians(limit.min_deg), math.radians(limit.max_deg))
-
-
-def _bone_end(start, u, axis, angle, length):
-    """start + length * (unit u turned by angle about the unit axis perpendicular to it)."""
-    d = _rotate_about(u, axis, angle)
-    return (start[0] + length * d[0], start[1] + length * d[1], start[2] + length * d[2])
-
-
-def _twist_onto(h, a, u):
-    """Rotation about unit u taking h to a (both perpendicular to u)."""
-    c = sq.dot(h, a)
-    s = sq.dot(u, sq.cross(h, a))
-    half = 0.5 * math.atan2(s, c)
-    sh = math.sin(half)
-    return (u[0] * sh, u[1] * sh, u[2] * sh, math.cos(half))
-
-
-def _rotate_about(v, axis, angle):
-    """v (perpendicular to unit axis) turned by angle about axis."""
-    c, s = math.cos(angle), math.sin(angle)
-    w = sq.cross(axis, v)
-    return (c * v[0] + s * w[0], c * v[1] + s * w[1], c * v[2] + s * w[2])
-
-
-def _unit(a):
-    n = sq.norm(a)
-    return (a[0] / n, a[1] / n, a[2] / n)
+        return (CONE, (0.0, 0.0, 0.0), math.radians(limit.max_deg), 0.0)
+    return (HINGE, sq.unit_or(tuple(map(float, limit.axis)), None), math.radians(limit.min_deg), math.radians(limit.max_deg))

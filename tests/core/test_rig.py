@@ -622,16 +622,3 @@ def test_world_rotations_follow_the_solved_bones():
     pos, rot = sk.fk(rig.pose)
     hand, end = sk.index("LeftHand"), sk.index("LeftHand_End")
     assert np.allclose(pos[end], pos[hand] + quat_rotate(rot[hand], sk.offsets[end]), atol=1e-12)
-
-
-@settings(max_examples=50, deadline=None)
-@given(st.lists(vectors, min_size=4, max_size=4), st.one_of(st.none(), vectors))
-def test_two_bone_ik_as_floats_gives_the_array_result_as_tuples(pts, pole):
-    """Rig.solve takes two_bone_ik's result as float tuples (as_floats): the same numbers."""
-    from rigedit.core.ik.two_bone import two_bone_ik
-
-    arrays = two_bone_ik(*pts, pole)
-    floats = two_bone_ik(*pts, pole, as_floats=True)
-    assert type(floats.mid) is tuple and type(floats.end) is tuple
-    assert floats.mid == tuple(arrays.mid.tolist()) and floats.end == tuple(arrays.end.tolist())
-    assert floats.reached == arrays.reached

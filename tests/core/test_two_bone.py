@@ -100,7 +100,7 @@ def test_pole_on_the_reach_line_keeps_the_current_plane():
     for pole in ([3.0, 0.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 0.0]):
         with_pole = two_bone_ik(root, mid, end, target, pole)
         without = two_bone_ik(root, mid, end, target)
-        assert_pose(with_pole.mid, without.mid, 0.0, f"pole {pole}")
+        assert_pose(with_pole.mid, without.mid, 1e-12, f"pole {pole}")
         assert with_pole.mid[2] > 0.0
 
 
@@ -108,7 +108,7 @@ def test_straight_limb_and_target_on_its_line_gives_a_deterministic_bend():
     root, mid, end = np.zeros(3), np.array([0.0, 1.0, 0.0]), np.array([0.0, 2.0, 0.0])
     r1 = two_bone_ik(root, mid, end, (0.0, 1.0, 0.0))
     r2 = two_bone_ik(root, mid, end, (0.0, 1.0, 0.0))
-    assert_pose(r1.mid, r2.mid, 0.0)
+    assert_pose(r1.mid, r2.mid, 1e-12)
     _check_limb(root, mid, end, (0.0, 1.0, 0.0), r1)
     assert_pose(r1.end, (0.0, 1.0, 0.0), 1e-12)
     # The mid left the line: the limb actually bends.
@@ -135,6 +135,20 @@ def test_degenerate_inputs_never_give_nan(mid, end, target, pole):
     _check_limb((0, 0, 0), mid, end, target, r)
 
 
+@pytest.mark.parametrize("off", [1e-4, 1e-6, 1e-8, 1e-9, 1e-10])
+@pytest.mark.parametrize("pole", [None, "near the line"])
+def test_nearly_on_line_bend_directions_keep_the_lengths_to_1e_12(off, pole):
+    """A straight limb with its target a small angle off its line (no pole: the bend
+    direction is the upper bone's part off the reach line), or a pole a small angle off
+    the reach line: the bend direction is a difference of nearly equal vectors."""
+    root, mid, end = np.zeros(3), np.array([0.0, 0.0, 1.0]), np.array([0.0, 0.0, 2.0])
+    target = np.array([0.0, off, 1.0])
+    p = None if pole is None else np.array([3.0 * off, 3.0, 3.0])
+    r = two_bone_ik(root, mid, end, target, p)
+    _check_limb(root, mid, end, target, r, p)
+    assert abs(np.linalg.norm(r.mid - root) - 1.0) <= 1e-12
+
+
 def test_target_on_root_with_equal_bones_folds_the_end_onto_the_root():
     r = two_bone_ik((0, 0, 0), (0, 1, 0), (1, 1, 0), (0, 0, 0), (0, 0, 5))
     assert_pose(r.end, (0, 0, 0), 1e-15)
@@ -142,15 +156,35 @@ def test_target_on_root_with_equal_bones_folds_the_end_onto_the_root():
     assert r.reached
 
 
-def test_inputs_are_not_modified_and_lists_work():
+def test_inputs_are_not_modified_and_any_kind_of_point_works():
     root, mid, end, target, pole = (np.array(v, dtype=float) for v in ([0, 0, 0], [1, 1, 0], [2, 0, 0], [1, 0, 1], [0, 1, 0]))
     copies = [v.copy() for v in (root, mid, end, target, pole)]
     r = two_bone_ik(root, mid, end, target, pole)
     for v, c in zip((root, mid, end, target, pole), copies):
         assert np.array_equal(v, c)
-    r2 = two_bone_ik([0, 0, 0], [1, 1, 0], (2, 0, 0), [1, 0, 1], (0, 1, 0))
-    assert_pose(r2.mid, r.mid, 0.0)
-    assert_pose(r2.end, r.end, 0.0)
+    readonly = [v.copy() for v in (root, mid, end, target, pole)]
+    for v in readonly:
+        v.flags.writeable = False
+    strided = [np.repeat(v, 2)[::2] for v in (root, mid, end, target, pole)]
+    kinds = {
+        "lists and tuples": ([0, 0, 0], [1, 1, 0], (2, 0, 0), [1, 0, 1], (0, 1, 0)),
+        "int arrays": [v.astype(int) for v in (root, mid, end, target, pole)],
+        "float32 arrays": [v.astype(np.float32) for v in (root, mid, end, target, pole)],
+        "read-only arrays": readonly,
+        "strided views": strided,
+    }
+    for kind, args in kinds.items():
+        got = two_bone_ik(*args)
+        assert_pose(got.mid, r.mid, 1e-12, kind)
+        assert_pose(got.end, r.end, 1e-12, kind)
+        assert got.reached == r.reached and got.mid.dtype == np.float64
+
+
+def test_results_are_fresh_arrays():
+    args = [np.array(v, dtype=float) for v in ([0, 0, 0], [1, 1, 0], [2, 0, 0], [1, 0, 1])]
+    r1, r2 = two_bone_ik(*args), two_bone_ik(*args)
+    r1.mid[:] = 7.0
+    assert not np.shares_memory(r1.mid, r1.end) and r2.mid[0] != 7.0
 
 
 @pytest.mark.parametrize(
@@ -170,6 +204,10 @@ def test_inputs_are_not_modified_and_lists_work():
         (dict(eps=0.0), "eps"),
         (dict(eps=float("nan")), "eps"),
         (dict(root=(1e200, 0, 0)), "large"),
+        (dict(root=np.zeros(4)), "root"),
+        (dict(pole=np.array([0.0, np.nan, 0.0])), "pole"),
+        (dict(eps="small"), "eps"),
+        (dict(eps=-1e-6), "eps"),
     ],
 )
 def test_bad_input_raises_value_error_naming_it(kwargs, word):
@@ -180,18 +218,35 @@ def test_bad_input_raises_value_error_naming_it(kwargs, word):
         two_bone_ik(**args, eps=eps)
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(["root", "mid", "end", "target", "pole"]),
+    st.integers(0, 2),
+    st.sampled_from([math.nan, math.inf, -math.inf]),
+    st.booleans(),
+)
+def test_any_non_finite_coordinate_raises_naming_its_argument(field, axis, value, as_array):
+    args = dict(root=[0.1, 0.2, 0.3], mid=[1.0, 0.5, 0.0], end=[2.0, 0.0, 0.1], target=[1.0, 1.0, 0.0], pole=[0.0, 0.0, 1.0])
+    args[field][axis] = value
+    if as_array:
+        args = {k: np.array(v) for k, v in args.items()}
+    with pytest.raises(ValueError, match=f"{field} has non-finite"):
+        two_bone_ik(**args)
+
+
 # --- properties ----------------------------------------------------------------------------
 
-def _check_limb(root, mid, end, target, r, pole=None):
-    """Everything the contract promises for one solve (eps = the default 1e-6)."""
+def _check_limb(root, mid, end, target, r, pole=None, rel=1e-12):
+    """Everything the contract promises for one solve (eps = the default 1e-6); bone
+    lengths kept to `rel` (DESIGN: 1e-9, and 1e-12 on limbs of ordinary scale)."""
     root, mid, end, target = (np.asarray(v, dtype=float) for v in (root, mid, end, target))
     assert np.all(np.isfinite(r.mid)) and np.all(np.isfinite(r.end))
     a, b = np.linalg.norm(mid - root), np.linalg.norm(end - mid)
     d = np.linalg.norm(target - root)
     # Positions carry absolute round-off ~1e-16 of their magnitude; lengths can't beat it.
     slack = 1e-14 * (np.abs(root).max() + a + b + d)
-    assert abs(np.linalg.norm(r.mid - root) - a) <= 1e-9 * a + slack
-    assert abs(np.linalg.norm(r.end - r.mid) - b) <= 1e-9 * b + slack
+    assert abs(np.linalg.norm(r.mid - root) - a) <= rel * a + slack
+    assert abs(np.linalg.norm(r.end - r.mid) - b) <= rel * b + slack
     # On the boundary itself the flag may go either way by an ulp of the distances.
     margin = 1e-12 * (a + b + d)
     if abs(a - b) + margin < d < a + b - margin:
@@ -199,7 +254,8 @@ def _check_limb(root, mid, end, target, r, pole=None):
     if d < abs(a - b) - margin or d > a + b + margin:
         assert r.reached is False
     if abs(a - b) <= d <= a + b:
-        assert np.linalg.norm(r.end - target) <= 1e-6
+        # eps (1e-6 m), or round-off where the numbers are so large that it is more.
+        assert np.linalg.norm(r.end - target) <= max(1e-6, slack)
     if not abs(a - b) <= d <= a + b:
         # Out of range either way: the end is as near the target as the limb allows
         # (straight beyond reach, folded inside |a - b|)...
@@ -310,3 +366,13 @@ def test_degenerate_limbs_at_every_scale(s, kind, d1, d2, fa, fb):
     pole = root + 2.0 * s * d1 if kind == "pole on axis" else None
     r = two_bone_ik(root, mid, end, target, pole)
     _check_limb(root, mid, end, target, r, pole)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([1e-100, 1e-60, 1e60, 1e100, 1e140]), limbs())
+def test_extreme_scales_keep_the_contract(s, limb):
+    """Limbs of 1e-100 m to 1e140 m: the triangle's fourth powers of lengths would under- or
+    overflow, the solve must not (no NaN, lengths kept to DESIGN's 1e-9 relative)."""
+    root, mid, end, target, pole = (None if v is None else v * s for v in limb)
+    r = two_bone_ik(root, mid, end, target, pole)
+    _check_limb(root, mid, end, target, r, pole, rel=1e-9)

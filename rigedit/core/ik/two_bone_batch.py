@@ -1,9 +1,7 @@
 """Two-bone IK for many limbs at once (crowds, creature legs, whole clips).
 
-Row by row the same solve as `two_bone.two_bone_ik`: the compiled loop in
-`two_bone_kernel` is that function's arithmetic in the same order with the same thresholds,
-so a row rounds as the single-chain solve does (lengths, and with them ties at full reach,
-to the bit; directions to an ulp, where two_bone uses math.hypot).
+Row by row the same solve as `two_bone.two_bone_ik`: both run two_bone_kernel's one row
+function (`solve_row`), here in a compiled loop over the rows.
 
 The kernel is imported on the first call, not with this module: numba's import costs about
 a second, which a script or editor that never batches should not pay at start-up.
@@ -13,6 +11,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+
+from .two_bone import kernel
 
 
 class TwoBoneBatchResult(NamedTuple):
@@ -32,10 +32,8 @@ def two_bone_ik_batch(root, mid, end, target, pole=None, *, eps: float = 1e-6) -
     P = None if pole is None else _rows(pole, "pole", n)
     if not _positive_number(eps):
         raise ValueError(f"eps must be a positive number, got {eps!r}")
-    from . import two_bone_kernel
-
-    new_mid, new_end, reached, status = two_bone_kernel.solve(R, M, E, T, P)
-    if status != two_bone_kernel.OK:
+    new_mid, new_end, reached, bad = kernel().solve_batch(R, M, E, T, P)
+    if bad:
         _explain_bad_rows(R, M, E, T, P)
     return TwoBoneBatchResult(new_mid, new_end, reached)
 

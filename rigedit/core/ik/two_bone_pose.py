@@ -11,12 +11,11 @@ limits: {joint name or index: HingeLimit | ConeLimit}, on the root or the mid jo
     skeleton parent's for a limit on the root).
 
 The order of a solve: the closed form (two_bone_ik); a root limit clamps the upper bone and
-the lower bone then aims at the target; a mid limit then acts on the lower bone. A cone
-clamps it (`limits.clamp_bone`). A hinge is a knee: the limb bends in the plane two_bone_ik
-chose (the pole's), so the upper bone is twisted about itself until its hinge axis is that
-plane's normal (or its opposite, whichever needs the smaller clamp), and only the bend
-angle is clamped to the hinge's range. Without the twist a hinge whose axis misses the
-pole's plane would throw the foot off the target even when the knee could reach it.
+the lower bone then aims at the target; a mid limit then acts on the lower bone, as in the
+rig (two_bone_kernel.mid_limit, the one implementation): a cone clamps it; a hinge is a
+knee, the limb bends in the plane two_bone_ik chose (the pole's), the upper bone is twisted
+about itself until its hinge axis is that plane's normal, and only the bend angle is
+clamped to the hinge's range.
 
 r is a TwoBoneResult with the final mid and end positions; r.reached says the end is within
 eps of the target (the limb could reach it and no limit pulled it away).
@@ -29,15 +28,10 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..skeleton import Pose, Skeleton, write_chain_positions
-from ..transforms import quat_between, quat_conj, quat_mul, quat_normalize, quat_rotate
+from ..transforms import quat_conj, quat_mul, quat_normalize
 from .fabrik_pose import chain_of
-from .limits import ConeLimit, HingeLimit, clamp_bone, hinge_axis
-from .two_bone import TwoBoneResult, two_bone_ik
-
-# A limb bent less than this (radians) is straight: it has no bend plane to turn a hinge
-# onto, so the hinge keeps the axis the upper bone carries. 1e-9 rad is a nanometre of knee
-# offset on a metre of leg, far under anything visible, far over round-off of a straight limb.
-STRAIGHT_RAD = 1e-9
+from .limits import ConeLimit, HingeLimit, clamp_bone
+from .two_bone import CONE, HINGE, TwoBoneResult, kernel, two_bone_ik
 
 
 def solve_two_bone_pose(
@@ -79,20 +73,18 @@ def solve_two_bone_pose(
 
     twist = None
     if mid_limit is not None and a > 0.0 and b > 0.0:
-        u = (new_mid - R) / a
-        lower = new_end - new_mid
-        if isinstance(mid_limit, ConeLimit):
-            new_end = new_mid + b * clamp_bone(mid_limit, u, None, lower)
-        elif isinstance(mid_limit, HingeLimit):
-            # The root frame after write-back's shortest-arc turn, and the hinge axis it carries.
-            carried = quat_normalize(quat_mul(quat_between(M - R, new_mid - R), rot[chain[0]]))
-            h = hinge_axis(tuple(quat_rotate(carried, _unit_or(np.array(mid_limit.axis, float), None))), tuple(u))
-            if h is None:
-                raise ValueError(f"hinge on {skeleton.names[chain[1]]!r}: its axis lies along the upper bone")
-            axis, angle, twist = _hinge_bend(np.array(h), u, lower, mid_limit)
-            new_end = new_mid + b * _turn(u, axis, angle)
-        else:
+        if not isinstance(mid_limit, (ConeLimit, HingeLimit)):
             raise ValueError(f"a limit must be a HingeLimit or a ConeLimit, got {type(mid_limit).__name__}")
+        k = kernel()
+        kind, axis, lo, hi = _limit_numbers(mid_limit)
+        points = (tuple(p.tolist()) for p in (R, M, new_mid, new_end))
+        end, outcome, sh, ch = k.mid_limit(kind, axis, lo, hi, *points, tuple(rot[chain[0]].tolist()))
+        if outcome == k.NO_AXIS:
+            raise ValueError(f"hinge on {skeleton.names[chain[1]]!r}: its axis lies along the upper bone")
+        new_end = np.array(end)
+        if outcome == k.TWIST:
+            u = (new_mid - R) / a
+            twist = np.array([u[0] * sh, u[1] * sh, u[2] * sh, ch])
 
     out = write_chain_positions(skeleton, pose, chain, np.array([R, new_mid, new_end]))
     if twist is not None:
@@ -131,35 +123,12 @@ def _index(skeleton, key) -> int:
     raise ValueError(f"limit on {key!r}: neither a joint name nor a joint index")
 
 
-def _hinge_bend(h, u, lower, limit):
-    """(axis, clamped angle, twist about u taking h onto axis or None) for a hinge."""
-    lo, hi = math.radians(limit.min_deg), math.radians(limit.max_deg)
-    normal = np.cross(u, lower)
-    nn = float(np.linalg.norm(normal))
-    bend = math.atan2(nn, float(u.dot(lower)))
-    if bend <= STRAIGHT_RAD:
-        return h, min(max(0.0, lo), hi), None
-    n = normal / nn
-    # The bend reads +bend about +n and -bend about -n: take the side needing the smaller
-    # clamp, and on a tie the one nearer the carried axis (the smaller twist).
-    plus, minus = min(max(bend, lo), hi), min(max(-bend, lo), hi)
-    gap_plus, gap_minus = abs(plus - bend), abs(minus + bend)
-    if gap_plus < gap_minus or (gap_plus == gap_minus and h.dot(n) >= 0.0):
-        axis, angle = n, plus
-    else:
-        axis, angle = -n, minus
-    return axis, angle, _twist_about(u, h, axis)
-
-
-def _twist_about(u, h, axis):
-    """The rotation about unit u taking h onto axis (both perpendicular to u)."""
-    half = 0.5 * math.atan2(float(u.dot(np.cross(h, axis))), float(h.dot(axis)))
-    return np.concatenate((u * math.sin(half), [math.cos(half)]))
-
-
-def _turn(u, axis, angle):
-    """Unit u turned by angle about the unit axis perpendicular to it."""
-    return math.cos(angle) * u + math.sin(angle) * np.cross(axis, u)
+def _limit_numbers(limit):
+    """(kind, unit axis, lo, hi) in radians, as two_bone_kernel.mid_limit takes a limit."""
+    if isinstance(limit, ConeLimit):
+        return CONE, (0.0, 0.0, 0.0), math.radians(limit.max_deg), 0.0
+    axis = np.array(limit.axis, dtype=np.float64)
+    return HINGE, tuple((axis / np.linalg.norm(axis)).tolist()), math.radians(limit.min_deg), math.radians(limit.max_deg)
 
 
 def _twist_upper_bone(skeleton, pose, chain, parent_frame, twist):
