@@ -30,7 +30,10 @@ from rigedit.core.clip import Clip
 from rigedit.core.skeleton import Skeleton
 from rigedit.core.transforms import quat_from_matrix, quat_normalize, quat_slerp, quat_to_matrix
 
+from .bvh import AUTO_TURNS
+from .bvh_axes import UP_TO_Y, parse_up, turned
 from .bvh_format import MAX_JOINTS
+from .bvh_units import guess_up_axis
 from .gltf_data import GltfDocument, GltfError
 
 __all__ = ["GltfError", "GltfImport", "read_gltf"]
@@ -72,14 +75,24 @@ def read_gltf(
     skin: str | int | None = None,
     animation: int = 0,
     fps: float | None = None,
+    up_axis: str | None = None,
 ) -> GltfImport:
-    """Read a .glb or .gltf file. Raises GltfError (a ValueError) naming the file, field and problem."""
+    """Read a .glb or .gltf file. Raises GltfError (a ValueError) naming the file, field and problem.
+
+    up_axis: None trusts the file (glTF is +Y up by definition); an axis ("z", "-x", ...)
+    declares the file's up and turns it to +Y; "auto" guesses it from head and feet, as for BVH.
+    """
     doc = GltfDocument(path)
+    try:
+        up = None if up_axis is None else parse_up(up_axis)
+    except ValueError as e:
+        raise doc.error(None, f"up_axis: {e}") from None
     try:
         # Overflow in a composed transform is caught and named by _finite_world; numpy's
         # warning about it would only be noise on the console.
         with np.errstate(over="ignore", invalid="ignore"):
-            return _read(doc, skin, animation, fps)
+            imp = _read(doc, skin, animation, fps)
+            return imp if up is None else _upright(imp, up)
     except GltfError:
         raise
     except (TypeError, AttributeError, KeyError, IndexError, OverflowError, ValueError, np.linalg.LinAlgError) as e:
@@ -119,6 +132,18 @@ def _read(doc: GltfDocument, skin, animation, fps) -> GltfImport:
         raise doc.error("animations", f"has no animation {animation} (the file has {len(g.animations)})")
     skin_names = [g.skins[s].name or f"skins[{s}]" for s in skins]
     return GltfImport(doc.path, skeleton, clip, skin_names, order, anim_name, warnings)
+
+
+def _upright(imp: GltfImport, up: str) -> GltfImport:
+    pose = imp.skeleton.rest_pose() if imp.clip is None else imp.clip.frame(0)
+    guess, reason = guess_up_axis(imp.skeleton, pose)
+    axis = guess if up == "auto" else up
+    if up == "auto" and guess not in AUTO_TURNS:
+        axis = "+y"
+    if axis != "+y":
+        imp.skeleton, imp.clip = turned(imp.skeleton, imp.clip, UP_TO_Y[axis])
+        imp.warnings.append(f"turned from {axis} up to +Y up ({'given' if up != 'auto' else reason})")
+    return imp
 
 
 def _finite_world(doc: GltfDocument, local, order, parent_of) -> dict[int, np.ndarray]:
