@@ -131,14 +131,15 @@ def read_bvh_text(text: str, *, path: str | None = None, scale: float | str | No
     except ValueError as e:
         raise BvhError(path, None, f"up_axis: {e}") from None
     raw = parse_bvh(text, path)
-    skeleton, clip = _to_skeleton_and_clip(raw)
     if scale is None:
-        metres, reason = guess_skeleton_scale(skeleton)
+        metres, reason = guess_skeleton_scale([j.parent for j in raw.joints], [j.offset for j in raw.joints])
     else:
         try:
             metres, reason = parse_scale(scale)
         except ValueError as e:
             raise BvhError(path, None, str(e)) from None
+    # Built once, already in metres: a Skeleton's set-up costs time that grows with depth.
+    skeleton, clip = _to_skeleton_and_clip(raw, metres)
     ref = skeleton.rest_pose() if clip is None else clip.frame(0)
     file_up, up_reason = guess_up_axis(skeleton, ref)
     if up == "auto" and file_up not in AUTO_TURNS:
@@ -147,7 +148,6 @@ def read_bvh_text(text: str, *, path: str | None = None, scale: float | str | No
     elif up != "auto":
         up_reason = f"given: {up} up (the guess was {file_up}: {up_reason})"
         file_up = up
-    skeleton, clip = _scaled(skeleton, clip, metres)
     if file_up != "+y":
         skeleton, clip = turned(skeleton, clip, UP_TO_Y[file_up])
     layout = BvhLayout(
@@ -159,10 +159,11 @@ def read_bvh_text(text: str, *, path: str | None = None, scale: float | str | No
     return BvhImport(path, skeleton, clip, layout, metres, reason, file_up, up_reason, list(raw.warnings))
 
 
-def _to_skeleton_and_clip(raw: RawBvh) -> tuple[Skeleton, Clip | None]:
+def _to_skeleton_and_clip(raw: RawBvh, metres: float) -> tuple[Skeleton, Clip | None]:
+    """The file's skeleton and motion, lengths times `metres`, in the file's axes."""
     names = [j.name for j in raw.joints]
     parents = [j.parent for j in raw.joints]
-    offsets = np.array([j.offset for j in raw.joints], dtype=np.float64)
+    offsets = np.array([j.offset for j in raw.joints], dtype=np.float64) * metres
     skeleton = Skeleton(names, parents, offsets, np.tile([0.0, 0.0, 0.0, 1.0], (len(names), 1)))
     frames = raw.motion.shape[0]
     if frames == 0:
@@ -176,7 +177,7 @@ def _to_skeleton_and_clip(raw: RawBvh) -> tuple[Skeleton, Clip | None]:
         order = ""
         for c, col in zip(joint.channels, cols):
             if c in POSITION_CHANNELS:
-                translations[:, j, POSITION_CHANNELS.index(c)] = raw.motion[:, col]
+                translations[:, j, POSITION_CHANNELS.index(c)] = raw.motion[:, col] * metres
             else:
                 rot_cols.append(col)
                 order += c[0]
@@ -188,13 +189,6 @@ def _to_skeleton_and_clip(raw: RawBvh) -> tuple[Skeleton, Clip | None]:
         angles = raw.motion[:, np.array(cols)]  # (frames, joints, 3) in channel order
         rotations[:, joints] = quat_from_euler(order, angles)
     return skeleton, Clip(rotations, translations, raw.frame_time)
-
-
-def _scaled(skeleton: Skeleton, clip: Clip | None, s: float) -> tuple[Skeleton, Clip | None]:
-    sk = Skeleton(skeleton.names, skeleton.parents, skeleton.offsets * s, skeleton.rest_rotations)
-    if clip is None:
-        return sk, None
-    return sk, Clip(clip.rotations, clip.translations * s, clip.frame_time)
 
 
 def write_bvh(path: str | os.PathLike, skeleton: Skeleton, clip: Clip | None = None, layout: BvhLayout | None = None, *, digits: int = 10) -> None:

@@ -75,18 +75,18 @@ def figure_height(skeleton: Skeleton, clip: Clip | None) -> float:
     return float(np.median(extents))
 
 
-def skeleton_span(skeleton: Skeleton) -> float:
+def skeleton_span(parents, offsets) -> float:
     """The longest path between two joints, summing bone lengths (file units).
 
     Bone lengths are the offsets' lengths, so this is the same in every pose and for every
     motion; zero-length bones (CMU's hip and shoulder joints) add nothing.
     """
-    n = len(skeleton)
+    n = len(parents)
     if n == 0:
         return 0.0
-    length = np.linalg.norm(skeleton.offsets, axis=1)
+    length = np.linalg.norm(np.asarray(offsets, dtype=np.float64), axis=1)
     kids: dict[int, list[int]] = {}
-    for i, p in enumerate(skeleton.parents):
+    for i, p in enumerate(parents):
         kids.setdefault(int(p), []).append(i)
     order, stack = [], list(kids.get(-1, []))
     while stack:
@@ -102,9 +102,10 @@ def skeleton_span(skeleton: Skeleton) -> float:
     return float(best)
 
 
-def guess_skeleton_scale(skeleton: Skeleton) -> tuple[float, str]:
-    """Metres per file unit, from the skeleton's bone lengths alone, and why."""
-    span = skeleton_span(skeleton)
+def guess_skeleton_scale(parents, offsets) -> tuple[float, str]:
+    """Metres per file unit, from the skeleton's bone lengths alone (its parents and
+    offsets, in file units), and why."""
+    span = skeleton_span(parents, offsets)
     if not (np.isfinite(span) and span > 0):
         return 1.0, "the skeleton has no size; assumed metres"
     height = span / SPAN_PER_HEIGHT
