@@ -355,3 +355,10 @@ def test_glTF_nested_deeper_than_the_recursion_limit_reads(tmp_path, warm):
     path = _rigged(lambda d: _deep_nodes(d, 1100), tmp_path)
     imp = _read_checked(read_gltf, path, GltfError)
     assert imp is not None and len(imp.skeleton) == 2 + 1100
+
+
+def test_json_nested_far_too_deep_names_the_file(tmp_path):
+    path = tmp_path / "deep.gltf"
+    path.write_text('{"asset": {"version": "2.0"}, "extras": ' + "[" * 200_000 + "]" * 200_000 + "}")
+    with pytest.raises(GltfError, match="deep.gltf"):
+        _read_checked(read_gltf, path, ())
