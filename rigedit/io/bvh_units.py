@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigedit.core.clip import Clip
 from rigedit.core.skeleton import Pose, Skeleton
 
 CMU_UNIT = 2.54 / 0.45 / 100.0  # metres: ASF skeletons are written at 0.45 units per inch
@@ -34,14 +33,12 @@ UNIT_NAMES = {
 }
 # A person is about this tall; the unit whose reading of the figure lands nearest (by ratio)
 # wins. Neighbouring units differ by 2.2x or more, so a +-40% error in the height estimate
-# (arm span in a T-pose, raised arms, a crouch) still picks the right one.
+# (long arms, a short spine, a tail) still picks the right one.
 TYPICAL_HEIGHT_M = 1.7
-# The skeleton's longest chain of bones (hand to foot through the spine, the tree's diameter
-# summed over bone lengths) is about 1.3 times a person's height: 2.0-2.5 m in the CMU, Bandai
-# and SFU-style sample skeletons of 1.55-1.75 m people. It needs no pose and no up axis.
+# The skeleton's longest chain of bones (hand to foot through the spine: the tree's diameter,
+# summed over bone lengths) is 1.3-1.45 times a person's height: 2.0-2.5 m in the CMU, Bandai
+# and pybvh sample skeletons of people about 1.5-1.8 m tall. It needs no pose and no up axis.
 SPAN_PER_HEIGHT = 1.3
-# Frames looked at when measuring the figure: enough to outvote odd poses, cheap on long files.
-SAMPLED_FRAMES = 64
 
 
 def parse_scale(scale: float | str) -> tuple[float, str]:
@@ -55,24 +52,6 @@ def parse_scale(scale: float | str) -> tuple[float, str]:
     if not (np.isfinite(value) and value > 0):
         raise ValueError(f"scale must be a positive number of metres per file unit, got {scale!r}")
     return value, f"given: {value:g} m per file unit"
-
-
-def figure_height(skeleton: Skeleton, clip: Clip | None) -> float:
-    """The figure's size in file units: median over sampled frames of its largest extent.
-
-    The largest extent along any axis, not the extent along "up": it needs no up axis, and a
-    T-pose's arm span is about a person's height anyway. The median over frames, because a
-    rest pose can be lying down (Bandai's joints all point along +X at zero rotation).
-    """
-    if clip is None or clip.n_frames == 0:
-        poses = skeleton.rest_pose()
-        rot, trans = poses.rotations[None], poses.translations[None]
-    else:
-        pick = np.unique(np.linspace(0, clip.n_frames - 1, min(SAMPLED_FRAMES, clip.n_frames)).round().astype(int))
-        rot, trans = clip.rotations[pick], clip.translations[pick]
-    pos, _ = skeleton.fk_matrices(Pose(rot, trans))
-    extents = np.ptp(pos, axis=-2).max(axis=-1)
-    return float(np.median(extents))
 
 
 def skeleton_span(parents, offsets) -> float:
@@ -114,19 +93,6 @@ def guess_skeleton_scale(parents, offsets) -> tuple[float, str]:
         f"the skeleton's longest chain is {span:.4g} file units, a figure about {height:.4g} units tall; "
         f"read as {UNIT_NAMES[best]} that is {height * UNITS[best]:.2f} m, the closest of {', '.join(UNITS)} "
         f"to a {TYPICAL_HEIGHT_M} m person"
-    )
-    return UNITS[best], reason
-
-
-def guess_scale(height: float) -> tuple[float, str]:
-    """Metres per file unit for a figure `height` file units tall, and why."""
-    if not height > 0:
-        return 1.0, "the figure has no size; assumed metres"
-    best = min(UNITS, key=lambda k: abs(np.log(height * UNITS[k] / TYPICAL_HEIGHT_M)))
-    metres = height * UNITS[best]
-    reason = (
-        f"the figure is {height:.4g} file units tall; read as {UNIT_NAMES[best]} "
-        f"that is {metres:.2f} m, the closest of {', '.join(UNITS)} to a {TYPICAL_HEIGHT_M} m person"
     )
     return UNITS[best], reason
 
