@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rigedit.core.clip import Clip
-from rigedit.core.skeleton import Pose, Skeleton
+from rigedit.core.skeleton import Skeleton
 from rigedit.core.transforms import quat_conj, quat_from_euler, quat_mul, quat_rotate, quat_to_euler
 
 from .atomic import atomic_write_text
