@@ -63,7 +63,7 @@ def _load_character(args):
     if ext in (".glb", ".gltf"):
         from rigedit.io.gltf import read_gltf
 
-        imp = read_gltf(args.file, skin=args.skin, fps=args.fps, up_axis=args.up)
+        imp = read_gltf(args.file, skin=args.skin, fps=args.fps, up_axis=args.up or "auto")
         lines = [f"{args.file}: {imp.summary()}"] + [f"  warning: {w}" for w in imp.warnings]
         return imp.skeleton, imp.clip, lines
     raise ValueError(f"{args.file}: rigedit imports .bvh, .glb and .gltf files")
@@ -78,8 +78,8 @@ def cmd_import(argv: list[str]) -> int:
     p.add_argument("-o", "--output", required=True, metavar="PRESET.json")
     p.add_argument("--scale", help="BVH: metres per file unit, or m, cm, mm, in, cmu (default: guessed from the figure's size)")
     p.add_argument("--up", "--up-axis", dest="up", type=_up, default=None, metavar="{x,y,z,-x,-y,-z,auto}",
-                   help="the file's up axis, turned to rigedit's +Y (default: BVH auto, guessed from head and feet "
-                   "and turned when Z-up; glTF +Y as the format defines)")
+                   help="the file's up axis, turned to rigedit's +Y (default: auto, guessed from where head and "
+                   "feet joints are and turned when that is clearly +Z or -Z; otherwise +Y, as BVH and glTF define)")
     p.add_argument("--fps", type=_fps, help=f"glTF: resample the animation at this rate, {FPS_RANGE[0]:g} to {FPS_RANGE[1]:g} "
                    "(default: the keys' spacing, else 30)")
     p.add_argument("--skin", help="glTF: import only this skin (default: all)")

@@ -81,8 +81,7 @@ class ImportController(QObject):
             self._fail("Cannot import", message if str(path) in message else f"{path}: {message}")
             return False
         if ask:
-            bvh = path.suffix.lower() == ".bvh"  # glTF is +Y up by definition: nothing to override
-            dialog = ChainProposalDialog(proposals, head, self.w, reread=reread if bvh else None)
+            dialog = ChainProposalDialog(proposals, head, self.w, reread=reread)
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return False
             proposals = dialog.chains()
@@ -157,8 +156,9 @@ def _read(path: Path, up: str = "auto"):
         imp = read_bvh(path, up_axis=up)
         return imp.skeleton, imp.clip, imp.layout, imp.summary()
     if ext in (".glb", ".gltf"):
-        imp = read_gltf(path)
-        return imp.skeleton, imp.clip, None, imp.summary()
+        imp = read_gltf(path, up_axis=up)
+        turned = [w for w in imp.warnings if w.startswith("turned")]
+        return imp.skeleton, imp.clip, None, "; ".join([imp.summary()] + turned)
     raise ValueError(f"{path}: rigedit imports .bvh, .glb and .gltf files")
 
 

@@ -4,7 +4,7 @@ One row a proposed chain: a checkbox to keep it, its name (editable), its solver
 offered only for three-joint chains), its joints, and whether it keeps its pole. OK is refused
 while two kept chains share a name or a name is empty, with the reason shown in the dialog.
 
-For a file whose up axis is a guess (BVH), a "File up axis" box offers the override: picking
+The file's up axis is a guess (from where head and feet joints are), so a "File up axis" box offers the override: picking
 an axis asks the importer (`reread`) to read the file again that way, and the summary and the
 proposed chains are redone from the result.
 """

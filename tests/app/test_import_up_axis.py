@@ -1,5 +1,6 @@
 """The import dialog's up-axis override: the Z-up sample opens upright, and picking +y in the
-dialog reads it again as written (lying along +Z), with the chains proposed anew."""
+dialog reads it again as written (lying along +Z), with the chains proposed anew; a glTF
+file can be told its up axis the same way."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -59,14 +60,20 @@ def test_the_dialog_offers_the_up_axis_and_rereads(walk_window, qtbot, errors): 
     assert errors == []
 
 
-def test_gltf_offers_no_up_axis(walk_window, qtbot, errors):  # noqa: F811
+def test_gltf_is_upright_and_can_be_told_otherwise(walk_window, qtbot, errors):  # noqa: F811
     seen = {}
 
-    def look_and_cancel():
+    def pick_z_and_accept():
         d = _dialog()
-        seen["box"] = d.up_box
-        d.reject()
+        seen["offered"] = d.up_box is not None
+        assert d.set_up_axis("+z")
+        seen["after"] = d.head.text()
+        d.accept()
 
-    QTimer.singleShot(200, look_and_cancel)
-    assert not importer(walk_window).import_file(DATA / "CesiumMan.glb")
-    assert seen["box"] is None
+    QTimer.singleShot(200, pick_z_and_accept)
+    assert importer(walk_window).import_file(DATA / "CesiumMan.glb")
+    assert seen["offered"] and "turned from +z" in seen["after"]
+    pos, _ = walk_window.rig.skeleton.fk_matrices(walk_window.rig.clip.frame(0))
+    extent = np.ptp(pos, axis=0)
+    assert extent[2] > 1.5 * max(extent[0], extent[1])  # told +Z was up: the standing figure now lies along -Z
+    assert errors == []
