@@ -72,6 +72,7 @@ class _Tokens:
                 self.items.append((tok, no))
         self.pos = 0
         self.names: set[str] = set()  # joint names taken so far: a set, so a long file stays linear
+        self.end_suffix: dict[str, int] = {}
 
     def error(self, problem: str, line: int | None = None) -> BvhError:
         if line is None:
@@ -178,10 +179,11 @@ def _open_joint(toks: _Tokens, joints: list[RawJoint], parent: int, line: int, e
         raise BvhError(path, line, f"more than {MAX_JOINTS} joints; rigedit reads skeletons up to that size")
     if end_site:
         toks.expect("Site")
-        name = joints[parent].name + "_End"
-        k = 2
+        base = joints[parent].name
+        name, k = base + "_End", toks.end_suffix.get(base, 2)
         while name in toks.names:
-            name, k = f"{joints[parent].name}_End{k}", k + 1
+            name, k = f"{base}_End{k}", k + 1
+        toks.end_suffix[base] = k  # where the next End Site of this joint starts looking
     else:
         words = toks.rest_of_line(line)
         if not words:

@@ -255,11 +255,14 @@ def _skeleton_nodes(doc: GltfDocument, skins: list[int], parent_of: dict[int, in
 
 def _unique_names(doc: GltfDocument, order: list[int]) -> list[str]:
     names, taken = [], set()
+    next_suffix: dict[str, int] = {}  # per base name, so a thousand "Bone"s stay linear
     for n in order:
-        base = doc.gltf.nodes[n].name or f"node{n}"
-        name, k = base, 2
+        base = doc.gltf.nodes[n].name
+        base = base if isinstance(base, str) and base else f"node{n}"
+        name, k = base, next_suffix.get(base, 2)
         while name in taken:
             name, k = f"{base}_{k}", k + 1
+        next_suffix[base] = k
         taken.add(name)
         names.append(name)
     return names
