@@ -65,17 +65,27 @@ class ImportController(QObject):
     def import_file(self, path: str | Path, *, ask: bool = True) -> bool:
         """Read `path`, propose chains (asking, unless ask=False), and edit the result."""
         path = Path(path)
-        try:
-            skeleton, clip, layout, summary = _read(path)
+        read: dict = {}
+
+        def reread(up: str):
+            """Read (again) with this up axis: the dialog's override."""
+            skeleton, clip, layout, summary = _read(path, up)
             proposals = propose_chains(skeleton, skeleton.rest_pose() if clip is None else clip.frame(0))
+            read.update(skeleton=skeleton, clip=clip, layout=layout, summary=summary)
+            return proposals, f"{path.name}: {summary}"
+
+        try:
+            proposals, head = reread("auto")
         except Exception as e:  # BvhError / GltfError name file, line or field; nothing else may escape either
-            self._fail("Cannot import", str(e))
+            message = str(e)
+            self._fail("Cannot import", message if str(path) in message else f"{path}: {message}")
             return False
         if ask:
-            dialog = ChainProposalDialog(proposals, f"{path.name}: {summary}", self.w)
+            dialog = ChainProposalDialog(proposals, head, self.w, reread=reread)
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return False
             proposals = dialog.chains()
+        skeleton, clip, layout, summary = read["skeleton"], read["clip"], read["layout"], read["summary"]
         try:
             rig = Rig(skeleton, clip=clip, name=path.stem)
             for c in proposals:
@@ -139,15 +149,16 @@ class ImportController(QObject):
             dialogs.show_error(self.w, title, message)
 
 
-def _read(path: Path):
+def _read(path: Path, up: str = "auto"):
     """(skeleton, clip or None, BVH layout or None, one-line summary)."""
     ext = path.suffix.lower()
     if ext == ".bvh":
-        imp = read_bvh(path)
+        imp = read_bvh(path, up_axis=up)
         return imp.skeleton, imp.clip, imp.layout, imp.summary()
     if ext in (".glb", ".gltf"):
-        imp = read_gltf(path)
-        return imp.skeleton, imp.clip, None, imp.summary()
+        imp = read_gltf(path, up_axis=up)
+        turned = [w for w in imp.warnings if w.startswith("turned")]
+        return imp.skeleton, imp.clip, None, "; ".join([imp.summary()] + turned)
     raise ValueError(f"{path}: rigedit imports .bvh, .glb and .gltf files")
 
 

@@ -3,10 +3,15 @@
 One row a proposed chain: a checkbox to keep it, its name (editable), its solver (two-bone is
 offered only for three-joint chains), its joints, and whether it keeps its pole. OK is refused
 while two kept chains share a name or a name is empty, with the reason shown in the dialog.
+
+The file's up axis is a guess (from where head and feet joints are), so a "File up axis" box offers the override: picking
+an axis asks the importer (`reread`) to read the file again that way, and the summary and the
+proposed chains are redone from the result.
 """
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -14,6 +19,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QTableWidget,
@@ -26,22 +32,49 @@ from rigedit.core.autochains import ChainProposal
 from rigedit.core.ik import registry
 
 COLUMNS = ("Use", "Name", "Solver", "Joints", "Pole")
+# The up-axis choices offered, as read_bvh takes them ("auto" is the guess).
+UP_AXES = ("auto", "+y", "+z", "-z", "+x", "-x", "-y")
+Reread = Callable[[str], "tuple[list[ChainProposal], str]"]
 USE, NAME, SOLVER, JOINTS, POLE = range(len(COLUMNS))
 
 
 class ChainProposalDialog(QDialog):
-    def __init__(self, proposals: list[ChainProposal], summary: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        proposals: list[ChainProposal],
+        summary: str,
+        parent: QWidget | None = None,
+        *,
+        up_axis: str = "auto",
+        reread: Reread | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("chainProposalDialog")
         self.setWindowTitle("Import: IK chains")
         self.proposals = list(proposals)
+        self.reread = reread
         layout = QVBoxLayout(self)
         head = QLabel(summary)
         head.setWordWrap(True)
         head.setObjectName("importSummary")
+        self.head = head
         layout.addWidget(head)
-        if not self.proposals:
-            layout.addWidget(QLabel("No chains were recognised from the joint names; add them in the editor."))
+        self.up_box: QComboBox | None = None
+        if reread is not None:
+            row = QHBoxLayout()
+            row.addWidget(QLabel("File up axis:"))
+            self.up_box = QComboBox()
+            self.up_box.setObjectName("importUpAxis")
+            self.up_box.addItems(UP_AXES)
+            self.up_box.setCurrentText(up_axis)
+            self.up_box.setToolTip("The axis the file calls up; it is turned to rigedit's +Y. auto: guessed from head and feet.")
+            self.up_box.activated.connect(lambda _i: self.set_up_axis(self.up_box.currentText()))
+            row.addWidget(self.up_box)
+            row.addStretch(1)
+            layout.addLayout(row)
+        self.none_found = QLabel("No chains were recognised from the joint names; add them in the editor.")
+        self.none_found.setVisible(not self.proposals)
+        layout.addWidget(self.none_found)
         self.table = QTableWidget(len(self.proposals), len(COLUMNS), self)
         self.table.setObjectName("chainProposals")
         self.table.setHorizontalHeaderLabels(COLUMNS)
@@ -64,6 +97,29 @@ class ChainProposalDialog(QDialog):
         self.table.itemChanged.connect(lambda _item: self._check())
         self.resize(760, 120 + 32 * max(3, len(self.proposals)))
         self._check()
+
+    def set_up_axis(self, up: str) -> bool:
+        """Read the file again with this up axis and redo the proposals (False if it failed)."""
+        if self.reread is None:
+            return False
+        if self.up_box is not None and self.up_box.currentText() != up:
+            self.up_box.setCurrentText(up)
+        try:
+            proposals, summary = self.reread(up)
+        except ValueError as e:
+            self.problem.setText(str(e))
+            return False
+        self.head.setText(summary)
+        self.proposals = list(proposals)
+        self.table.blockSignals(True)
+        self.table.setRowCount(0)
+        self.table.setRowCount(len(self.proposals))
+        for row, p in enumerate(self.proposals):
+            self._fill_row(row, p)
+        self.table.blockSignals(False)
+        self.none_found.setVisible(not self.proposals)
+        self._check()
+        return True
 
     def _fill_row(self, row: int, p: ChainProposal) -> None:
         use = QTableWidgetItem()

@@ -19,14 +19,20 @@ def atomic_write_text(path: str | Path, text: str, *, backup: bool = True) -> No
     folder = path.parent if str(path.parent) else Path(".")
     mode = _mode_for(path)
     tmp = _write_temp(folder, path.name, data, mode)
+    bak_tmp = None
     try:
         if backup and path.exists():
             bak = path.with_name(path.name + ".bak")
             bak_tmp = _copy_temp(path, folder, bak.name)
             os.replace(bak_tmp, bak)
+            bak_tmp = None  # renamed: it is the .bak now, not a leftover
         os.replace(tmp, path)
     except BaseException:
+        # Every way out of a failed save removes what this save created, so a full disk or
+        # a locked .bak (Windows) never leaves .NAME.XXXX.tmp files behind.
         _remove_quietly(tmp)
+        if bak_tmp is not None:
+            _remove_quietly(bak_tmp)
         raise
     _fsync_folder(folder)
 

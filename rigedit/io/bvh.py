@@ -10,12 +10,14 @@ Choices:
   of a hand, foot or head chain has a position. The layout remembers them and the writer puts
   them back as End Sites.
 - Units: every length is converted to metres. Give `scale` (metres per file unit, or a unit
-  name: "m", "cm", "mm", "in", "cmu"); without it the unit is guessed from the figure's size
-  and the import says why (`scale_reason`).
-- Axes: by default the file's axes are kept, whatever its up axis (`file_up_axis` reports a
-  guess). `up_axis="z"` declares the file Z-up and converts it to Y-up by turning it -90
-  degrees about X, (x, y, z) -> (x, z, -y), the same turn Blender's glTF exporter uses;
-  `up_axis="auto"` does so only when the guess says +Z. The writer turns it back.
+  name: "m", "cm", "mm", "in", "cmu"); without it the unit is guessed from the skeleton's
+  bone lengths (never the motion, so one skeleton always gets one unit) and the import says
+  why (`scale_reason`).
+- Axes: the figure comes in upright in rigedit's +Y. By default (`up_axis="auto"`) the file's
+  up axis is guessed from where its head and feet are (`file_up_axis`, `up_axis_reason`) and
+  a +Z or -Z up file is turned to +Y (io/bvh_axes.py: +Z up is -90 degrees about X, (x, y, z) -> (x, z, -y), as
+  Blender's exporters do). `up_axis="z"`, `"-x"`... declares it; `"y"` (or "keep") keeps the
+  file's axes. The layout remembers the turn and the writer turns it back.
 - The skeleton's rest pose is BVH's: zero rotations, offsets as written.
 """
 from __future__ import annotations
@@ -27,18 +29,23 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rigedit.core.clip import Clip
-from rigedit.core.skeleton import Pose, Skeleton
+from rigedit.core.skeleton import Skeleton
 from rigedit.core.transforms import quat_conj, quat_from_euler, quat_mul, quat_rotate, quat_to_euler
 
 from .atomic import atomic_write_text
+from .bvh_axes import UP_TO_Y, parse_up, turned
 from .bvh_format import POSITION_CHANNELS, ROTATION_CHANNELS, BvhError, RawBvh, RawJoint, format_bvh, parse_bvh
-from .bvh_units import figure_height, guess_scale, guess_up_axis, parse_scale
+from .bvh_units import guess_skeleton_scale, guess_up_axis, parse_scale
 
 __all__ = ["BvhError", "BvhImport", "BvhLayout", "read_bvh", "read_bvh_text", "write_bvh"]
 
 # -90 degrees about X: takes +Z up to +Y up.
-Z_UP_TO_Y_UP = np.array([-np.sqrt(0.5), 0.0, 0.0, np.sqrt(0.5)])
+Z_UP_TO_Y_UP = UP_TO_Y["+z"]
 # The layout used for joints a file never described (a glTF skeleton, a joint added later).
+# The up axes `auto` acts on. Z-up files are common (3ds Max, Blender, MotionBuilder exports);
+# a guess of X or -Y is far more often a rest pose with the limbs along X (Bandai's) or an
+# odd first frame than a file really written that way, so those need --up.
+AUTO_TURNS = ("+z", "-z")
 DEFAULT_ROTATION = ("Zrotation", "Xrotation", "Yrotation")
 DEFAULT_FRAME_TIME = 1.0 / 30.0
 
@@ -50,13 +57,30 @@ class BvhLayout:
     channels: per joint name, channel names in file order (End Sites have none).
     end_sites: names of joints that were End Sites.
     scale: metres per file unit.
-    converted_from_z_up: the import turned a Z-up file to Y-up; the writer turns it back.
+    up: the file's up axis ("+y", "+z", "-x", ...), which the import turned to +Y; the writer
+        turns it back.
+    converted_from_z_up: up == "+z" (the older spelling; True given alone means up "+z").
     """
 
     channels: dict[str, tuple[str, ...]] = field(default_factory=dict)
     end_sites: frozenset[str] = frozenset()
     scale: float = 1.0
     converted_from_z_up: bool = False
+    up: str = "+y"
+
+    def __post_init__(self) -> None:
+        up = parse_up(self.up)
+        if up == "auto":
+            raise ValueError("a BVH layout's up axis is a file axis such as '+z', not 'auto'")
+        if self.converted_from_z_up and up == "+y":
+            up = "+z"
+        object.__setattr__(self, "up", up)
+        object.__setattr__(self, "converted_from_z_up", up == "+z")
+
+    @property
+    def turn(self) -> np.ndarray:
+        """The quaternion that took the file's axes to rigedit's (+Y up)."""
+        return UP_TO_Y[self.up]
 
 
 @dataclass
@@ -67,7 +91,7 @@ class BvhImport:
     layout: BvhLayout
     scale: float
     scale_reason: str
-    file_up_axis: str  # a guess, e.g. "+y" or "+z", in the file's own axes
+    file_up_axis: str  # e.g. "+y" or "+z", in the file's own axes: the guess, or the axis given
     up_axis_reason: str
     warnings: list[str]
 
@@ -79,7 +103,7 @@ class BvhImport:
         frames = 0 if self.clip is None else self.clip.n_frames
         rate = "" if self.clip is None else f" at {self.clip.frame_rate:.4g} fps"
         ends = len(self.layout.end_sites)
-        conv = ", converted to Y up" if self.layout.converted_from_z_up else ""
+        conv = ", turned to +Y up" if self.layout.up != "+y" else ""
         return (
             f"{len(self.skeleton) - ends} joints + {ends} End Sites, {self.channel_count} channels, "
             f"{frames} frames{rate}; scale {self.scale:.6g} m/unit ({self.scale_reason}); "
@@ -87,7 +111,7 @@ class BvhImport:
         )
 
 
-def read_bvh(path: str | os.PathLike, *, scale: float | str | None = None, up_axis: str | None = None) -> BvhImport:
+def read_bvh(path: str | os.PathLike, *, scale: float | str | None = None, up_axis: str | None = "auto") -> BvhImport:
     """Read a BVH file. Raises BvhError (a ValueError) naming the file, line and problem."""
     try:
         with open(path, "rb") as f:
@@ -101,46 +125,45 @@ def read_bvh(path: str | os.PathLike, *, scale: float | str | None = None, up_ax
     return read_bvh_text(text, path=os.fspath(path), scale=scale, up_axis=up_axis)
 
 
-def read_bvh_text(text: str, *, path: str | None = None, scale: float | str | None = None, up_axis: str | None = None) -> BvhImport:
+def read_bvh_text(text: str, *, path: str | None = None, scale: float | str | None = None, up_axis: str | None = "auto") -> BvhImport:
+    try:
+        up = parse_up(up_axis)
+    except ValueError as e:
+        raise BvhError(path, None, f"up_axis: {e}") from None
     raw = parse_bvh(text, path)
-    skeleton, clip = _to_skeleton_and_clip(raw)
     if scale is None:
-        metres, reason = guess_scale(figure_height(skeleton, clip))
+        metres, reason = guess_skeleton_scale([j.parent for j in raw.joints], [j.offset for j in raw.joints])
     else:
         try:
             metres, reason = parse_scale(scale)
         except ValueError as e:
             raise BvhError(path, None, str(e)) from None
+    # Built once, already in metres: a Skeleton's set-up costs time that grows with depth.
+    skeleton, clip = _to_skeleton_and_clip(raw, metres)
     ref = skeleton.rest_pose() if clip is None else clip.frame(0)
     file_up, up_reason = guess_up_axis(skeleton, ref)
-    convert = _wants_conversion(up_axis, file_up, path)
-    skeleton, clip = _scaled(skeleton, clip, metres)
-    if convert:
-        skeleton, clip = _turned(skeleton, clip, Z_UP_TO_Y_UP)
+    if up == "auto" and file_up not in AUTO_TURNS:
+        up_reason += f"; kept as +Y (auto turns only {' and '.join(AUTO_TURNS)} up files; give the up axis to turn others)"
+        file_up = "+y"
+    elif up != "auto":
+        up_reason = f"given: {up} up (the guess was {file_up}: {up_reason})"
+        file_up = up
+    if file_up != "+y":
+        skeleton, clip = turned(skeleton, clip, UP_TO_Y[file_up])
     layout = BvhLayout(
         channels={j.name: j.channels for j in raw.joints},
         end_sites=frozenset(j.name for j in raw.joints if j.end_site),
         scale=metres,
-        converted_from_z_up=convert,
+        up=file_up,
     )
     return BvhImport(path, skeleton, clip, layout, metres, reason, file_up, up_reason, list(raw.warnings))
 
 
-def _wants_conversion(up_axis: str | None, file_up: str, path) -> bool:
-    key = None if up_axis is None else up_axis.strip().lower().lstrip("+")
-    if key in (None, "keep", "y"):
-        return False
-    if key == "z":
-        return True
-    if key == "auto":
-        return file_up == "+z"
-    raise BvhError(path, None, f"up_axis must be None, 'y', 'z' or 'auto', got {up_axis!r}")
-
-
-def _to_skeleton_and_clip(raw: RawBvh) -> tuple[Skeleton, Clip | None]:
+def _to_skeleton_and_clip(raw: RawBvh, metres: float) -> tuple[Skeleton, Clip | None]:
+    """The file's skeleton and motion, lengths times `metres`, in the file's axes."""
     names = [j.name for j in raw.joints]
     parents = [j.parent for j in raw.joints]
-    offsets = np.array([j.offset for j in raw.joints], dtype=np.float64)
+    offsets = np.array([j.offset for j in raw.joints], dtype=np.float64) * metres
     skeleton = Skeleton(names, parents, offsets, np.tile([0.0, 0.0, 0.0, 1.0], (len(names), 1)))
     frames = raw.motion.shape[0]
     if frames == 0:
@@ -154,7 +177,7 @@ def _to_skeleton_and_clip(raw: RawBvh) -> tuple[Skeleton, Clip | None]:
         order = ""
         for c, col in zip(joint.channels, cols):
             if c in POSITION_CHANNELS:
-                translations[:, j, POSITION_CHANNELS.index(c)] = raw.motion[:, col]
+                translations[:, j, POSITION_CHANNELS.index(c)] = raw.motion[:, col] * metres
             else:
                 rot_cols.append(col)
                 order += c[0]
@@ -166,30 +189,6 @@ def _to_skeleton_and_clip(raw: RawBvh) -> tuple[Skeleton, Clip | None]:
         angles = raw.motion[:, np.array(cols)]  # (frames, joints, 3) in channel order
         rotations[:, joints] = quat_from_euler(order, angles)
     return skeleton, Clip(rotations, translations, raw.frame_time)
-
-
-def _scaled(skeleton: Skeleton, clip: Clip | None, s: float) -> tuple[Skeleton, Clip | None]:
-    sk = Skeleton(skeleton.names, skeleton.parents, skeleton.offsets * s, skeleton.rest_rotations)
-    if clip is None:
-        return sk, None
-    return sk, Clip(clip.rotations, clip.translations * s, clip.frame_time)
-
-
-def _turned(skeleton: Skeleton, clip: Clip | None, q: np.ndarray) -> tuple[Skeleton, Clip | None]:
-    """The same motion seen in axes turned by q: world positions become q * p.
-
-    Every local frame is turned alike (offsets rotated, rotations conjugated), so rest
-    rotations stay identity and the skeleton's offsets read in the new axes.
-    """
-    qc = quat_conj(q)
-
-    def conj(r):
-        return quat_mul(quat_mul(q, r), qc)
-
-    sk = Skeleton(skeleton.names, skeleton.parents, quat_rotate(q, skeleton.offsets), conj(skeleton.rest_rotations))
-    if clip is None:
-        return sk, None
-    return sk, Clip(conj(clip.rotations), quat_rotate(q, clip.translations), clip.frame_time)
 
 
 def write_bvh(path: str | os.PathLike, skeleton: Skeleton, clip: Clip | None = None, layout: BvhLayout | None = None, *, digits: int = 10) -> None:
@@ -208,10 +207,10 @@ def write_bvh(path: str | os.PathLike, skeleton: Skeleton, clip: Clip | None = N
     if clip.rotations.shape[1] != len(skeleton):
         raise ValueError(f"clip has {clip.rotations.shape[1]} joints, skeleton has {len(skeleton)}")
     offsets, rotations, translations = skeleton.offsets, clip.rotations, clip.translations
-    if layout.converted_from_z_up:
-        back = quat_conj(Z_UP_TO_Y_UP)
+    if layout.up != "+y":
+        back = quat_conj(layout.turn)
         offsets = quat_rotate(back, offsets)
-        rotations = quat_mul(quat_mul(back, rotations), Z_UP_TO_Y_UP)
+        rotations = quat_mul(quat_mul(back, rotations), layout.turn)
         translations = quat_rotate(back, translations)
     offsets = offsets / layout.scale
     translations = translations / layout.scale

@@ -16,6 +16,10 @@ import numpy as np
 POSITION_CHANNELS = ("Xposition", "Yposition", "Zposition")
 ROTATION_CHANNELS = ("Xrotation", "Yrotation", "Zrotation")
 _CANONICAL = {c.lower(): c for c in POSITION_CHANNELS + ROTATION_CHANNELS}
+# Mocap skeletons have tens to a few hundred joints. Forward kinematics keeps a joints x joints
+# ancestor table, so a file claiming far more would cost memory out of all proportion to its
+# size; such a file is refused with this limit named.
+MAX_JOINTS = 4096
 
 
 class BvhError(ValueError):
@@ -67,6 +71,8 @@ class _Tokens:
             for tok in line.replace("{", " { ").replace("}", " } ").split():
                 self.items.append((tok, no))
         self.pos = 0
+        self.names: set[str] = set()  # joint names taken so far: a set, so a long file stays linear
+        self.end_suffix: dict[str, int] = {}
 
     def error(self, problem: str, line: int | None = None) -> BvhError:
         if line is None:
@@ -134,21 +140,56 @@ def parse_bvh(text: str, path=None) -> RawBvh:
     return RawBvh(joints, frame_time, motion, warnings)
 
 
-def _parse_joint(toks: _Tokens, joints: list[RawJoint], parent: int, line: int, end_site: bool = False) -> None:
+def _parse_joint(toks: _Tokens, joints: list[RawJoint], parent: int, line: int) -> None:
+    """A ROOT and everything inside its braces.
+
+    A loop over an explicit stack of open joints, not recursion: real files nest a dozen
+    deep, but a damaged or hostile one may nest thousands deep, and Python's recursion limit
+    would turn that into a RecursionError instead of a reading.
+    """
     path = toks.path
+    # (index of the joint, whether it is an End Site, the line of its '{')
+    open_joints: list[tuple[int, bool, int]] = []
+    _open_joint(toks, joints, parent, line, False, open_joints)
+    while open_joints:
+        index, end_site, open_line = open_joints[-1]
+        name = joints[index].name
+        if toks.peek() is None:
+            raise BvhError(path, open_line, f"unbalanced braces: the '{{' of '{name}' is never closed")
+        tok, tline = toks.next("'}'")
+        key = tok.upper()
+        if tok == "}":
+            open_joints.pop()
+        elif end_site:
+            raise BvhError(path, tline, f"unexpected '{tok}' inside an End Site")
+        elif key == "JOINT":
+            _open_joint(toks, joints, index, tline, False, open_joints)
+        elif key == "END":
+            _open_joint(toks, joints, index, tline, True, open_joints)
+        elif key == "ROOT":
+            raise BvhError(path, tline, f"unbalanced braces: '{{' of '{name}' on line {open_line} is not closed before ROOT")
+        else:
+            raise BvhError(path, tline, f"expected JOINT, End Site or '}}' in '{name}', found '{tok}'")
+
+
+def _open_joint(toks: _Tokens, joints: list[RawJoint], parent: int, line: int, end_site: bool, open_joints: list) -> None:
+    """Read a joint's name, '{', OFFSET and CHANNELS, append it and push it on `open_joints`."""
+    path = toks.path
+    if len(joints) >= MAX_JOINTS:
+        raise BvhError(path, line, f"more than {MAX_JOINTS} joints; rigedit reads skeletons up to that size")
     if end_site:
         toks.expect("Site")
-        name = joints[parent].name + "_End"
-        taken = {j.name for j in joints}
-        k = 2
-        while name in taken:
-            name, k = f"{joints[parent].name}_End{k}", k + 1
+        base = joints[parent].name
+        name, k = base + "_End", toks.end_suffix.get(base, 2)
+        while name in toks.names:
+            name, k = f"{base}_End{k}", k + 1
+        toks.end_suffix[base] = k  # where the next End Site of this joint starts looking
     else:
         words = toks.rest_of_line(line)
         if not words:
             raise BvhError(path, line, "joint has no name")
         name = " ".join(words)
-        if any(j.name == name for j in joints):
+        if name in toks.names:
             raise BvhError(path, line, f"joint name '{name}' is used twice")
     open_line = toks.expect("{")
     toks.expect("OFFSET")
@@ -159,25 +200,9 @@ def _parse_joint(toks: _Tokens, joints: list[RawJoint], parent: int, line: int, 
         if end_site:
             raise BvhError(path, nxt[1], "an End Site cannot have CHANNELS")
         channels = _parse_channels(toks, name)
-    index = len(joints)
+    toks.names.add(name)
+    open_joints.append((len(joints), end_site, open_line))
     joints.append(RawJoint(name, parent, offset, channels, end_site, line))
-    while True:
-        if toks.peek() is None:
-            raise BvhError(path, open_line, f"unbalanced braces: the '{{' of '{name}' is never closed")
-        tok, tline = toks.next("'}'")
-        key = tok.upper()
-        if tok == "}":
-            return
-        if end_site:
-            raise BvhError(path, tline, f"unexpected '{tok}' inside an End Site")
-        if key == "JOINT":
-            _parse_joint(toks, joints, index, tline)
-        elif key == "END":
-            _parse_joint(toks, joints, index, tline, end_site=True)
-        elif key == "ROOT":
-            raise BvhError(path, tline, f"unbalanced braces: '{{' of '{name}' on line {open_line} is not closed before ROOT")
-        else:
-            raise BvhError(path, tline, f"expected JOINT, End Site or '}}' in '{name}', found '{tok}'")
 
 
 def _parse_channels(toks: _Tokens, name: str) -> tuple[str, ...]:

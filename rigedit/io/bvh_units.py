@@ -1,15 +1,18 @@
 """Guessing what a BVH file's numbers mean: its length unit and its up axis.
 
 BVH files carry neither. Mocap files in the wild use centimetres, inches, metres, millimetres
-and the CMU database's own unit (ASF "length 0.45": 1/0.45 inch = 5.644 cm). We measure how
-tall the figure is in file units and pick the unit that makes it closest to a person's height;
-the answer comes with a sentence saying why, so a wrong guess is easy to spot and override.
+and the CMU database's own unit (ASF "length 0.45": 1/0.45 inch = 5.644 cm). We measure the
+skeleton in file units and pick the unit that makes it closest to a person's size; the answer
+comes with a sentence saying why, so a wrong guess is easy to spot and override.
+
+The unit is a property of the skeleton, so it is measured on the skeleton alone (its OFFSETs),
+never on the motion: the same skeleton must come in at the same size whatever it does, or a
+clip baked from a walk would re-import at another scale than the walk it came from.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from rigedit.core.clip import Clip
 from rigedit.core.skeleton import Pose, Skeleton
 
 CMU_UNIT = 2.54 / 0.45 / 100.0  # metres: ASF skeletons are written at 0.45 units per inch
@@ -30,10 +33,12 @@ UNIT_NAMES = {
 }
 # A person is about this tall; the unit whose reading of the figure lands nearest (by ratio)
 # wins. Neighbouring units differ by 2.2x or more, so a +-40% error in the height estimate
-# (arm span in a T-pose, raised arms, a crouch) still picks the right one.
+# (long arms, a short spine, a tail) still picks the right one.
 TYPICAL_HEIGHT_M = 1.7
-# Frames looked at when measuring the figure: enough to outvote odd poses, cheap on long files.
-SAMPLED_FRAMES = 64
+# The skeleton's longest chain of bones (hand to foot through the spine: the tree's diameter,
+# summed over bone lengths) is 1.3-1.45 times a person's height: 2.0-2.5 m in the CMU, Bandai
+# and pybvh sample skeletons of people about 1.5-1.8 m tall. It needs no pose and no up axis.
+SPAN_PER_HEIGHT = 1.3
 
 
 def parse_scale(scale: float | str) -> tuple[float, str]:
@@ -49,37 +54,52 @@ def parse_scale(scale: float | str) -> tuple[float, str]:
     return value, f"given: {value:g} m per file unit"
 
 
-def figure_height(skeleton: Skeleton, clip: Clip | None) -> float:
-    """The figure's size in file units: median over sampled frames of its largest extent.
+def skeleton_span(parents, offsets) -> float:
+    """The longest path between two joints, summing bone lengths (file units).
 
-    The largest extent along any axis, not the extent along "up": it needs no up axis, and a
-    T-pose's arm span is about a person's height anyway. The median over frames, because a
-    rest pose can be lying down (Bandai's joints all point along +X at zero rotation).
+    Bone lengths are the offsets' lengths, so this is the same in every pose and for every
+    motion; zero-length bones (CMU's hip and shoulder joints) add nothing.
     """
-    if clip is None or clip.n_frames == 0:
-        poses = skeleton.rest_pose()
-        rot, trans = poses.rotations[None], poses.translations[None]
-    else:
-        pick = np.unique(np.linspace(0, clip.n_frames - 1, min(SAMPLED_FRAMES, clip.n_frames)).round().astype(int))
-        rot, trans = clip.rotations[pick], clip.translations[pick]
-    pos, _ = skeleton.fk_matrices(Pose(rot, trans))
-    extents = np.ptp(pos, axis=-2).max(axis=-1)
-    return float(np.median(extents))
+    n = len(parents)
+    if n == 0:
+        return 0.0
+    length = np.linalg.norm(np.asarray(offsets, dtype=np.float64), axis=1)
+    kids: dict[int, list[int]] = {}
+    for i, p in enumerate(parents):
+        kids.setdefault(int(p), []).append(i)
+    order, stack = [], list(kids.get(-1, []))
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        stack.extend(kids.get(i, []))
+    down = np.zeros(n)  # the longest way down from each joint
+    best = 0.0
+    for i in reversed(order):
+        ways = sorted((down[c] + length[c] for c in kids.get(i, [])), reverse=True) + [0.0, 0.0]
+        down[i] = ways[0]
+        best = max(best, ways[0] + ways[1])
+    return float(best)
 
 
-def guess_scale(height: float) -> tuple[float, str]:
-    """Metres per file unit for a figure `height` file units tall, and why."""
-    if not height > 0:
-        return 1.0, "the figure has no size; assumed metres"
+def guess_skeleton_scale(parents, offsets) -> tuple[float, str]:
+    """Metres per file unit, from the skeleton's bone lengths alone (its parents and
+    offsets, in file units), and why."""
+    span = skeleton_span(parents, offsets)
+    if not (np.isfinite(span) and span > 0):
+        return 1.0, "the skeleton has no size; assumed metres"
+    height = span / SPAN_PER_HEIGHT
     best = min(UNITS, key=lambda k: abs(np.log(height * UNITS[k] / TYPICAL_HEIGHT_M)))
-    metres = height * UNITS[best]
     reason = (
-        f"the figure is {height:.4g} file units tall; read as {UNIT_NAMES[best]} "
-        f"that is {metres:.2f} m, the closest of {', '.join(UNITS)} to a {TYPICAL_HEIGHT_M} m person"
+        f"the skeleton's longest chain is {span:.4g} file units, a figure about {height:.4g} units tall; "
+        f"read as {UNIT_NAMES[best]} that is {height * UNITS[best]:.2f} m, the closest of {', '.join(UNITS)} "
+        f"to a {TYPICAL_HEIGHT_M} m person"
     )
     return UNITS[best], reason
 
 
+# The head must be this much further from the feet along the up axis than along any other
+# for the guess to count: a standing figure's ratio is 0.1-0.3.
+AMBIGUOUS_UP = 0.5
 _UP_WORDS = ("head", "neck")
 _DOWN_WORDS = ("foot", "toe", "ankle", "feet")
 
@@ -97,4 +117,9 @@ def guess_up_axis(skeleton: Skeleton, pose: Pose) -> tuple[str, str]:
         return "+y", "head and feet coincide; assumed the BVH convention, +Y up"
     k = int(np.argmax(np.abs(d)))
     axis = ("+" if d[k] > 0 else "-") + "xyz"[k]
+    second = np.sort(np.abs(d))[-2]
+    if second > AMBIGUOUS_UP * abs(d[k]):
+        # Lying, crawling or a quadruped's head ahead of its feet: too unclear to turn the
+        # file for. The convention is safer than a wrong turn, and --up overrides.
+        return "+y", f"head and feet are as far apart along two axes ({axis} the larger); assumed the BVH convention, +Y up"
     return axis, f"head and neck joints lie along {axis} from the feet"

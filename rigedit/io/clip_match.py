@@ -2,7 +2,7 @@
 
 A BVH file's unit and axes are guesses when read on its own. Here they are not guessed: the
 file's OFFSETs are matched to the skeleton's offsets, which fixes the scale (least squares)
-and whether the file is Z-up, so a clip can never come in at a different size from the rig
+and the file's up axis (each of the six is tried), so a clip can never come in at a different size from the rig
 it animates. Joints are matched by name and the clip's columns put in the skeleton's order.
 """
 from __future__ import annotations
@@ -16,7 +16,8 @@ from rigedit.core.clip import Clip
 from rigedit.core.skeleton import Skeleton
 from rigedit.core.transforms import quat_rotate
 
-from .bvh import Z_UP_TO_Y_UP, BvhError, BvhLayout, read_bvh
+from .bvh import BvhError, BvhLayout, read_bvh
+from .bvh_axes import UP_TO_Y
 from .gltf import read_gltf
 
 # Offsets are written with 6+ significant digits in real files; a fit this close (relative
@@ -35,35 +36,36 @@ class MatchedClip:
     source: str  # "bvh" or "gltf"
 
 
-def read_clip_for(skeleton: Skeleton, path: str | os.PathLike) -> MatchedClip:
+def read_clip_for(skeleton: Skeleton, path: str | os.PathLike, *, fps: float | None = None) -> MatchedClip:
     """The clip in `path`, in metres and in `skeleton`'s joint order. Raises BvhError,
-    GltfError or ClipMismatch (all ValueErrors) naming the file and the problem."""
+    GltfError or ClipMismatch (all ValueErrors) naming the file and the problem. `fps`
+    resamples a glTF clip (a BVH clip keeps its frames)."""
     path = os.fspath(path)
     ext = os.path.splitext(path)[1].lower()
     if ext == ".bvh":
         return _bvh_for(skeleton, path)
     if ext in (".glb", ".gltf"):
-        imp = read_gltf(path)
+        imp = read_gltf(path, fps=fps)
         if imp.clip is None:
             raise ClipMismatch(f"{path}: the file has no animation")
         clip = _reorder(imp.skeleton, imp.clip, skeleton, path)
-        _check_fit(skeleton, imp.skeleton, 1.0, False, path)
+        _check_fit(skeleton, imp.skeleton, 1.0, "+y", path)
         return MatchedClip(clip, BvhLayout(), "gltf")
     raise ClipMismatch(f"{path}: a clip must be a .bvh, .glb or .gltf file")
 
 
 def _bvh_for(skeleton: Skeleton, path: str) -> MatchedClip:
-    imp = read_bvh(path, scale=1.0)
+    imp = read_bvh(path, scale=1.0, up_axis="y")  # the file's own numbers, to fit against
     if imp.clip is None:
         raise BvhError(path, None, "the file has no motion frames")
     _same_names(imp.skeleton, skeleton, path)
     fits = []
-    for convert in (False, True):
-        scale, residual = _fit(skeleton, imp.skeleton, convert)
-        fits.append((residual, convert, scale))
-    residual, convert, scale = min(fits)
-    _check_fit(skeleton, imp.skeleton, scale, convert, path)
-    matched = read_bvh(path, scale=scale, up_axis="z" if convert else None)
+    for k, up in enumerate(UP_TO_Y):  # +y first: an exact tie keeps the file's axes
+        scale, residual = _fit(skeleton, imp.skeleton, up)
+        fits.append((residual, k, up, scale))
+    residual, _, up, scale = min(fits)
+    _check_fit(skeleton, imp.skeleton, scale, up, path)
+    matched = read_bvh(path, scale=scale, up_axis=up)
     clip = _reorder(matched.skeleton, matched.clip, skeleton, path)
     return MatchedClip(clip, matched.layout, "bvh")
 
@@ -90,10 +92,8 @@ def _offsets_in(skeleton: Skeleton, order: Skeleton) -> np.ndarray:
     return skeleton.offsets[[skeleton.index(n) for n in order.names]]
 
 
-def _fit(target: Skeleton, source: Skeleton, convert: bool) -> tuple[float, float]:
-    b = _offsets_in(source, target)
-    if convert:
-        b = quat_rotate(Z_UP_TO_Y_UP, b)
+def _fit(target: Skeleton, source: Skeleton, up: str) -> tuple[float, float]:
+    b = quat_rotate(UP_TO_Y[up], _offsets_in(source, target))
     a = target.offsets
     bb = float(np.sum(b * b))
     scale = float(np.sum(a * b)) / bb if bb > 0 else 1.0
@@ -102,10 +102,8 @@ def _fit(target: Skeleton, source: Skeleton, convert: bool) -> tuple[float, floa
     return scale, float(np.abs(a - scale * b).max())
 
 
-def _check_fit(target: Skeleton, source: Skeleton, scale: float, convert: bool, path: str) -> None:
-    b = _offsets_in(source, target) * scale
-    if convert:
-        b = quat_rotate(Z_UP_TO_Y_UP, b)
+def _check_fit(target: Skeleton, source: Skeleton, scale: float, up: str, path: str) -> None:
+    b = quat_rotate(UP_TO_Y[up], _offsets_in(source, target) * scale)
     diff = np.linalg.norm(target.offsets - b, axis=1)
     size = max(float(np.abs(target.offsets).max()), 1e-12)
     worst = int(np.argmax(diff))

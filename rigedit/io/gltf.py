@@ -30,11 +30,23 @@ from rigedit.core.clip import Clip
 from rigedit.core.skeleton import Skeleton
 from rigedit.core.transforms import quat_from_matrix, quat_normalize, quat_slerp, quat_to_matrix
 
+from .bvh import AUTO_TURNS
+from .bvh_axes import UP_TO_Y, parse_up, turned
+from .bvh_format import MAX_JOINTS
+from .bvh_units import guess_up_axis
 from .gltf_data import GltfDocument, GltfError
 
 __all__ = ["GltfError", "GltfImport", "read_gltf"]
 
 DEFAULT_FPS = 30.0
+# Resampling rates accepted (frames per second): slower than 1 fps is no animation, faster
+# than 1 kHz is more than any mocap system records and only costs memory.
+FPS_RANGE = (1.0, 1000.0)
+# The resampled clip may hold this many node-frames (a 4x4 matrix each, several copies while
+# converting), or one per 16 bytes of the file when that is more: a file justifies the frames
+# it stores keys for, not an hour-long resampling of two keys.
+MIN_NODE_FRAMES = 500_000
+BYTES_PER_NODE_FRAME = 16
 # Key times are float32: 1/24 s keys come back 1e-7 s apart from exact. Spacings this close
 # (relative) count as even, so the keys themselves become the frames.
 EVEN_SPACING_RTOL = 1e-3
@@ -57,12 +69,48 @@ class GltfImport:
         return f"{len(self.skeleton)} joints from skin(s) {', '.join(self.skins)}; {anim}"
 
 
-def read_gltf(path: str | os.PathLike, *, skin: str | int | None = None, animation: int = 0, fps: float | None = None) -> GltfImport:
-    """Read a .glb or .gltf file. Raises GltfError (a ValueError) naming the file, field and problem."""
+def read_gltf(
+    path: str | os.PathLike,
+    *,
+    skin: str | int | None = None,
+    animation: int = 0,
+    fps: float | None = None,
+    up_axis: str | None = None,
+) -> GltfImport:
+    """Read a .glb or .gltf file. Raises GltfError (a ValueError) naming the file, field and problem.
+
+    up_axis: None trusts the file (glTF is +Y up by definition); an axis ("z", "-x", ...)
+    declares the file's up and turns it to +Y; "auto" guesses it from head and feet, as for BVH.
+    """
     doc = GltfDocument(path)
+    try:
+        up = None if up_axis is None else parse_up(up_axis)
+    except ValueError as e:
+        raise doc.error(None, f"up_axis: {e}") from None
+    try:
+        # Overflow in a composed transform is caught and named by _finite_world; numpy's
+        # warning about it would only be noise on the console.
+        with np.errstate(over="ignore", invalid="ignore"):
+            imp = _read(doc, skin, animation, fps)
+            return imp if up is None else _upright(imp, up)
+    except GltfError:
+        raise
+    except (TypeError, AttributeError, KeyError, IndexError, OverflowError, ValueError, np.linalg.LinAlgError) as e:
+        # The checks above name the field for everything they know of; a JSON value of a
+        # type nobody expected (a string where a list belongs) still names the file here
+        # rather than escaping as a traceback.
+        raise doc.error(None, f"malformed glTF data ({type(e).__name__}: {e})") from None
+
+
+def _read(doc: GltfDocument, skin, animation, fps) -> GltfImport:
     g = doc.gltf
-    if fps is not None and not (np.isfinite(fps) and fps > 0):
-        raise doc.error(None, f"fps must be a positive number, got {fps!r}")
+    if fps is not None:
+        try:
+            fps = float(fps)
+        except (TypeError, ValueError):
+            raise doc.error(None, f"fps must be a number, got {fps!r}") from None
+        if not FPS_RANGE[0] <= fps <= FPS_RANGE[1]:
+            raise doc.error(None, f"fps must be between {FPS_RANGE[0]:g} and {FPS_RANGE[1]:g}, got {fps!r}")
     skins = _pick_skins(doc, skin)
     parent_of = _node_parents(doc)
     order, parents = _skeleton_nodes(doc, skins, parent_of)
@@ -70,7 +118,7 @@ def read_gltf(path: str | os.PathLike, *, skin: str | int | None = None, animati
     warnings: list[str] = []
 
     rest_local = {n: _node_matrix(doc, n)[None] for n in _with_ancestors(order, parent_of)}
-    rot, trans = _local_rigid(_world(rest_local, order, parent_of), order, parents)
+    rot, trans = _local_rigid(_finite_world(doc, rest_local, order, parent_of), order, parents)
     skeleton = Skeleton(names, parents, trans[0], rot[0])
 
     clip, anim_name = None, None
@@ -78,12 +126,32 @@ def read_gltf(path: str | os.PathLike, *, skin: str | int | None = None, animati
         anim_name = g.animations[animation].name or f"animations[{animation}]"
         local, frame_time = _sample_animation(doc, animation, rest_local, fps, warnings)
         if local is not None:
-            rot, trans = _local_rigid(_world(local, order, parent_of), order, parents)
+            rot, trans = _local_rigid(_finite_world(doc, local, order, parent_of), order, parents)
             clip = Clip(rot, trans, frame_time)
     elif animation != 0:
         raise doc.error("animations", f"has no animation {animation} (the file has {len(g.animations)})")
     skin_names = [g.skins[s].name or f"skins[{s}]" for s in skins]
     return GltfImport(doc.path, skeleton, clip, skin_names, order, anim_name, warnings)
+
+
+def _upright(imp: GltfImport, up: str) -> GltfImport:
+    pose = imp.skeleton.rest_pose() if imp.clip is None else imp.clip.frame(0)
+    guess, reason = guess_up_axis(imp.skeleton, pose)
+    axis = guess if up == "auto" else up
+    if up == "auto" and guess not in AUTO_TURNS:
+        axis = "+y"
+    if axis != "+y":
+        imp.skeleton, imp.clip = turned(imp.skeleton, imp.clip, UP_TO_Y[axis])
+        imp.warnings.append(f"turned from {axis} up to +Y up ({'given' if up != 'auto' else reason})")
+    return imp
+
+
+def _finite_world(doc: GltfDocument, local, order, parent_of) -> dict[int, np.ndarray]:
+    world = _world(local, order, parent_of)
+    for n in order:
+        if not np.all(np.isfinite(world[n])):
+            raise doc.error(f"nodes[{n}]", "its transform, composed with its ancestors' and animation, is not finite (overflow)")
+    return world
 
 
 def _pick_skins(doc: GltfDocument, skin) -> list[int]:
@@ -112,13 +180,19 @@ def _node_parents(doc: GltfDocument) -> dict[int, int]:
             if c in parent_of:
                 raise doc.error(f"nodes[{i}].children", f"node {c} already has parent {parent_of[c]}")
             parent_of[c] = i
-    for i in range(n):  # a cycle would send the ancestor walks below round forever
-        seen, j = set(), i
-        while j in parent_of:
-            if j in seen:
-                raise doc.error(f"nodes[{i}]", "is part of a cycle in the node hierarchy")
-            seen.add(j)
+    # A cycle would send the ancestor walks below round forever. Each walk up stops at a
+    # node an earlier walk cleared, so the check is linear even for a chain of many nodes.
+    walked: dict[int, int] = {}
+    for i in range(n):
+        j = i
+        while j not in walked:
+            walked[j] = i
+            if j not in parent_of:
+                break
             j = parent_of[j]
+        else:
+            if walked[j] == i:
+                raise doc.error(f"nodes[{j}]", "is part of a cycle in the node hierarchy")
     return parent_of
 
 
@@ -132,42 +206,63 @@ def _skeleton_nodes(doc: GltfDocument, skins: list[int], parent_of: dict[int, in
             joints.add(j)
     if not joints:
         raise doc.error(f"skins[{skins[0]}].joints", "is empty")
+    if len(joints) > MAX_JOINTS:
+        raise doc.error(f"skins[{skins[0]}].joints", f"lists {len(joints)} joints; rigedit reads up to {MAX_JOINTS}")
 
-    def ancestors(n):
-        while n in parent_of:
-            n = parent_of[n]
-            yield n
-
+    # Every walk up stops at a node already known (kept, or known to have no joint above),
+    # so the whole pass is linear in the nodes however deep the hierarchy is.
     keep = set(joints)
+    no_joint_above: set[int] = set()
     for j in joints:
-        path = []
-        for a in ancestors(j):
-            path.append(a)
-            if a in joints:
+        path, a = [], j
+        while a in parent_of:
+            a = parent_of[a]
+            if a in keep:  # a joint, or a node on the way to one
                 keep.update(path)  # nodes between two joints keep the hierarchy connected
                 break
+            if a in no_joint_above:
+                no_joint_above.update(path)
+                break
+            path.append(a)
+        else:
+            no_joint_above.update(path)
+
+    def kept_parent(n: int) -> int:
+        while n in parent_of:
+            n = parent_of[n]
+            if n in keep:
+                return n
+            if n in no_joint_above:
+                return -1
+        return -1
+
+    parent_node = {n: kept_parent(n) for n in keep}
     kids: dict[int, list[int]] = {}
     for n in sorted(keep):
-        p = next((a for a in ancestors(n) if a in keep), -1)
-        kids.setdefault(p, []).append(n)
+        kids.setdefault(parent_node[n], []).append(n)
     order: list[int] = []
     stack = list(reversed(kids.get(-1, [])))
     while stack:
         n = stack.pop()
         order.append(n)
         stack.extend(reversed(kids.get(n, [])))
+    if len(order) > MAX_JOINTS:
+        raise doc.error(f"skins[{skins[0]}].joints", f"makes a skeleton of {len(order)} joints; rigedit reads up to {MAX_JOINTS}")
     index = {n: i for i, n in enumerate(order)}
-    parents = [index.get(next((a for a in ancestors(n) if a in keep), -1), -1) for n in order]
+    parents = [index.get(parent_node[n], -1) for n in order]
     return order, parents
 
 
 def _unique_names(doc: GltfDocument, order: list[int]) -> list[str]:
     names, taken = [], set()
+    next_suffix: dict[str, int] = {}  # per base name, so a thousand "Bone"s stay linear
     for n in order:
-        base = doc.gltf.nodes[n].name or f"node{n}"
-        name, k = base, 2
+        base = doc.gltf.nodes[n].name
+        base = base if isinstance(base, str) and base else f"node{n}"
+        name, k = base, next_suffix.get(base, 2)
         while name in taken:
             name, k = f"{base}_{k}", k + 1
+        next_suffix[base] = k
         taken.add(name)
         names.append(name)
     return names
@@ -176,7 +271,7 @@ def _unique_names(doc: GltfDocument, order: list[int]) -> list[str]:
 def _with_ancestors(order: list[int], parent_of: dict[int, int]) -> list[int]:
     out = set(order)
     for n in order:
-        while n in parent_of:
+        while n in parent_of and parent_of[n] not in out:
             n = parent_of[n]
             out.add(n)
     return sorted(out)
@@ -216,15 +311,18 @@ def _trs(t: np.ndarray, r: np.ndarray, s: np.ndarray) -> np.ndarray:
 def _world(local: dict[int, np.ndarray], order: list[int], parent_of: dict[int, int]) -> dict[int, np.ndarray]:
     """World matrices (frames, 4, 4) of the skeleton nodes, ancestors above the joints included."""
     world: dict[int, np.ndarray] = {}
-
-    def get(n):
-        if n not in world:
-            p = parent_of.get(n)
-            world[n] = local[n] if p is None else get(p) @ local[n]
-        return world[n]
-
     for n in order:
-        get(n)
+        # Walk up to a node already done (or a scene root), then compose down: a loop, as
+        # skeletons nest deeper than Python's recursion limit allows.
+        path = []
+        while n not in world:
+            path.append(n)
+            if n not in parent_of:
+                break
+            n = parent_of[n]
+        for m in reversed(path):
+            p = parent_of.get(m)
+            world[m] = local[m] if p is None else world[p] @ local[m]
     return world
 
 
@@ -278,7 +376,7 @@ def _sample_animation(doc: GltfDocument, a: int, rest_local: dict[int, np.ndarra
     if not channels:
         warnings.append(f"animation {a} moves no joint; no clip imported")
         return None, None
-    frame_times, frame_time = _frame_times([c[3] for c in channels], fps)
+    frame_times, frame_time = _frame_times(doc, [c[3] for c in channels], fps, len(rest_local), f"animations[{a}]")
     frames = len(frame_times)
     trs: dict[int, list[np.ndarray]] = {}
     for node, path, interp, times, values in channels:
@@ -303,7 +401,7 @@ def _rest_trs(doc: GltfDocument, n: int) -> tuple[np.ndarray, np.ndarray, np.nda
     return m[:3, 3].copy(), quat_from_matrix(_nearest_rotation(m[:3, :3])), np.linalg.norm(m[:3, :3], axis=0)
 
 
-def _frame_times(key_times: list[np.ndarray], fps) -> tuple[np.ndarray, float]:
+def _frame_times(doc: GltfDocument, key_times: list[np.ndarray], fps, nodes: int, where: str) -> tuple[np.ndarray, float]:
     t0 = min(t[0] for t in key_times)
     t1 = max(t[-1] for t in key_times)
     if fps is not None:
@@ -315,6 +413,13 @@ def _frame_times(key_times: list[np.ndarray], fps) -> tuple[np.ndarray, float]:
         if len(steps) and np.ptp(steps) <= EVEN_SPACING_RTOL * steps.mean():
             dt = float(t1 - t0) / len(steps)
     count = int(np.floor((t1 - t0) / dt + 1e-6)) + 1
+    budget = max(MIN_NODE_FRAMES, doc.size // BYTES_PER_NODE_FRAME)
+    if count * nodes > budget:
+        raise doc.error(
+            where,
+            f"resampling {float(t1 - t0):.6g} s at {1.0 / dt:.6g} fps gives {count} frames of {nodes} nodes, "
+            f"more than the file's size justifies ({budget} node-frames); give a lower fps",
+        )
     return t0 + dt * np.arange(count), dt
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import os
+import stat
 import warnings
 from pathlib import Path
 
@@ -40,6 +41,7 @@ class GltfDocument:
             data = Path(path).read_bytes()
         except OSError as e:
             raise GltfError(path, None, f"cannot read the file: {e.strerror or e}") from None
+        self.size = len(data)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -60,9 +62,11 @@ class GltfDocument:
         if index in self._buffers:
             return self._buffers[index]
         field = f"buffers[{index}]"
-        if not 0 <= index < len(self.gltf.buffers):
+        if not _is_index(index) or not 0 <= index < len(self.gltf.buffers):
             raise self.error(field, "no such buffer")
         uri = self.gltf.buffers[index].uri
+        if uri is not None and not isinstance(uri, str):
+            raise self.error(f"{field}.uri", f"must be a string, got {uri!r}")
         if uri is None:
             blob = self.gltf.binary_blob()
             if blob is None:
@@ -74,28 +78,42 @@ class GltfDocument:
             except Exception:
                 raise self.error(f"{field}.uri", "is not a valid base64 data URI") from None
         else:
-            file = Path(self.path).parent / uri
-            try:
-                data = file.read_bytes()
-            except OSError as e:
-                raise self.error(f"{field}.uri", f"cannot read {file}: {e.strerror or e}") from None
+            data = self._external(index, uri)
         self._buffers[index] = data
         return data
+
+    def _external(self, index: int, uri: str) -> bytes:
+        """A buffer in a file beside the .gltf: a regular file, read no further than its
+        declared byteLength, so a uri naming a device or a fifo cannot hang the reader."""
+        field = f"buffers[{index}]"
+        file = Path(self.path).parent / uri
+        length = self._whole(f"{field}.byteLength", self.gltf.buffers[index].byteLength)
+        try:
+            if not stat.S_ISREG(file.stat().st_mode):
+                raise self.error(f"{field}.uri", f"{file} is not a regular file")
+            with open(file, "rb") as f:
+                return f.read(length)
+        except OSError as e:
+            raise self.error(f"{field}.uri", f"cannot read {file}: {e.strerror or e}") from None
 
     def accessor(self, index: int) -> np.ndarray:
         """The accessor's elements as float64, shape (count, width); normalised integers scaled to [-1, 1] or [0, 1]."""
         field = f"accessors[{index}]"
-        if index is None or not 0 <= index < len(self.gltf.accessors):
+        if not _is_index(index) or not 0 <= index < len(self.gltf.accessors):
             raise self.error(field, "no such accessor")
         acc = self.gltf.accessors[index]
-        dtype = _COMPONENTS.get(acc.componentType)
-        width = _WIDTH.get(acc.type)
+        dtype = _COMPONENTS.get(acc.componentType) if _is_index(acc.componentType) else None
+        width = _WIDTH.get(acc.type) if isinstance(acc.type, str) else None
         if dtype is None or width is None:
-            raise self.error(field, f"unsupported component type {acc.componentType} / type {acc.type}")
+            raise self.error(field, f"unsupported component type {acc.componentType!r} / type {acc.type!r}")
         if getattr(acc, "sparse", None) is not None:
             raise self.error(f"{field}.sparse", "sparse accessors are not supported")
-        count = int(acc.count)
+        count = self._whole(f"{field}.count", acc.count)
         if acc.bufferView is None:
+            # All zeros by the spec. Its size is not backed by any bytes, so it is held to the
+            # file's size: a few bytes of JSON must not ask for gigabytes.
+            if count * width > self.size:
+                raise self.error(f"{field}.count", f"is {count} with no bufferView: more {acc.type} zeros than the file's {self.size} bytes justify")
             out = np.zeros((count, width))
         else:
             out = self._view_elements(field, acc, np.dtype(dtype).newbyteorder("<"), width, count)
@@ -106,16 +124,34 @@ class GltfDocument:
             raise self.error(field, "contains NaN or infinite values")
         return out
 
+    def _whole(self, field: str, value, default: int | None = None) -> int:
+        """A non-negative whole number from the JSON, or an error naming the field."""
+        if value is None and default is not None:
+            return default
+        if not _is_index(value):
+            raise self.error(field, f"must be a whole number of at least 0, got {value!r}")
+        return int(value)
+
     def _view_elements(self, field, acc, dtype: np.dtype, width: int, count: int) -> np.ndarray:
-        if not 0 <= acc.bufferView < len(self.gltf.bufferViews):
+        if not _is_index(acc.bufferView) or not 0 <= acc.bufferView < len(self.gltf.bufferViews):
             raise self.error(f"{field}.bufferView", "no such buffer view")
+        vfield = f"bufferViews[{acc.bufferView}]"
         view = self.gltf.bufferViews[acc.bufferView]
+        if not _is_index(view.buffer):
+            raise self.error(f"{vfield}.buffer", f"must be a buffer index, got {view.buffer!r}")
+        view_offset = self._whole(f"{vfield}.byteOffset", view.byteOffset, 0)
+        view_length = self._whole(f"{vfield}.byteLength", view.byteLength)
+        acc_offset = self._whole(f"{field}.byteOffset", acc.byteOffset, 0)
         data = self.buffer(view.buffer)
-        start = (view.byteOffset or 0) + (acc.byteOffset or 0)
+        start = view_offset + acc_offset
         elem = dtype.itemsize * width
-        stride = view.byteStride or elem
+        stride = self._whole(f"{vfield}.byteStride", view.byteStride, 0) or elem
+        if stride < elem:
+            # Overlapping elements: as_strided below would read the same bytes twice (and a
+            # negative stride outside the buffer); the spec forbids both.
+            raise self.error(f"{vfield}.byteStride", f"is {stride}, less than one {acc.type} element ({elem} bytes)")
         needed = start + stride * (count - 1) + elem if count else start
-        end = (view.byteOffset or 0) + view.byteLength
+        end = view_offset + view_length
         if needed > end or end > len(data):
             raise self.error(field, f"reads past the end of its buffer view ({needed} > {min(end, len(data))} bytes)")
         if count == 0:
@@ -126,3 +162,8 @@ class GltfDocument:
             strides=(stride, 1),
         )
         return np.ascontiguousarray(raw).view(dtype).reshape(count, width).astype(np.float64)
+
+
+def _is_index(value) -> bool:
+    """A JSON whole number >= 0 (true and false are not numbers, though Python says they are ints)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 0

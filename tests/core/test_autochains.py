@@ -60,7 +60,7 @@ TOES = {
     "pybvh_bvh_test1.bvh": ("LeftFoot", "LeftToeBase", "RightFoot", "RightToeBase"),
     "CesiumMan.glb": ("leg_joint_L_3", "leg_joint_L_5", "leg_joint_R_3", "leg_joint_R_5"),
 }
-UP = {"pybvh_bvh_test1.bvh": np.array([0.0, 0.0, 1.0])}  # kept Z-up; the rest are Y-up
+UP: dict = {}  # every file comes in Y-up (read_bvh turns the Z-up pybvh file)
 
 
 def load(name):
