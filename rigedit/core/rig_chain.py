@@ -69,7 +69,7 @@ def solve_chain(
     ik = None
     warm_solve = None
     if prepared is not None:
-        warm_solve = fabrik_warm(aim, ch._tolerance, ch._max_iterations, base_rot, points, frames, prepared, errors)
+        warm_solve = fabrik_warm(aim, ch._tolerance, ch._max_iterations, base_rot, points, frames, prepared, errors, ch._pole)
     if warm_solve is not None:
         # The frame-to-frame case (the general path below, in one compiled call).
         solved, iterations, ik, moved = warm_solve
