@@ -86,14 +86,17 @@ perpendicular, cross = sq.perpendicular, sq.cross
 hinge_axis_found, clamp_cone, clamp_hinge = limits.hinge_axis_found, limits.clamp_cone, limits.clamp_hinge
 
 _jit = numba.njit(cache=True, nogil=True)
+# The step's pieces are inlined into the loop: a call passing a pose's arrays costs their
+# reference counts, more than the joint updates themselves.
+_inline = numba.njit(cache=True, nogil=True, inline="always")
 
 
-@_jit
+@_inline
 def _row3(a, k):
     return (a[k, 0], a[k, 1], a[k, 2])
 
 
-@_jit
+@_inline
 def _gap(pts, target):
     n = pts.shape[0] - 1
     dx, dy, dz = pts[n, 0] - target[0], pts[n, 1] - target[1], pts[n, 2] - target[2]
@@ -103,7 +106,7 @@ def _gap(pts, target):
 # --- the step: one joint's limit, the passes, the sweep ------------------------------------
 
 
-@_jit
+@_inline
 def limit_dir(kind, a, b, parent, axis, u):
     """The direction nearest unit u that joint's limit allows, against the unit parent
     direction: CONE with (a, b) = (cos, sin) of its half angle, HINGE with range (a, b)
@@ -125,7 +128,7 @@ def limit_dir(kind, a, b, parent, axis, u):
     return (v[0] / n, v[1] / n, v[2] / n)
 
 
-@_jit
+@_inline
 def forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, keep_shape, limited, pts, axes, dirs, turns):
     """FABRIK's forward pass into (pts, axes, dirs, turns): from the root aim[0], each bone
     aimed at the next point of `aim`, limited relative to its placed parent, the frame turns
@@ -148,7 +151,8 @@ def forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, keep_shap
                 dx, dy, dz = aim[k + 1, 0] - x0, aim[k + 1, 1] - y0, aim[k + 1, 2] - z0
                 d = math.sqrt(dx * dx + dy * dy + dz * dz)
                 if d > TINY:
-                    u = (dx / d, dy / d, dz / d)
+                    inv = 1.0 / d  # one division on the pass's critical path, not three
+                    u = (dx * inv, dy * inv, dz * inv)
             if limited:
                 kind = kinds[k]
                 if kind == HINGE:
@@ -168,7 +172,7 @@ def forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, keep_shap
         parent = u
 
 
-@_jit
+@_inline
 def backward(pts, axes, kinds, params, ref_dirs, lengths, target, limited, out):
     """FABRIK's backward pass into `out`: tip onto the target, then each bone pulled toward
     its old joint and, limited, clamped relative to the bone after it as caliko does (the
@@ -186,7 +190,11 @@ def backward(pts, axes, kinds, params, ref_dirs, lengths, target, limited, out):
         if l > TINY:
             dx, dy, dz = x1 - pts[k, 0], y1 - pts[k, 1], z1 - pts[k, 2]
             d = math.sqrt(dx * dx + dy * dy + dz * dz)
-            u = (dx / d, dy / d, dz / d) if d > TINY else _row3(ref_dirs, k)
+            if d > TINY:
+                inv = 1.0 / d
+                u = (dx * inv, dy * inv, dz * inv)
+            else:
+                u = _row3(ref_dirs, k)
             if limited and have_child and k + 1 < m:
                 kind = kinds[k + 1]
                 if kind == HINGE:
@@ -258,11 +266,20 @@ def ccd(pts, axes, dirs, kinds, params, ref_dirs, ref_axes, root_dir, lengths, t
 
 @_jit
 def _copy(src, dst, limited):
-    dst[0][...] = src[0]
+    _copy_rows(src[0], dst[0])
     if limited:
-        dst[1][...] = src[1]
-        dst[2][...] = src[2]
-        dst[3][...] = src[3]
+        _copy_rows(src[1], dst[1])
+        _copy_rows(src[2], dst[2])
+        _copy_rows(src[3], dst[3])
+
+
+@_inline
+def _copy_rows(src, dst):
+    """dst[...] = src, written out: numba's general slice assignment costs more than the
+    copy of a chain's few rows."""
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
 
 
 @_jit
@@ -483,19 +500,6 @@ def start_directions(pts, root_dir, has_root_dir, toward, out):
 
 
 @_jit
-def _pose(buf, off, n):
-    m = n - 1
-    pts = buf[off : off + 3 * n].reshape((n, 3))
-    off += 3 * n
-    axes = buf[off : off + 3 * m].reshape((m, 3))
-    off += 3 * m
-    dirs = buf[off : off + 3 * m].reshape((m, 3))
-    off += 3 * m
-    turns = buf[off : off + 4 * m].reshape((m, 4))
-    return (pts, axes, dirs, turns)
-
-
-@_jit
 def solve_row(
     start, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, limited, conform, tol, cap, hint, has_hint,
     arc_start, errors, out,
@@ -510,14 +514,14 @@ def solve_row(
     to `errors`. Returns (error, steps, moved: whether the pose is not the start's own)."""
     n = start.shape[0]
     m = n - 1
-    # Work space, one allocation: three poses, the backward pass's points (also the arc's),
-    # the sweep's rebuilt points and its turns.
-    size = 3 * n + 10 * m
-    buf = np.empty(3 * size + 6 * n + 4 * m)
-    work, cand, spare = _pose(buf, 0, n), _pose(buf, size, n), _pose(buf, 2 * size, n)
-    aim = buf[3 * size : 3 * size + 3 * n].reshape((n, 3))
-    swept = buf[3 * size + 3 * n : 3 * size + 6 * n].reshape((n, 3))
-    sweep = buf[3 * size + 6 * n : 3 * size + 6 * n + 4 * m].reshape((m, 4))
+    # Work space: three poses, the backward pass's points (also the arc's), the sweep's
+    # rebuilt points and its turns. Three allocations, and views by index (a reshape
+    # costs numba a helper call, more than an allocation).
+    ps = np.empty((5, n, 3))
+    vs = np.empty((6, m, 3)) if limited else np.empty((6, 0, 3))
+    ts = np.empty((4, m, 4)) if limited else np.empty((4, 0, 4))
+    work, cand, spare = (ps[0], vs[0], vs[1], ts[0]), (ps[1], vs[2], vs[3], ts[1]), (ps[2], vs[4], vs[5], ts[2])
+    aim, swept, sweep = ps[3], ps[4], ts[3]
     root = (start[0, 0], start[0, 1], start[0, 2])
     toward = (target[0] - root[0], target[1] - root[1], target[2] - root[2])
     total = 0.0
@@ -528,10 +532,10 @@ def solve_row(
         forward(start, kinds, params, ref_dirs, ref_axes, root_dir, lengths, True, limited, out[0], out[1], out[2], out[3])
         moved = True
     else:
-        out[0][...] = start
+        _copy_rows(start, out[0])
         if limited:
-            out[1][...] = ref_axes
-            out[2][...] = ref_dirs
+            _copy_rows(ref_axes, out[1])
+            _copy_rows(ref_dirs, out[2])
             for k in range(m):
                 out[3][k, 0], out[3][k, 1], out[3][k, 2], out[3][k, 3] = 0.0, 0.0, 0.0, 1.0
     reach = math.sqrt(toward[0] * toward[0] + toward[1] * toward[1] + toward[2] * toward[2])
@@ -560,16 +564,17 @@ def solve_row(
             if limited:
                 forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, True, cand[0], cand[1], cand[2], cand[3])
             else:
-                cand[0][...] = aim
+                _copy_rows(aim, cand[0])
             arc_err = _gap(cand[0], target)
             if arc_err < err - ARC_GAIN_RELATIVE * total:
                 _copy(cand, out, limited)
                 err = arc_err
                 moved = True
     cones_only = True
-    for k in range(m):
-        if kinds[k] == HINGE:
-            cones_only = False
+    if limited:
+        for k in range(m):
+            if kinds[k] == HINGE:
+                cones_only = False
     when = CONES_CCD_WHEN_ABOVE if cones_only else CCD_WHEN_ABOVE
     best_e, count = iterate(
         out, work, cand, spare, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
@@ -596,29 +601,26 @@ def _lengths_ok(pts, lengths, given):
     return math.isfinite(total)
 
 
-
-
 @_jit
 def fabrik_free(pts, target, lengths, given, tol, cap, hint, has_hint, arc_start, out, errors):
     """fabrik() without limits, checks included: bone lengths from pts (or `lengths` when
     given: then the chain is first rebuilt along its directions with them). Returns
     (status, error, steps); status BAD_POINTS / BAD_TARGET leave the caller to say why."""
-    n = pts.shape[0]
-    m = n - 1
+    m = pts.shape[0] - 1
     if not given:
         lengths = np.empty(m)
     if not _lengths_ok(pts, lengths, given):
         return BAD_POINTS, 0.0, 0
     if not (math.isfinite(target[0]) and math.isfinite(target[1]) and math.isfinite(target[2])):
         return BAD_TARGET, 0.0, 0
-    kinds = np.zeros(m, np.int64)
     dirs = np.empty((m, 3))
     toward = (target[0] - pts[0, 0], target[1] - pts[0, 1], target[2] - pts[0, 2])
     start_directions(pts, hint, False, toward, dirs)
-    none = np.empty((0, 3))
+    # Stand-ins for the limit arrays, never read: `limited` is False.
+    rows, turns = np.empty((0, 3)), np.empty((0, 4))
     err, count, _ = solve_row(
-        pts, target, lengths, kinds, none, dirs, none, target, False, given, tol, cap, hint, has_hint, arc_start, errors,
-        (out, none, none, np.empty((0, 4))),
+        pts, target, lengths, np.empty(0, np.int64), rows, dirs, rows, hint, False, given, tol, cap, hint, has_hint,
+        arc_start, errors, (out, rows, rows, turns),
     )  # fmt: skip
     return OK, err, count
 
@@ -643,7 +645,7 @@ def fabrik_limited(
     return err, count, moved
 
 
-@_jit
+@_inline
 def _row3q(a, k):
     return (a[k, 0], a[k, 1], a[k, 2], a[k, 3])
 
@@ -667,20 +669,11 @@ def rig_limited(
 
 @_jit
 def rig_free(pts, target, tol, cap, hint, has_hint, errors, out):
-    """A rig chain's unlimited solve: solve_row from its warm start (lengths and
-    directions from it). Returns (error, steps)."""
-    m = pts.shape[0] - 1
-    lengths = np.empty(m)
-    _lengths_ok(pts, lengths, False)
-    dirs = np.empty((m, 3))
-    toward = (target[0] - pts[0, 0], target[1] - pts[0, 1], target[2] - pts[0, 2])
-    start_directions(pts, hint, False, toward, dirs)
-    none = np.empty((0, 3))
-    err, count, _ = solve_row(
-        pts, target, lengths, np.zeros(m, np.int64), none, dirs, none, target, False, False, tol, cap, hint, has_hint,
-        True, errors, (out, none, none, np.empty((0, 4))),
-    )  # fmt: skip
+    """A rig chain's unlimited solve: fabrik_free from its warm start. Returns (error, steps)."""
+    _, err, count = fabrik_free(pts, target, errors[:0], False, tol, cap, hint, has_hint, True, out, errors)
     return err, count
+
+
 
 
 @numba.njit(cache=True, nogil=True, parallel=True)
