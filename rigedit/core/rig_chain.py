@@ -48,10 +48,35 @@ def solve_chain(
     key: tuple,
     previous: ChainState | None,
     errors: list,
+    cold=None,
 ) -> tuple[ChainState, int]:
     """Solve one chain from `warm` (the local rotations of `warm_state`, its last solve, or
     of the animated pose); `previous` is its last state when the inputs are unchanged;
-    FABRIK's error after each pass goes to `errors`."""
+    FABRIK's error after each pass goes to `errors`. `cold`: (rotations, joint indices) of
+    the pose built so far, the animated pose under this chain, for a limited FABRIK chain
+    whose warm start stalls short of a target in reach: its frames, carried from frame to
+    frame, may have twisted so that its hinges cannot bend toward the target any more
+    (the passes cannot untwist them), and a solve from the animated pose, where a target
+    it reached before is reached again, is tried too; the nearer one is kept."""
+    ik, error, iterations, start, stalled = _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors)
+    if stalled and cold is not None and warm_state is not None:
+        rot, idx = cold
+        again: list = []
+        got = _solve(ch, setup, base_pos, base_rot, offsets, None, [rot[j] for j in idx[:-1]], again)
+        if got[1] < error - ch._tolerance:
+            ik, error, iterations, start = got[:4]
+            errors[:] = again
+    reached = error <= ch._tolerance
+    final = reached or ch._solver == "two_bone" or iterations == 0
+    if previous is not None and error >= previous.error * (1.0 - STALL_GAIN):
+        final = True
+    return ChainState(ik, key, ch._limits, error, reached, final, start), iterations
+
+
+def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors):
+    """solve_chain's solve from one start: (local rotations, error, iterations, next warm
+    start, whether a limited FABRIK solve stopped short of an aim within reach before its
+    iteration cap)."""
     start = warm_state.start if warm_state is not None and warm_state.limits is ch._limits else None
     if start is not None and start[0] == base_pos and start[1] == base_rot and start[2] == offsets:
         # The chain's own last limited result, on the same base: its points, frames and
@@ -104,9 +129,9 @@ def solve_chain(
             start = (base_pos, base_rot, offsets, pts, world, ready)
     if ik is None:
         ik = warm if solved is points else local_turns(base_rot, warm, offsets, solved, twists)
-    error = sq.dist(tip_of(solved), target)
-    reached = error <= ch._tolerance
-    final = reached or ch._solver == "two_bone" or iterations == 0
-    if previous is not None and error >= previous.error * (1.0 - STALL_GAIN):
-        final = True
-    return ChainState(ik, key, ch._limits, error, reached, final, start), iterations
+    tip = tip_of(solved)
+    stalled = False
+    if ch._limits and ch._solver == "fabrik" and 0 < iterations < ch._max_iterations:
+        root = tip_of(solved[:1])
+        stalled = sq.dist(tip, aim) > ch._tolerance and sq.dist(root, aim) <= setup.total
+    return ik, sq.dist(tip, target), iterations, start, stalled

@@ -174,11 +174,15 @@ class ChainSetup:
 
 def solve_fabrik(ch, base_rot, points: list, frames: list, root_dir, errors_out: list | None = None):
     """FABRIK from the warm-start points, with the chain's limits in the warm-start frames.
-    Returns (solved points, iterations); `errors_out`, if given, receives the tip error after
-    each iteration."""
+    Returns (solved points, iterations, the local rotations of a limited result or None):
+    a limited solve carries its bones' frames pass by pass, and those, not a fresh shortest
+    arc from the warm start, are the frames its limits hold in (turned_locals)."""
     plan, hinged = _limit_plan(ch._limits, ch.joints) if ch._limits else (None, False)
     got = fabrik_chain(ch._target, ch._tolerance, ch._max_iterations, ch._pole, plan, hinged, base_rot, points, frames, root_dir, errors_out)
-    return got[0], got[1]
+    result = got[3]
+    if result is None or result[3] is None:  # unlimited, or no pass moved it
+        return got[0], got[1], None
+    return got[0], got[1], turned_locals(base_rot, frames, result[3])[0]
 
 
 def fabrik_chain(

@@ -1,8 +1,8 @@
 """Joint limits: the clamp on one bone, and limits held by fabrik on whole chains.
 
 Whether a limit holds is checked here from first principles (angles in the parent bone's
-frame), and for chains in the skeleton that write_chain_positions makes of the result, so
-the frames the solver carries are checked against the ones a rig will really have.
+frame), and for chains in the skeleton written from the result's frames, so the frames the
+solver carries are checked against the ones a rig will really have.
 """
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from rigedit.core.ik.chain_frames import plan_limits
 from rigedit.core.ik import ChainLimits, ConeLimit, HingeLimit, clamp_bone, fabrik, limit_error_deg
-from rigedit.core.skeleton import Skeleton, write_chain_positions
+from rigedit.core.ik.fabrik_pose import write_chain_frames
+from rigedit.core.skeleton import Skeleton
 from rigedit.core.transforms import quat_conj, quat_mul, quat_normalize, quat_rotate
 from tests.core.fabrik_strategies import assert_lengths_kept, assert_result_consistent, bone_lengths, chains, targets, unit
 
@@ -214,16 +215,20 @@ def test_limits_hold_after_the_solve(case, data, max_iterations):
         frame = lim.root_frame if k == 0 else r.frames[k - 1]
         bone = r.points[k + 1] - r.points[k]
         assert violation_deg(limit, parent, frame, bone) <= 1e-6, f"joint {k}: {limit}"
-    # ...and those are the frames a skeleton gets when the result is written into it: build
-    # one from the start pose and its frames, write, and read positions and frames back.
-    # (write_chain_positions turns each bone by one shortest arc, kept at round-off even
-    # within a hair of 180 degrees: transforms.quat_between's near-opposite form.)
+    # ...and a skeleton written from those frames has the solved points, and the limits
+    # hold in its own world rotations: build one from the start pose and its frames, write
+    # the result's frames into it, and read positions and rotations back.
     skel = skeleton_of(pts, lim.frames, lim.root_dir, lim.root_frame)
-    pose = write_chain_positions(skel, skel.rest_pose(), list(range(1, n + 1)), r.points)
+    rest = skel.rest_pose()
+    pose = write_chain_frames(skel, rest, list(range(1, n + 1)), r.frames, skel.fk(rest)[1])
     pos, rot = skel.fk(pose)
     np.testing.assert_allclose(pos[1:], r.points, atol=1e-9 * (1 + np.abs(pts).max()))
-    dots = np.abs(np.sum(r.frames * rot[1:n], axis=1))
-    assert np.all(dots > 1 - 1e-9), f"solver frames differ from the written skeleton's: {dots}"
+    for k, limit in lim.joints.items():
+        if k >= n - 1 or lengths[k] == 0 or (k > 0 and lengths[k - 1] == 0):
+            continue
+        parent = lim.root_dir if k == 0 else pos[k + 1] - pos[k]
+        bone = pos[k + 2] - pos[k + 1]
+        assert violation_deg(limit, parent, rot[k], bone) <= 1e-6, f"joint {k} in the written skeleton: {limit}"
 
 
 def test_a_limit_plan_solves_as_the_limits_it_was_made_from():

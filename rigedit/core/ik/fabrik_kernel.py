@@ -212,13 +212,17 @@ def backward(pts, axes, kinds, params, ref_dirs, lengths, target, limited, out):
 
 
 @_jit
-def ccd(pts, axes, dirs, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, swept, sweep, out):
-    """One CCD sweep from the pose (pts, axes, dirs) into the pose `out`: tip to root, each
-    joint turns the rest of the chain about itself (about its hinge axis, for a hinge) to
-    bring the tip toward the target, limited. A turn at k moves only what lies beyond k, so
-    only the tip is carried through the sweep and the points are rebuilt once at the end
-    (into `swept`; `sweep` holds the turns); then a forward pass re-aims every bone at its
-    swept position, putting the frames' twist and the limits back exactly."""
+def ccd(src, kinds, params, root_dir, lengths, target, sweep, out):
+    """One CCD sweep from the pose `src` into the pose `out`: tip to root, each joint turns
+    the rest of the chain about itself (about its hinge axis, for a hinge) to bring the tip
+    toward the target, limited. A turn at k moves only what lies beyond k, so only the tip
+    is carried through the sweep (`sweep` holds the turns) and the pose is rebuilt once at
+    the end: each bone, its frame and the hinge axis in it turned rigidly by the turns at
+    its joint and every joint before it. Rigidly, not by a fresh shortest arc per bone: a
+    turn at the shoulder swings the forearm's hinge plane with it, the one move that lets a
+    hinged limb swivel (FABRIK's passes cannot), and the limits, met relative to each
+    parent before the turn, still hold after it."""
+    pts, axes, dirs, turns = src
     n = pts.shape[0]
     ex, ey, ez = pts[n - 1, 0], pts[n - 1, 1], pts[n - 1, 2]
     for k in range(n - 2, -1, -1):
@@ -250,15 +254,42 @@ def ccd(pts, axes, dirs, kinds, params, ref_dirs, ref_axes, root_dir, lengths, t
         sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = turn
         wx, wy, wz = qrot(turn, (ex - px, ey - py, ez - pz))
         ex, ey, ez = px + wx, py + wy, pz + wz
+    o_pts, o_axes, o_dirs, o_turns = out
     x, y, z = pts[0, 0], pts[0, 1], pts[0, 2]
-    swept[0, 0], swept[0, 1], swept[0, 2] = x, y, z
+    o_pts[0, 0], o_pts[0, 1], o_pts[0, 2] = x, y, z
     carried = (0.0, 0.0, 0.0, 1.0)
     for k in range(n - 1):
-        carried = qmul(carried, (sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3]))
-        bx, by, bz = qrot(carried, (pts[k + 1, 0] - pts[k, 0], pts[k + 1, 1] - pts[k, 1], pts[k + 1, 2] - pts[k, 2]))
-        x, y, z = x + bx, y + by, z + bz
-        swept[k + 1, 0], swept[k + 1, 1], swept[k + 1, 2] = x, y, z
-    forward(swept, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, True, out[0], out[1], out[2], out[3])
+        # Joint k's hinge axis lies in its parent's frame: turned by the turns before k.
+        o_axes[k, 0], o_axes[k, 1], o_axes[k, 2] = qrot(carried, _row3(axes, k))
+        c = qmul(carried, _row3q(sweep, k))
+        nc = math.sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2] + c[3] * c[3])
+        carried = (c[0] / nc, c[1] / nc, c[2] / nc, c[3] / nc)
+        d = qrot(carried, _row3(dirs, k))
+        nd = math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
+        d = (d[0] / nd, d[1] / nd, d[2] / nd)
+        o_dirs[k, 0], o_dirs[k, 1], o_dirs[k, 2] = d
+        l = lengths[k]
+        x, y, z = x + l * d[0], y + l * d[1], z + l * d[2]
+        o_pts[k + 1, 0], o_pts[k + 1, 1], o_pts[k + 1, 2] = x, y, z
+        t = qmul(carried, _row3q(turns, k))
+        nt = math.sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2] + t[3] * t[3])
+        o_turns[k, 0], o_turns[k, 1], o_turns[k, 2], o_turns[k, 3] = t[0] / nt, t[1] / nt, t[2] / nt, t[3] / nt
+
+
+@_inline
+def step(aim, src, kinds, params, root_dir, lengths, out):
+    """A limited forward pass from the pose `src` toward `aim`, into `out`: the frames are
+    carried from src's (its directions and hinge axes are the pass's reference) and the
+    turns composed with src's, so out's turns still lead from the solve's start. Carried
+    pass by pass, a bone's frame at the end is where its turns from pass to pass took it:
+    the same frames a warm-started call would carry on from, so stopping and calling again
+    continues the same solve."""
+    forward(aim, kinds, params, src[2], src[1], root_dir, lengths, False, True, out[0], out[1], out[2], out[3])
+    turns, before = out[3], src[3]
+    for k in range(turns.shape[0]):
+        w = qmul(_row3q(turns, k), _row3q(before, k))
+        n = math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2] + w[3] * w[3])
+        turns[k, 0], turns[k, 1], turns[k, 2], turns[k, 3] = w[0] / n, w[1] / n, w[2] / n, w[3] / n
 
 
 # --- the loop -------------------------------------------------------------------------------
@@ -284,7 +315,7 @@ def _copy_rows(src, dst):
 
 @_jit
 def iterate(
-    best, work, cand, spare, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
+    best, work, cand, spare, aim, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
     err, tol, cap, min_gain, stall, ccd_when_above, errors,
 ):  # fmt: skip
     """The one FABRIK loop, from the pose `best` at tip error `err` (the other poses are
@@ -300,14 +331,17 @@ def iterate(
     work_e = best_e = err
     count = 0
     while best_e > tol and count < cap:
-        backward(work[0], work[1], kinds, params, ref_dirs, lengths, target, limited, aim)
+        backward(work[0], work[1], kinds, params, work[2] if limited else ref_dirs, lengths, target, limited, aim)
         aim[0, 0], aim[0, 1], aim[0, 2] = root
-        forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, limited, cand[0], cand[1], cand[2], cand[3])
+        if limited:
+            step(aim, work, kinds, params, root_dir, lengths, cand)
+        else:
+            forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, False, cand[0], cand[1], cand[2], cand[3])
         ce = _gap(cand[0], target)
         if limited and ce > work_e * ccd_when_above:  # the pass is stalling: try the sweeps
             for which in range(2):
                 src = cand if which == 0 else work
-                ccd(src[0], src[1], src[2], kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, swept, sweep, spare)
+                ccd(src, kinds, params, root_dir, lengths, target, sweep, spare)
                 se = _gap(spare[0], target)
                 if se < ce:
                     cand, spare = spare, cand
@@ -514,14 +548,14 @@ def solve_row(
     to `errors`. Returns (error, steps, moved: whether the pose is not the start's own)."""
     n = start.shape[0]
     m = n - 1
-    # Work space: three poses, the backward pass's points (also the arc's), the sweep's
-    # rebuilt points and its turns. Three allocations, and views by index (a reshape
-    # costs numba a helper call, more than an allocation).
-    ps = np.empty((5, n, 3))
+    # Work space: three poses, the backward pass's points (also the arc's) and the sweep's
+    # turns. Three allocations, and views by index (a reshape costs numba a helper call,
+    # more than an allocation).
+    ps = np.empty((4, n, 3))
     vs = np.empty((6, m, 3)) if limited else np.empty((6, 0, 3))
     ts = np.empty((4, m, 4)) if limited else np.empty((4, 0, 4))
     work, cand, spare = (ps[0], vs[0], vs[1], ts[0]), (ps[1], vs[2], vs[3], ts[1]), (ps[2], vs[4], vs[5], ts[2])
-    aim, swept, sweep = ps[3], ps[4], ts[3]
+    aim, sweep = ps[3], ts[3]
     root = (start[0, 0], start[0, 1], start[0, 2])
     toward = (target[0] - root[0], target[1] - root[1], target[2] - root[2])
     total = 0.0
@@ -577,7 +611,7 @@ def solve_row(
                 cones_only = False
     when = CONES_CCD_WHEN_ABOVE if cones_only else CCD_WHEN_ABOVE
     best_e, count = iterate(
-        out, work, cand, spare, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
+        out, work, cand, spare, aim, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
         err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL if limited else 0.0, when, errors,
     )  # fmt: skip
     return best_e, count, moved or best_e < err
