@@ -54,12 +54,15 @@ def solve_chain(
     of the animated pose); `previous` is its last state when the inputs are unchanged;
     FABRIK's error after each pass goes to `errors`. `cold`: (rotations, joint indices) of
     the pose built so far, the animated pose under this chain, for a limited FABRIK chain
-    whose warm start stalls short of a target in reach: its frames, carried from frame to
-    frame, may have twisted so that its hinges cannot bend toward the target any more
-    (the passes cannot untwist them), and a solve from the animated pose, where a target
-    it reached before is reached again, is tried too; the nearer one is kept."""
+    whose warm start stalls short of a target in reach once its inputs hold still: its
+    frames, carried from frame to frame, may have twisted so that its hinges cannot bend
+    toward the target any more (the passes cannot untwist them), and a solve from the
+    animated pose, where a target it reached before is reached again, is tried too; the
+    nearer one is kept."""
     ik, error, iterations, start, stalled = _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors)
-    if stalled and cold is not None and warm_state is not None:
+    if stalled and cold is not None and previous is not None and warm_state is not None:
+        # Only once the inputs hold still (`previous`: a drag has stopped), so a drag pays
+        # for one solve a frame.
         rot, idx = cold
         again: list = []
         got = _solve(ch, setup, base_pos, base_rot, offsets, None, [rot[j] for j in idx[:-1]], again)

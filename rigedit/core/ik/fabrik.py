@@ -112,16 +112,21 @@ def tip_of(pts) -> tuple:
 
 def read_points(points) -> np.ndarray:
     """(n, 3) points as a C-contiguous float64 array (the caller's own when it is one)."""
-    if type(points) is np.ndarray and points.dtype == np.float64 and points.flags.c_contiguous:
+    # Read-only or strided arrays are copied: numba would compile the kernel again for them.
+    if type(points) is np.ndarray and points.dtype == np.float64 and _plain(points.flags):
         a = points
     else:
         try:
-            a = np.ascontiguousarray(points, dtype=np.float64)
+            a = np.array(points, dtype=np.float64, order="C")
         except (TypeError, ValueError):
             raise ValueError("points must be an (n, 3) array of numbers") from None
     if a.ndim != 2 or a.shape[1] != 3 or a.shape[0] < 2:
         raise ValueError(f"points must be an (n, 3) array with n >= 2, got shape {a.shape}")
     return a
+
+
+def _plain(flags) -> bool:
+    return flags.c_contiguous and flags.writeable
 
 
 def _refuse(pts, tgt):
@@ -137,11 +142,11 @@ def _refuse(pts, tgt):
 def read_vec3(v, what: str) -> np.ndarray:
     """3 numbers as a float64 (3,) array; finiteness is left to the kernel for the target
     and checked here for anything else."""
-    if type(v) is np.ndarray and v.shape == (3,) and v.dtype == np.float64 and v.flags.c_contiguous:
+    if type(v) is np.ndarray and v.shape == (3,) and v.dtype == np.float64 and _plain(v.flags):
         a = v
     else:
         try:
-            a = np.ascontiguousarray(v, dtype=np.float64)
+            a = np.array(v, dtype=np.float64, order="C")
         except (TypeError, ValueError):
             raise ValueError(f"{what} must be 3 numbers, got {v!r}") from None
         if a.shape != (3,):
@@ -153,7 +158,7 @@ def read_vec3(v, what: str) -> np.ndarray:
 
 def read_lengths(lengths, m: int) -> np.ndarray:
     try:
-        a = np.ascontiguousarray(lengths, dtype=np.float64)
+        a = np.array(lengths, dtype=np.float64, order="C")
     except (TypeError, ValueError):
         raise ValueError(f"lengths must be {m} numbers, got {lengths!r}") from None
     if a.shape != (m,):

@@ -53,6 +53,8 @@ def fabrik_batch(points, target, *, tolerance=1e-3, max_iterations=10, pole=None
 def _read(v, ndim: int, what: str) -> np.ndarray:
     try:
         a = np.ascontiguousarray(v, dtype=np.float64)
+        if not a.flags.writeable:  # numba would compile the kernel again for a read-only array
+            a = a.copy()
     except (TypeError, ValueError):
         raise ValueError(f"{what} must be an array of numbers") from None
     if a.ndim != ndim or a.shape[-1] != 3:

@@ -86,17 +86,14 @@ perpendicular, cross = sq.perpendicular, sq.cross
 hinge_axis_found, clamp_cone, clamp_hinge = limits.hinge_axis_found, limits.clamp_cone, limits.clamp_hinge
 
 _jit = numba.njit(cache=True, nogil=True)
-# The step's pieces are inlined into the loop: a call passing a pose's arrays costs their
-# reference counts, more than the joint updates themselves.
-_inline = numba.njit(cache=True, nogil=True, inline="always")
 
 
-@_inline
+@_jit
 def _row3(a, k):
     return (a[k, 0], a[k, 1], a[k, 2])
 
 
-@_inline
+@_jit
 def _gap(pts, target):
     n = pts.shape[0] - 1
     dx, dy, dz = pts[n, 0] - target[0], pts[n, 1] - target[1], pts[n, 2] - target[2]
@@ -106,7 +103,7 @@ def _gap(pts, target):
 # --- the step: one joint's limit, the passes, the sweep ------------------------------------
 
 
-@_inline
+@_jit
 def limit_dir(kind, a, b, parent, axis, u):
     """The direction nearest unit u that joint's limit allows, against the unit parent
     direction: CONE with (a, b) = (cos, sin) of its half angle, HINGE with range (a, b)
@@ -128,7 +125,7 @@ def limit_dir(kind, a, b, parent, axis, u):
     return (v[0] / n, v[1] / n, v[2] / n)
 
 
-@_inline
+@_jit
 def forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, keep_shape, limited, pts, axes, dirs, turns):
     """FABRIK's forward pass into (pts, axes, dirs, turns): from the root aim[0], each bone
     aimed at the next point of `aim`, limited relative to its placed parent, the frame turns
@@ -172,7 +169,7 @@ def forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, keep_shap
         parent = u
 
 
-@_inline
+@_jit
 def backward(pts, axes, kinds, params, ref_dirs, lengths, target, limited, out):
     """FABRIK's backward pass into `out`: tip onto the target, then each bone pulled toward
     its old joint and, limited, clamped relative to the bone after it as caliko does (the
@@ -276,7 +273,7 @@ def ccd(src, kinds, params, root_dir, lengths, target, sweep, out):
         o_turns[k, 0], o_turns[k, 1], o_turns[k, 2], o_turns[k, 3] = t[0] / nt, t[1] / nt, t[2] / nt, t[3] / nt
 
 
-@_inline
+@_jit
 def step(aim, src, kinds, params, root_dir, lengths, out):
     """A limited forward pass from the pose `src` toward `aim`, into `out`: the frames are
     carried from src's (its directions and hinge axes are the pass's reference) and the
@@ -304,7 +301,7 @@ def _copy(src, dst, limited):
         _copy_rows(src[3], dst[3])
 
 
-@_inline
+@_jit
 def _copy_rows(src, dst):
     """dst[...] = src, written out: numba's general slice assignment costs more than the
     copy of a chain's few rows."""
@@ -679,7 +676,7 @@ def fabrik_limited(
     return err, count, moved
 
 
-@_inline
+@_jit
 def _row3q(a, k):
     return (a[k, 0], a[k, 1], a[k, 2], a[k, 3])
 
