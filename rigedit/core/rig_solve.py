@@ -236,6 +236,7 @@ def fabrik_chain(
 
 
 _NO_VEC = np.zeros(3)
+_NO_POLE = (0.0, 0.0, 0.0)
 _NO_FRAMES = np.zeros((0, 4))
 
 
@@ -272,10 +273,9 @@ def fabrik_warm(target, tolerance, max_iterations, base_rot, points, frames, pre
     pts, axes, dirs, turns = out = empty_pose(m + 1)
     ik, world = np.empty((m, 4)), np.empty((m, 4))
     errors = np.empty(max(max_iterations, 1))
-    hint = _NO_VEC if pole is None else np.array(pole, dtype=np.float64) - points[0]
     _, count, moved = kernel.rig_limited(
-        points, np.array(target, dtype=np.float64), lengths, kinds, params, prepared.ref_dirs, prepared.ref_axes, root_dir,
-        as_rows(frames), *base_rot, tolerance, max_iterations, hint, pole is not None, False, errors, *out, ik, world,
+        points, *target, lengths, kinds, params, prepared.ref_dirs, prepared.ref_axes, root_dir, as_rows(frames), *base_rot,
+        tolerance, max_iterations, *(_NO_POLE if pole is None else pole), pole is not None, errors, *out, ik, world,
     )  # fmt: skip
     errors_out.extend(errors[:count].tolist())
     if not moved:

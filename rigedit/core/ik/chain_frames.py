@@ -3,9 +3,10 @@
 A point chain has no rotations, yet a hinge axis is given "in the parent bone's frame". The
 frames are known where the solve starts (`ChainLimits.frames`, e.g. a skeleton's joint
 rotations, or built by parallel transport from one root frame) and, as bones move, each
-bone's frame is carried by the shortest-arc turn from where its parent's turn left it to
-where it now points: exactly the turns `skeleton.write_chain_positions` applies, so a
-skeleton written back from the solved points has the frames the limits were checked in.
+bone's frame is carried pass by pass by the shortest-arc turn from where its parent's turn
+left it to where it now points (a CCD sweep turns the rest of the chain rigidly). The solve
+hands back the frames it ended with (FabrikResult.frames, the rig's turned_locals), and a
+skeleton written from them has the frames the limits were checked in.
 
 A zero-length bone has no direction of its own: it points where its parent bone pointed
 (turned with it) and never turns itself, as the skeleton write-back leaves it.

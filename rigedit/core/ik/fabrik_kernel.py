@@ -683,14 +683,19 @@ def _row3q(a, k):
 
 @_jit
 def rig_limited(
-    pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, bx, by, bz, bw, tol, cap, hint, has_hint,
-    conform, errors, out_pts, out_axes, out_dirs, out_turns, out_locals, out_world,
+    pts, tx, ty, tz, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, bx, by, bz, bw, tol, cap, px, py, pz,
+    has_pole, errors, out_pts, out_axes, out_dirs, out_turns, out_locals, out_world,
 ):  # fmt: skip
-    """A rig chain's limited solve in one call: solve_row from its warm start, then (when
-    the pose moved) `turned_locals` from the root parent's world rotation (bx, by, bz, bw)
-    and the bones' warm-start world frames. Returns (error, steps, moved)."""
+    """A rig chain's limited solve in one call, warm-started from its own last result
+    (which meets its limits): solve_row toward (tx, ty, tz), the arc start bulging toward
+    the pole (px, py, pz) when has_pole, then (when the pose moved) `turned_locals` from
+    the root parent's world rotation (bx, by, bz, bw) and the bones' warm-start world
+    frames. Floats, not arrays, where they are few: numba takes a float for less than it
+    takes an array. Returns (error, steps, moved)."""
+    target = np.array((tx, ty, tz))
+    hint = np.array((px - pts[0, 0], py - pts[0, 1], pz - pts[0, 2]))
     err, count, moved = solve_row(
-        pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, True, conform, tol, cap, hint, has_hint,
+        pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, True, False, tol, cap, hint, has_pole,
         True, errors, (out_pts, out_axes, out_dirs, out_turns),
     )  # fmt: skip
     if moved:
