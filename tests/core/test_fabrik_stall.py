@@ -74,26 +74,28 @@ def _settle(rig, name, solves=20):
     return report
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(
     st.sampled_from(sorted(HUMANOID_LIMBS)),
     st.tuples(*[st.floats(-1.0, 1.0)] * 3),
-    st.floats(0.3, 0.9),
+    st.floats(0.0, 0.3),
     st.tuples(*[st.floats(-2.0, 2.0)] * 3),
 )
-def test_a_target_reached_before_is_reached_again_after_a_drag_away_and_back(name, direction, fraction, away):
+def test_a_target_reached_before_is_reached_again_after_a_drag_away_and_back(name, direction, spread, away):
     """A warm-started limited chain (FABRIK left arm with a shoulder cone and an elbow
     hinge; the spine's cones) on a target it has reached, dragged away (out of reach too)
     and back to it in steps, reaches it again."""
-    assume(np.linalg.norm(direction) > 0.1)
     rig = rigedit.Rig.default()
     ch = rig.chain(name)
     if HUMANOID_LIMBS[name] is not None:
         ch.solver = "fabrik"
         ch.limits = HUMANOID_LIMBS[name]
     root = rig.world_position(ch.joints[0])
-    reach = float(np.linalg.norm(np.asarray(ch.target) - root))
-    a = root + unit(direction) * fraction * reach
+    home = np.asarray(ch.target)
+    reach = float(np.linalg.norm(home - root))
+    # Near the rest pose, a little in from full stretch (where the reach clamp holds a
+    # chain a hair short): mostly where the limits let the chain go.
+    a = root + 0.85 * (home - root) + np.array(direction) * spread * reach
     ch.target = a
     assume(_settle(rig, name).reached)
     b = root + np.array(away) * reach

@@ -209,16 +209,13 @@ def backward(pts, axes, kinds, params, ref_dirs, lengths, target, limited, out):
 
 
 @_jit
-def ccd(src, kinds, params, root_dir, lengths, target, sweep, out):
+def ccd(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
     """One CCD sweep from the pose `src` into the pose `out`: tip to root, each joint turns
     the rest of the chain about itself (about its hinge axis, for a hinge) to bring the tip
     toward the target, limited. A turn at k moves only what lies beyond k, so only the tip
-    is carried through the sweep (`sweep` holds the turns) and the pose is rebuilt once at
-    the end: each bone, its frame and the hinge axis in it turned rigidly by the turns at
-    its joint and every joint before it. Rigidly, not by a fresh shortest arc per bone: a
-    turn at the shoulder swings the forearm's hinge plane with it, the one move that lets a
-    hinged limb swivel (FABRIK's passes cannot), and the limits, met relative to each
-    parent before the turn, still hold after it."""
+    is carried through the sweep (`sweep` holds the turns) and the points are rebuilt once
+    at the end (into `swept`); then a forward pass (`step`, against `ref`) re-aims every
+    bone at its swept position, putting the frames and the limits back exactly."""
     pts, axes, dirs, turns = src
     n = pts.shape[0]
     ex, ey, ez = pts[n - 1, 0], pts[n - 1, 1], pts[n - 1, 2]
@@ -251,38 +248,25 @@ def ccd(src, kinds, params, root_dir, lengths, target, sweep, out):
         sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = turn
         wx, wy, wz = qrot(turn, (ex - px, ey - py, ez - pz))
         ex, ey, ez = px + wx, py + wy, pz + wz
-    o_pts, o_axes, o_dirs, o_turns = out
     x, y, z = pts[0, 0], pts[0, 1], pts[0, 2]
-    o_pts[0, 0], o_pts[0, 1], o_pts[0, 2] = x, y, z
+    swept[0, 0], swept[0, 1], swept[0, 2] = x, y, z
     carried = (0.0, 0.0, 0.0, 1.0)
     for k in range(n - 1):
-        # Joint k's hinge axis lies in its parent's frame: turned by the turns before k.
-        o_axes[k, 0], o_axes[k, 1], o_axes[k, 2] = qrot(carried, _row3(axes, k))
-        c = qmul(carried, _row3q(sweep, k))
-        nc = math.sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2] + c[3] * c[3])
-        carried = (c[0] / nc, c[1] / nc, c[2] / nc, c[3] / nc)
-        d = qrot(carried, _row3(dirs, k))
-        nd = math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
-        d = (d[0] / nd, d[1] / nd, d[2] / nd)
-        o_dirs[k, 0], o_dirs[k, 1], o_dirs[k, 2] = d
-        l = lengths[k]
-        x, y, z = x + l * d[0], y + l * d[1], z + l * d[2]
-        o_pts[k + 1, 0], o_pts[k + 1, 1], o_pts[k + 1, 2] = x, y, z
-        t = qmul(carried, _row3q(turns, k))
-        nt = math.sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2] + t[3] * t[3])
-        o_turns[k, 0], o_turns[k, 1], o_turns[k, 2], o_turns[k, 3] = t[0] / nt, t[1] / nt, t[2] / nt, t[3] / nt
+        carried = qmul(carried, _row3q(sweep, k))
+        bx, by, bz = qrot(carried, (pts[k + 1, 0] - pts[k, 0], pts[k + 1, 1] - pts[k, 1], pts[k + 1, 2] - pts[k, 2]))
+        x, y, z = x + bx, y + by, z + bz
+        swept[k + 1, 0], swept[k + 1, 1], swept[k + 1, 2] = x, y, z
+    step(swept, ref, kinds, params, root_dir, lengths, out)
 
 
 @_jit
-def step(aim, src, kinds, params, root_dir, lengths, out):
-    """A limited forward pass from the pose `src` toward `aim`, into `out`: the frames are
-    carried from src's (its directions and hinge axes are the pass's reference) and the
-    turns composed with src's, so out's turns still lead from the solve's start. Carried
-    pass by pass, a bone's frame at the end is where its turns from pass to pass took it:
-    the same frames a warm-started call would carry on from, so stopping and calling again
-    continues the same solve."""
-    forward(aim, kinds, params, src[2], src[1], root_dir, lengths, False, True, out[0], out[1], out[2], out[3])
-    turns, before = out[3], src[3]
+def step(aim, ref, kinds, params, root_dir, lengths, out):
+    """A limited forward pass toward `aim`, into `out`, its frames read against the
+    reference pose `ref` (points, hinge axes, directions, turns): each bone's frame is its
+    reference frame turned by one shortest arc from its reference direction, and the turns
+    are composed with ref's, so out's turns still lead from the solve's start."""
+    forward(aim, kinds, params, ref[2], ref[1], root_dir, lengths, False, True, out[0], out[1], out[2], out[3])
+    turns, before = out[3], ref[3]
     for k in range(turns.shape[0]):
         w = qmul(_row3q(turns, k), _row3q(before, k))
         n = math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2] + w[3] * w[3])
@@ -312,33 +296,45 @@ def _copy_rows(src, dst):
 
 @_jit
 def iterate(
-    best, work, cand, spare, aim, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
+    best, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
     err, tol, cap, min_gain, stall, ccd_when_above, errors,
 ):  # fmt: skip
     """The one FABRIK loop, from the pose `best` at tip error `err` (the other poses are
-    work space). A step is a backward and a forward pass; limited, when that leaves more
-    than ccd_when_above of the error the step started from, also a CCD sweep after the pass
-    and one from where the step started, whichever ends nearest. The passes go on from the
+    work space; `ref` receives the reference the limited passes read frames against). A
+    step is a backward and a forward pass; limited, when that leaves more than
+    ccd_when_above of the error the step started from, also a CCD sweep after the pass and
+    one from where the step started, whichever ends nearest. The passes go on from the
     step's pose; `best` takes it only when nearer, so errors[i], the best tip error after
     step i, never grows. Stops within `tol`, after `cap` steps, or when the best error of
     the last STALL_PASSES steps fell by no more than max(min_gain, stall * that error).
-    Returns (error, steps)."""
+    Limited, a stall first restarts the passes from the best pose with its own frames as
+    the reference (what a warm-started call would do); only a stall right after such a
+    restart, with nothing better found since, ends the solve. Returns (error, steps)."""
     _copy(best, work, limited)
+    if limited:
+        _copy_rows(ref_dirs, ref[2])
+        _copy_rows(ref_axes, ref[1])
+        for k in range(ref[3].shape[0]):
+            ref[3][k, 0], ref[3][k, 1], ref[3][k, 2], ref[3][k, 3] = 0.0, 0.0, 0.0, 1.0
     root = _row3(best[0], 0)
     work_e = best_e = err
     count = 0
+    mark = 0  # the step the stall window may start at
+    restarted = False  # the reference is the best pose's own, and nothing better came since
     while best_e > tol and count < cap:
-        backward(work[0], work[1], kinds, params, work[2] if limited else ref_dirs, lengths, target, limited, aim)
-        aim[0, 0], aim[0, 1], aim[0, 2] = root
         if limited:
-            step(aim, work, kinds, params, root_dir, lengths, cand)
+            backward(work[0], work[1], kinds, params, work[2], lengths, target, True, aim)
+            aim[0, 0], aim[0, 1], aim[0, 2] = root
+            step(aim, ref, kinds, params, root_dir, lengths, cand)
         else:
+            backward(work[0], work[1], kinds, params, ref_dirs, lengths, target, False, aim)
+            aim[0, 0], aim[0, 1], aim[0, 2] = root
             forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, False, cand[0], cand[1], cand[2], cand[3])
         ce = _gap(cand[0], target)
         if limited and ce > work_e * ccd_when_above:  # the pass is stalling: try the sweeps
             for which in range(2):
                 src = cand if which == 0 else work
-                ccd(src, kinds, params, root_dir, lengths, target, sweep, spare)
+                ccd(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare)
                 se = _gap(spare[0], target)
                 if se < ce:
                     cand, spare = spare, cand
@@ -350,15 +346,23 @@ def iterate(
         if ce < best_e:
             _copy(work, best, limited)
             best_e = ce
+            restarted = False
         errors[count] = best_e
         count += 1
-        if count >= STALL_PASSES:
-            before = err if count == STALL_PASSES else errors[count - STALL_PASSES - 1]
+        if count - mark >= STALL_PASSES:
+            i = count - STALL_PASSES
+            before = err if i == 0 else errors[i - 1]
             floor = stall * before
             if floor < min_gain:
                 floor = min_gain
             if before - best_e <= floor:
-                break
+                if not limited or restarted:
+                    break
+                _copy(best, work, True)
+                _copy(best, ref, True)
+                work_e = best_e
+                mark = count
+                restarted = True
     return best_e, count
 
 
@@ -545,14 +549,15 @@ def solve_row(
     to `errors`. Returns (error, steps, moved: whether the pose is not the start's own)."""
     n = start.shape[0]
     m = n - 1
-    # Work space: three poses, the backward pass's points (also the arc's) and the sweep's
-    # turns. Three allocations, and views by index (a reshape costs numba a helper call,
-    # more than an allocation).
-    ps = np.empty((4, n, 3))
-    vs = np.empty((6, m, 3)) if limited else np.empty((6, 0, 3))
-    ts = np.empty((4, m, 4)) if limited else np.empty((4, 0, 4))
+    # Work space: three poses and the limited passes' reference pose, the backward pass's
+    # points (also the arc's), the sweep's rebuilt points and its turns. Three allocations,
+    # and views by index (a reshape costs numba a helper call, more than an allocation).
+    ps = np.empty((6, n, 3))
+    vs = np.empty((8, m, 3)) if limited else np.empty((8, 0, 3))
+    ts = np.empty((5, m, 4)) if limited else np.empty((5, 0, 4))
     work, cand, spare = (ps[0], vs[0], vs[1], ts[0]), (ps[1], vs[2], vs[3], ts[1]), (ps[2], vs[4], vs[5], ts[2])
-    aim, sweep = ps[3], ts[3]
+    ref = (ps[5], vs[6], vs[7], ts[4])
+    aim, swept, sweep = ps[3], ps[4], ts[3]
     root = (start[0, 0], start[0, 1], start[0, 2])
     toward = (target[0] - root[0], target[1] - root[1], target[2] - root[2])
     total = 0.0
@@ -608,7 +613,7 @@ def solve_row(
                 cones_only = False
     when = CONES_CCD_WHEN_ABOVE if cones_only else CCD_WHEN_ABOVE
     best_e, count = iterate(
-        out, work, cand, spare, aim, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
+        out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
         err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL if limited else 0.0, when, errors,
     )  # fmt: skip
     return best_e, count, moved or best_e < err
