@@ -42,9 +42,10 @@ NONE, CONE, HINGE, FREE_CONE = 0, 1, 2, 3  # FREE_CONE: a cone of 180 degrees or
 # The stall rule: the passes stop once the best tip error of the last STALL_PASSES passes
 # fell by no more than the larger of STALL_RELATIVE of the chain's length (float64
 # round-off in a pass is ~1e-15 of it: nothing that matters changes any more) and, with
-# limits, LIMITED_STALL of the error (the limits hold the chain short of a target it
-# cannot reach, and further passes creep by round-off-sized steps). Over several passes,
-# never one: a limited pass can lose ground and the next ones win it back.
+# limits, STALL_PASSES * LIMITED_STALL of the error (LIMITED_STALL a pass on average: the
+# limits hold the chain short of a target it cannot reach, and further passes creep by
+# ever smaller steps). Over several passes, never one: a limited pass can lose ground and
+# the next ones win it back.
 STALL_PASSES = 3
 STALL_RELATIVE = 1e-9
 LIMITED_STALL = 1e-3
@@ -70,6 +71,13 @@ GUESS_SETTLED = 1e-12
 # A hint (pole side) closer than this sine to the chord leaves its side to round-off: the
 # arc then bulges the way the next choice says.
 SIDE_SINE = 1e-6
+
+# A stalled limited solve restarts from its best pose with that pose's own frames only if
+# some bone turned more than this (radians) since the frames the passes read: nearer, the
+# two sets of frames differ in twist by ~1e-4 rad, and the restart would replay the same
+# passes (a dragged chain short of its target would pay them every frame).
+RESTART_TURN = 0.02
+RESTART_COS = math.cos(RESTART_TURN)
 
 # solve statuses (the callers turn them into ValueErrors naming the problem)
 OK, BAD_POINTS, BAD_TARGET = 0, 1, 2
@@ -297,7 +305,7 @@ def _copy_rows(src, dst):
 @_jit
 def iterate(
     best, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
-    err, tol, cap, min_gain, stall, ccd_when_above, errors,
+    err, tol, cap, min_gain, stall, ccd_when_above, own_ref, errors,
 ):  # fmt: skip
     """The one FABRIK loop, from the pose `best` at tip error `err` (the other poses are
     work space; `ref` receives the reference the limited passes read frames against). A
@@ -306,10 +314,12 @@ def iterate(
     one from where the step started, whichever ends nearest. The passes go on from the
     step's pose; `best` takes it only when nearer, so errors[i], the best tip error after
     step i, never grows. Stops within `tol`, after `cap` steps, or when the best error of
-    the last STALL_PASSES steps fell by no more than max(min_gain, stall * that error).
-    Limited, a stall first restarts the passes from the best pose with its own frames as
+    the last STALL_PASSES steps fell by no more than max(min_gain, STALL_PASSES * stall *
+    that error). Limited, a stall first restarts the passes from the best pose with its own frames as
     the reference (what a warm-started call would do); only a stall right after such a
-    restart, with nothing better found since, ends the solve. Returns (error, steps)."""
+    restart, with nothing better found since, ends the solve. `own_ref`: `best` is the
+    reference pose itself (a warm start from a solve's own result), as after a restart.
+    Returns (error, steps)."""
     _copy(best, work, limited)
     if limited:
         _copy_rows(ref_dirs, ref[2])
@@ -320,7 +330,8 @@ def iterate(
     work_e = best_e = err
     count = 0
     mark = 0  # the step the stall window may start at
-    restarted = False  # the reference is the best pose's own, and nothing better came since
+    restarted = own_ref  # the passes (re)started from the best pose, at error restart_e
+    restart_e = err
     while best_e > tol and count < cap:
         if limited:
             backward(work[0], work[1], kinds, params, work[2], lengths, target, True, aim)
@@ -346,24 +357,36 @@ def iterate(
         if ce < best_e:
             _copy(work, best, limited)
             best_e = ce
-            restarted = False
         errors[count] = best_e
         count += 1
         if count - mark >= STALL_PASSES:
             i = count - STALL_PASSES
             before = err if i == 0 else errors[i - 1]
-            floor = stall * before
+            floor = STALL_PASSES * stall * before
             if floor < min_gain:
                 floor = min_gain
             if before - best_e <= floor:
-                if not limited or restarted:
+                # Stalled; a restart that gained no more than the floor since ends it, and
+                # so does one whose reference is as good as the best pose's own frames.
+                if not limited or (restarted and restart_e - best_e <= floor) or _turned_less(best[2], ref[2], lengths):
                     break
                 _copy(best, work, True)
                 _copy(best, ref, True)
-                work_e = best_e
+                work_e = restart_e = best_e
                 mark = count
                 restarted = True
     return best_e, count
+
+
+@_jit
+def _turned_less(dirs, ref_dirs, lengths):
+    """Whether no bone turned by more than RESTART_TURN from the reference: then a restart
+    with the pose's own frames would replay the same passes (frames carried by one arc or
+    by two differ in twist by the order of the product of their angles)."""
+    for k in range(lengths.shape[0]):
+        if lengths[k] > TINY and dirs[k, 0] * ref_dirs[k, 0] + dirs[k, 1] * ref_dirs[k, 1] + dirs[k, 2] * ref_dirs[k, 2] < RESTART_COS:
+            return False
+    return True
 
 
 # --- the arc start ----------------------------------------------------------------------------
@@ -563,7 +586,7 @@ def solve_row(
     total = 0.0
     for k in range(m):
         total += lengths[k]
-    moved = False
+    moved = arc_taken = False
     if conform:
         forward(start, kinds, params, ref_dirs, ref_axes, root_dir, lengths, True, limited, out[0], out[1], out[2], out[3])
         moved = True
@@ -605,7 +628,7 @@ def solve_row(
             if arc_err < err - ARC_GAIN_RELATIVE * total:
                 _copy(cand, out, limited)
                 err = arc_err
-                moved = True
+                moved = arc_taken = True
     cones_only = True
     if limited:
         for k in range(m):
@@ -614,7 +637,7 @@ def solve_row(
     when = CONES_CCD_WHEN_ABOVE if cones_only else CCD_WHEN_ABOVE
     best_e, count = iterate(
         out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
-        err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL if limited else 0.0, when, errors,
+        err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL if limited else 0.0, when, not (conform or arc_taken), errors,
     )  # fmt: skip
     return best_e, count, moved or best_e < err
 
