@@ -354,11 +354,21 @@ def iterate(
                     break  # the sweep after the pass did it: the one from the old pose can wait
         work, cand = cand, work
         work_e = ce
-        if ce < best_e:
+        improved = ce < best_e
+        if improved:
             _copy(work, best, limited)
             best_e = ce
         errors[count] = best_e
         count += 1
+        if limited and not improved and not (restarted and restart_e == best_e) and not _turned_less(best[2], ref[2], lengths):
+            # A step that lost ground: go on from the best pose with its own frames at once
+            # (the frames the passes read may be what holds it back), not from the worse one.
+            _copy(best, work, True)
+            _copy(best, ref, True)
+            work_e = restart_e = best_e
+            mark = count
+            restarted = True
+            continue
         if count - mark >= STALL_PASSES:
             i = count - STALL_PASSES
             before = err if i == 0 else errors[i - 1]
