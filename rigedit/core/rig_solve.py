@@ -267,12 +267,17 @@ def fabrik_warm(target, tolerance, max_iterations, base_rot, points, frames, pre
     `prepared` its limits read there), in one compiled call: every frame of a drag is this
     case. Returns (solved points, iterations, local rotations or None when no pass moved
     the chain, the next warm start's (points, frames, limits) or None to keep this one)."""
+    kernel = fabrik_kernel()
     kinds, params, root_dir, lengths = prepared.packed
-    _, count, moved, pts, axes, dirs, _, ik, world, errors = fabrik_kernel().rig_limited(
+    m = len(lengths)
+    pts, axes, dirs, turns = out = empty_pose(m + 1)
+    ik, world = np.empty((m, 4)), np.empty((m, 4))
+    errors = np.empty(max(max_iterations, 1))
+    _, count, moved = kernel.rig_limited(
         points, *target, lengths, kinds, params, prepared.ref_dirs, prepared.ref_axes, root_dir, as_rows(frames), *base_rot,
-        tolerance, max_iterations, *(_NO_POLE if pole is None else pole), pole is not None,
+        tolerance, max_iterations, *(_NO_POLE if pole is None else pole), pole is not None, errors, *out, ik, world,
     )  # fmt: skip
-    errors_out.extend(errors.tolist())
+    errors_out.extend(errors[:count].tolist())
     if not moved:
         return points, count, None, None
     ready = PreparedLimits(prepared.kinds, prepared.params, dirs, axes, prepared.root_dir, None, prepared.lengths, prepared.packed)

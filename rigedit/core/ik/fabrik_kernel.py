@@ -722,30 +722,23 @@ def _row3q(a, k):
 @_jit
 def rig_limited(
     pts, tx, ty, tz, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, bx, by, bz, bw, tol, cap, px, py, pz,
-    has_pole,
+    has_pole, errors, out_pts, out_axes, out_dirs, out_turns, out_locals, out_world,
 ):  # fmt: skip
     """A rig chain's limited solve in one call, warm-started from its own last result
     (which meets its limits): solve_row toward (tx, ty, tz), the arc start bulging toward
     the pole (px, py, pz) when has_pole, then (when the pose moved) `turned_locals` from
     the root parent's world rotation (bx, by, bz, bw) and the bones' warm-start world
-    frames. Floats, not arrays, where they are few, and the results made here: numba
-    takes a float for less than it takes an array, and hands back an array for less than
-    Python makes one. Returns (error, steps, moved, points, hinge axes, directions,
-    turns, local rotations, world frames, errors)."""
-    n = pts.shape[0]
-    m = n - 1
+    frames. Floats, not arrays, where they are few: numba takes a float for less than it
+    takes an array. Returns (error, steps, moved)."""
     target = np.array((tx, ty, tz))
     hint = np.array((px - pts[0, 0], py - pts[0, 1], pz - pts[0, 2]))
-    errors = np.empty(max(cap, 1))
-    out = (np.empty((n, 3)), np.zeros((m, 3)), np.empty((m, 3)), np.empty((m, 4)))
-    ik, world = np.empty((m, 4)), np.empty((m, 4))
     err, count, moved = solve_row(
         pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, True, False, tol, cap, hint, has_pole,
-        True, errors, out,
+        True, errors, (out_pts, out_axes, out_dirs, out_turns),
     )  # fmt: skip
     if moved:
-        turned_locals(bx, by, bz, bw, frames, out[3], ik, world)
-    return err, count, moved, out[0], out[1], out[2], out[3], ik, world, errors[:count]
+        turned_locals(bx, by, bz, bw, frames, out_turns, out_locals, out_world)
+    return err, count, moved
 
 
 @_jit
