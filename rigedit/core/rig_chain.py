@@ -133,8 +133,8 @@ def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors):
     if ik is None:
         ik = warm if solved is points else local_turns(base_rot, warm, offsets, solved, twists)
     tip = tip_of(solved)
+    error = sq.dist(tip, target)
     stalled = False
-    if ch._limits and ch._solver == "fabrik" and 0 < iterations < ch._max_iterations:
-        root = tip_of(solved[:1])
-        stalled = sq.dist(tip, aim) > ch._tolerance and sq.dist(root, aim) <= setup.total
-    return ik, sq.dist(tip, target), iterations, start, stalled
+    if error > ch._tolerance and 0 < iterations < ch._max_iterations and ch._limits and ch._solver == "fabrik":
+        stalled = sq.dist(tip, aim) > ch._tolerance and sq.dist(tip_of(solved[:1]), aim) <= setup.total
+    return ik, error, iterations, start, stalled
