@@ -74,7 +74,7 @@ def _settle(rig, name, solves=20):
     return report
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(
     st.sampled_from(sorted(HUMANOID_LIMBS)),
     st.tuples(*[st.floats(-1.0, 1.0)] * 3),
