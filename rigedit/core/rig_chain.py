@@ -66,7 +66,15 @@ def solve_chain(
         rot, idx = cold
         again: list = []
         got = _solve(ch, setup, base_pos, base_rot, offsets, None, [rot[j] for j in idx[:-1]], again)
-        if got[1] < error - ch._tolerance:
+        if got[1] > ch._tolerance:
+            # A cold start is often a straight bind pose that a first solve only unbends;
+            # one warm solve on from it, as the next frame would make.
+            on: list = []
+            state = ChainState(got[0], key, ch._limits, got[1], False, False, got[3])
+            more = _solve(ch, setup, base_pos, base_rot, offsets, state, got[0], on)
+            if more[1] < got[1]:
+                got, again = more[:2] + (got[2] + more[2],) + more[3:], again + on
+        if got[1] < error:  # nearer: the next solves go on from there
             ik, error, iterations, start = got[:4]
             errors[:] = again
     reached = error <= ch._tolerance

@@ -57,9 +57,11 @@ def test_a_limited_solve_ends_within_tolerance_or_where_another_warm_call_gains_
     again = fabrik(r.points, target, limits=ChainLimits(lim.joints, lim.root_dir, None, r.frames), tolerance=tol, max_iterations=cap)
     total = float(np.sum(np.linalg.norm(np.diff(pts, axis=0), axis=1)))
     floor = max(STALL_RELATIVE * total, STALL_PASSES * LIMITED_STALL * r.error)
-    # The stall rule stopped it: the passes a second call makes from where it stopped gain
-    # no more (twice, for round-off in the replayed passes).
-    assert r.error - again.error <= 2.0 * floor, (r.errors, again.errors)
+    # The stall rule stopped it: the first STALL_PASSES passes a second call makes from
+    # where it stopped gain no more than the rule allows (twice, for round-off in the
+    # replayed passes). A slow crawl may go on after them, as it would have in one call.
+    window = again.errors[: STALL_PASSES][-1] if again.errors else again.error
+    assert r.error - window <= 2.0 * floor, (r.errors, again.errors)
 
 
 HUMANOID_LIMBS = {
