@@ -32,8 +32,6 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rigedit.core.ik import ChainLimits, ConeLimit, HingeLimit, fabrik, fabrik_batch  # noqa: E402
-from rigedit.core.ik.chain_frames import prepare_limits  # noqa: E402
-from rigedit.core.ik.fabrik import forward_limited  # noqa: E402
 
 N_JOINTS = 10
 BONE_M = 0.1
@@ -251,15 +249,15 @@ def limited_cases():
 
 
 def allowed_tips(rng, pts, lim, count):
-    """Tips of random poses the limits allow, in the frames a solve from `pts` uses."""
+    """Tips of random poses the limits allow, in the frames a solve from `pts` uses: random
+    bone directions conformed to the limits (fabrik with no pass conforms its start)."""
     lengths = np.linalg.norm(np.diff(pts, axis=0), axis=1)
-    prep = prepare_limits(lim, pts.tolist(), lengths.tolist(), (0.0, 0.0, 0.0))
     tips = []
     for _ in range(count):
         d = rng.normal(size=(len(lengths), 3))
         d /= np.linalg.norm(d, axis=1, keepdims=True)
         aim = pts[0] + np.concatenate(([[0.0, 0.0, 0.0]], np.cumsum(d * lengths[:, None], axis=0)))
-        tips.append(forward_limited(aim, prep)[0][-1])
+        tips.append(fabrik(aim, aim[-1], lengths=lengths, limits=lim, max_iterations=0).points[-1])
     return tips
 
 

@@ -8,7 +8,7 @@ Three cases per rig, each over the same frames:
 A moving target follows a 5 cm loop, a full turn every 120 frames, around a point 4 cm from
 the chain's tip toward its root (limbs rest near full stretch; this keeps the loop in
 reach), so every moved chain solves warm-started from its last solution. Printed: the median microseconds per frame, the
-part of it spent inside the IK solvers (two_bone_ik, fabrik_floats; timed through thin wrappers, in a
+part of it spent inside the IK solvers (the compiled limb and FABRIK calls; timed through thin wrappers, in a
 second run of the same frames so the wrappers' own cost stays out of the frame times),
 the budget (300 us humanoid, 500 us the biggest bundled rig), and the share of chain solves
 that ended short of the target. Numbers are indicative: the machine has 2 cores and other

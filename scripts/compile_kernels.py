@@ -22,6 +22,7 @@ def exercise() -> None:
     single-chain entry points."""
     import rigedit
     from rigedit.core.ik.fabrik import fabrik
+    from rigedit.core.ik.fabrik_batch import fabrik_batch
     from rigedit.core.ik.limits import ConeLimit, HingeLimit
     from rigedit.core.ik.look_at import clamp_to_cone, head_roll, solve_look_at
     from rigedit.core.ik.two_bone import two_bone_ik
@@ -38,6 +39,9 @@ def exercise() -> None:
             rig.solve()
     pts = np.array([[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 2.0, 0.0], [0.0, 3.0, 0.0]])
     fabrik(pts, (1.0, 1.0, 0.5), limits={1: HingeLimit((1.0, 0.0, 0.0), 0.0, 150.0), 2: ConeLimit(30.0)})
+    fabrik(pts, (1.0, 1.0, 0.5))
+    fabrik(pts, (1.0, 1.0, 0.5), lengths=[1.0, 1.0, 1.0], pole=(0.0, 0.0, 1.0))
+    fabrik_batch(np.stack([pts, pts]), np.array([[1.0, 1.0, 0.5], [0.5, 1.0, 1.0]]))
     rows = np.random.default_rng(0).normal(size=(8, 3))
     two_bone_ik_batch(rows, rows + 1.0, rows + 2.0, rows + 0.5, rows - 1.0)
     two_bone_ik_batch(rows, rows + 1.0, rows + 2.0, rows + 0.5)

@@ -53,13 +53,18 @@ class ErrorPlot(QWidget):
         lay.addWidget(self.plot)
         self.errors: tuple[float, ...] | None = None  # the last solve's (None: nothing shown yet)
         self.shown: tuple[float, ...] = ()  # the curve on screen (the last solve that iterated)
+        self.reached: bool | None = None
 
-    def show_errors(self, errors, tolerance: float) -> None:
+    def show_errors(self, errors, tolerance: float, reached: bool | None = None) -> None:
+        """`reached`: whether the last solve ended within tolerance (None: not known). A
+        solve with no iteration is within tolerance only when it says so: no iteration also
+        means out of reach, or a chain left alone after it stalled short of its target."""
         errors = tuple(float(e) for e in errors)
         tol_mm = max(tolerance * 1000.0, FLOOR)
-        if errors == self.errors and self.tolerance_line.value() == np.log10(tol_mm):
+        if errors == self.errors and self.tolerance_line.value() == np.log10(tol_mm) and reached == self.reached:
             return
         self.errors = errors
+        self.reached = reached
         self.tolerance_line.setValue(np.log10(tol_mm))  # log mode: lines take log10 values
         if errors:
             self.shown = errors
@@ -69,11 +74,11 @@ class ErrorPlot(QWidget):
             self.caption.setText(f"{len(errors)} iteration{'s' if len(errors) != 1 else ''}, "
                                  f"final error {errors[-1] * 1000:.3g} mm (dashed: tolerance)")
         elif self.shown:
-            self.caption.setText(f"last solve: 0 iterations (within tolerance); showing the one before "
+            self.caption.setText(f"last solve: 0 iterations ({_why_none(reached)}); showing the one before "
                                  f"({len(self.shown)} iterations)")
         else:
             self._set_range(1, np.array([-3.0, 2.0]))  # log10 mm: a micrometre to ten centimetres
-            self.caption.setText("0 iterations (already within tolerance, or out of reach)")
+            self.caption.setText(f"0 iterations ({_why_none(reached)})")
 
     def _set_range(self, iterations: int, logs: np.ndarray) -> None:
         span = 5 * max(1, math.ceil(iterations / 5))  # iterations in fives: fewer new ranges
@@ -85,3 +90,12 @@ class ErrorPlot(QWidget):
         self._range = key
         self.plot.setXRange(0.5, key[0] + 0.5, padding=0)
         self.plot.setYRange(key[1], key[2], padding=0.04)  # log mode: the range in log10 units
+
+
+def _why_none(reached: bool | None) -> str:
+    """Why a solve ran no iteration, as far as its report tells."""
+    if reached:
+        return "within tolerance"
+    if reached is None:
+        return "already within tolerance, or out of reach"
+    return "not reached: out of reach, or stalled and not solved again until something changes"

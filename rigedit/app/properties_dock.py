@@ -272,7 +272,9 @@ class PropertiesPanel(QWidget):
             return
         errors = self.doc.errors.get(sel)
         if errors is not None:
-            self.error_plot.show_errors(errors, self.doc.rig.chain(sel).tolerance)
+            report = self.doc.reports.get(sel)
+            reached = None if report is None else bool(report.reached)
+            self.error_plot.show_errors(errors, self.doc.rig.chain(sel).tolerance, reached)
 
     # --- widgets -> document -----------------------------------------------------------------
 

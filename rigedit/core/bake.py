@@ -130,7 +130,9 @@ def _solve_frame(ch, base_pos, base_rot, rot, trans, idx, target, pole):
         return points, current  # already there: the rig keeps the rotations as they are, so do we
     else:
         root_dir = sq.qrot(base_rot, offsets[0]) if c.joints[0] in c.limits else None
-        solved, _ = solve_fabrik(c, base_rot, points, frames, root_dir)
+        solved, _, limited = solve_fabrik(c, base_rot, points, frames, root_dir)
+        if limited is not None:
+            return solved, limited  # written in the frames its limits were held in
         twists = None
     return solved, turn_toward(base_rot, frames, points, solved, twists)
 

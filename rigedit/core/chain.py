@@ -176,9 +176,11 @@ class ChainSettings:
 @dataclass(frozen=True)
 class ChainReport:
     """What one solve did for one chain. `error` is the IK solution's tip distance to the
-    target (before blending); `reached` is error <= the chain's tolerance; `iterations` is the
-    FABRIK passes run (0 for the closed-form two-bone solver, and for a chain not solved again
-    because nothing changed); `errors` is the tip error after each of those passes."""
+    target (before blending); `reached` is error <= the chain's tolerance, and only `reached`
+    says a chain is within tolerance; `iterations` is the FABRIK passes run, and 0 does not
+    mean within tolerance (0 for the closed-form two-bone solver, for a chain not solved again
+    because nothing changed, or that stalled short of its target, and for an unlimited
+    FABRIK chain out of reach); `errors` is the tip error after each of those passes."""
 
     name: str
     error: float

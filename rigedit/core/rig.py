@@ -477,7 +477,8 @@ class Rig:
                         state, iterations = ChainState(ik, key, ch._limits, error, error <= ch._tolerance, True), 0
                     else:
                         state, iterations = solve_chain(
-                            ch, setup, base_pos, base_rot, offsets, last, warm, key, last if same else None, errors
+                            ch, setup, base_pos, base_rot, offsets, last, warm, key, last if same else None, errors,
+                            (rot, idx),
                         )
                     self._state[name] = state
                 written = None

@@ -48,10 +48,46 @@ def solve_chain(
     key: tuple,
     previous: ChainState | None,
     errors: list,
+    cold=None,
 ) -> tuple[ChainState, int]:
     """Solve one chain from `warm` (the local rotations of `warm_state`, its last solve, or
     of the animated pose); `previous` is its last state when the inputs are unchanged;
-    FABRIK's error after each pass goes to `errors`."""
+    FABRIK's error after each pass goes to `errors`. `cold`: (rotations, joint indices) of
+    the pose built so far, the animated pose under this chain, for a limited FABRIK chain
+    whose warm start stalls short of a target in reach once its inputs hold still: its
+    frames, carried from frame to frame, may have twisted so that its hinges cannot bend
+    toward the target any more (the passes cannot untwist them), and a solve from the
+    animated pose, where a target it reached before is reached again, is tried too; the
+    nearer one is kept."""
+    ik, error, iterations, start, stalled = _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors)
+    if stalled and cold is not None and previous is not None and warm_state is not None:
+        # Only once the inputs hold still (`previous`: a drag has stopped), so a drag pays
+        # for one solve a frame.
+        rot, idx = cold
+        again: list = []
+        got = _solve(ch, setup, base_pos, base_rot, offsets, None, [rot[j] for j in idx[:-1]], again)
+        if got[1] > ch._tolerance:
+            # A cold start is often a straight bind pose that a first solve only unbends;
+            # one warm solve on from it, as the next frame would make.
+            on: list = []
+            state = ChainState(got[0], key, ch._limits, got[1], False, False, got[3])
+            more = _solve(ch, setup, base_pos, base_rot, offsets, state, got[0], on)
+            if more[1] < got[1]:
+                got, again = more[:2] + (got[2] + more[2],) + more[3:], again + on
+        if got[1] < error:  # nearer: the next solves go on from there
+            ik, error, iterations, start = got[:4]
+            errors[:] = again
+    reached = error <= ch._tolerance
+    final = reached or ch._kind.closed_form or iterations == 0
+    if previous is not None and error >= previous.error * (1.0 - STALL_GAIN):
+        final = True
+    return ChainState(ik, key, ch._limits, error, reached, final, start), iterations
+
+
+def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors):
+    """solve_chain's solve from one start: (local rotations, error, iterations, next warm
+    start, whether a limited FABRIK solve stopped short of an aim within reach before its
+    iteration cap)."""
     start = warm_state.start if warm_state is not None and warm_state.limits is ch._limits else None
     if start is not None and start[0] == base_pos and start[1] == base_rot and start[2] == offsets:
         # The chain's own last limited result, on the same base: its points, frames and
@@ -69,7 +105,7 @@ def solve_chain(
     ik = None
     warm_solve = None
     if prepared is not None:
-        warm_solve = fabrik_warm(aim, ch._tolerance, ch._max_iterations, base_rot, points, frames, prepared, errors)
+        warm_solve = fabrik_warm(aim, ch._tolerance, ch._max_iterations, base_rot, points, frames, prepared, errors, ch._pole)
     if warm_solve is not None:
         # The frame-to-frame case (the general path below, in one compiled call).
         solved, iterations, ik, moved = warm_solve
@@ -104,9 +140,9 @@ def solve_chain(
             start = (base_pos, base_rot, offsets, pts, world, ready)
     if ik is None:
         ik = warm if solved is points else local_turns(base_rot, warm, offsets, solved, twists)
-    error = sq.dist(tip_of(solved), target)
-    reached = error <= ch._tolerance
-    final = reached or ch._kind.closed_form or iterations == 0
-    if previous is not None and error >= previous.error * (1.0 - STALL_GAIN):
-        final = True
-    return ChainState(ik, key, ch._limits, error, reached, final, start), iterations
+    tip = tip_of(solved)
+    error = sq.dist(tip, target)
+    stalled = False
+    if error > ch._tolerance and 0 < iterations < ch._max_iterations and ch._limits and ch._kind.iterations:
+        stalled = sq.dist(tip, aim) > ch._tolerance and sq.dist(tip_of(solved[:1]), aim) <= setup.total
+    return ik, error, iterations, start, stalled

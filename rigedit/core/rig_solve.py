@@ -19,21 +19,9 @@ from math import sqrt
 import numpy as np
 
 from . import scalar_quat as sq
-from .ik.chain_frames import bone_directions, plan_limits, planned_limits
-from .ik.arc_start import STRAIGHT_RELATIVE
-from .ik.chain_frames import PreparedLimits
-from .ik.fabrik import (
-    CCD_WHEN_ABOVE,
-    CONES_CCD_WHEN_ABOVE,
-    LIMITED_STALL,
-    OUT_OF_REACH_STALL,
-    STALL_RELATIVE,
-    as_rows,
-    empty_pose,
-    fabrik_floats,
-    limited_kernel,
-)
 from .ik import registry
+from .ik.chain_frames import PreparedLimits, bone_directions, packed_limits, plan_limits, planned_limits
+from .ik.fabrik import fabrik_kernel
 from .ik.limits import ConeLimit, HingeLimit
 from .ik.two_bone import CONE, HINGE, NO_LIMIT, two_bone_ik
 
@@ -184,11 +172,15 @@ class ChainSetup:
 
 def solve_fabrik(ch, base_rot, points: list, frames: list, root_dir, errors_out: list | None = None):
     """FABRIK from the warm-start points, with the chain's limits in the warm-start frames.
-    Returns (solved points, iterations); `errors_out`, if given, receives the tip error after
-    each iteration."""
+    Returns (solved points, iterations, the local rotations of a limited result or None):
+    a limited solve carries its bones' frames pass by pass, and those, not a fresh shortest
+    arc from the warm start, are the frames its limits hold in (turned_locals)."""
     plan, hinged = _limit_plan(ch._limits, ch.joints) if ch._limits else (None, False)
     got = fabrik_chain(ch._target, ch._tolerance, ch._max_iterations, ch._pole, plan, hinged, base_rot, points, frames, root_dir, errors_out)
-    return got[0], got[1]
+    result = got[3]
+    if result is None or result[3] is None:  # unlimited, or no pass moved it
+        return got[0], got[1], None
+    return got[0], got[1], turned_locals(base_rot, frames, result[3])[0]
 
 
 def fabrik_chain(
@@ -199,9 +191,22 @@ def fabrik_chain(
     checked values, with no ChainLimits to validate on every frame. `start` instead gives
     them ready made for a warm start that is the chain's own last limited result (see
     turned_locals), which meets them already. Returns (solved points, iterations, prepared
-    limits or None, the result as forward_limited gives it or None)."""
+    limits or None, the limited result as (points, hinge axes, directions, turns) arrays,
+    turns None when no pass moved the start, or None without limits)."""
+    kernel = fabrik_kernel()
+    pts = as_rows(points)
+    n = len(pts)
+    tgt = np.array(target, dtype=np.float64)
+    hint = _NO_VEC if pole is None else np.array(pole, dtype=np.float64) - pts[0]
+    errors = np.empty(max(max_iterations, 1))
+    if start is None and plan is None:
+        out = np.empty((n, 3))
+        _, count = kernel.rig_free(pts, tgt, tolerance, max_iterations, hint, pole is not None, errors, out)
+        if errors_out is not None:
+            errors_out.extend(errors[:count].tolist())
+        return out.tolist(), count, None, None
     if start is not None:
-        prep, ls = start, start.lengths
+        prep = start
     else:
         ls = []
         x0, y0, z0 = points[0]
@@ -209,22 +214,37 @@ def fabrik_chain(
             dx, dy, dz = x1 - x0, y1 - y0, z1 - z0
             ls.append(sqrt(dx * dx + dy * dy + dz * dz))
             x0, y0, z0 = x1, y1, z1
-        prep = None
-        if plan is not None:
-            if root_dir is not None:
-                root_dir = sq.unit_or(root_dir, None)
-            if root_dir is None and plan.on_root:
-                raise ValueError("a limit on the chain's root joint needs the bone entering it, which has zero length")
-            toward = (target[0] - points[0][0], target[1] - points[0][1], target[2] - points[0][2])
-            ref_dirs = bone_directions(points, before=root_dir, toward=toward)
-            # Cones read no frames: leave them out, and FABRIK builds none we must check.
-            prep = planned_limits(plan, ref_dirs, ls, root_dir, base_rot, frames if hinged else None)
-    solved, _, errors, prep, result = fabrik_floats(
-        points, target, ls, tolerance, max_iterations, prep, pole, conforming=start is not None
-    )
+        if root_dir is not None:
+            root_dir = sq.unit_or(root_dir, None)
+        if root_dir is None and plan.on_root:
+            raise ValueError("a limit on the chain's root joint needs the bone entering it, which has zero length")
+        toward = (target[0] - points[0][0], target[1] - points[0][1], target[2] - points[0][2])
+        ref_dirs = bone_directions(points, before=root_dir, toward=toward)
+        # Cones read no frames: leave them out, and FABRIK builds none we must check.
+        prep = planned_limits(plan, ref_dirs, ls, root_dir, base_rot, frames if hinged else None)
+    kinds, params, ref_dirs, ref_axes, root_arr, lengths = packed_limits(prep)
+    out = empty_pose(n)
+    _, count, moved = kernel.fabrik_limited(
+        pts, tgt, lengths, kinds, params, ref_dirs, ref_axes, root_arr, _NO_FRAMES, False, tolerance, max_iterations,
+        hint, pole is not None, True, start is None, errors, *out, _NO_FRAMES,
+    )  # fmt: skip
     if errors_out is not None:
-        errors_out.extend(errors)
-    return solved, len(errors), prep, result
+        errors_out.extend(errors[:count].tolist())
+    return out[0], count, prep, (out if moved else out[:3] + (None,))
+
+
+_NO_VEC = np.zeros(3)
+_NO_POLE = (0.0, 0.0, 0.0)
+_NO_FRAMES = np.zeros((0, 4))
+
+
+def empty_pose(n: int) -> tuple:
+    """Arrays for a limited pose of n points: points, hinge axes, directions, turns."""
+    return np.empty((n, 3)), np.zeros((n - 1, 3)), np.empty((n - 1, 3)), np.empty((n - 1, 4))
+
+
+def as_rows(pts) -> np.ndarray:
+    return pts if type(pts) is np.ndarray else np.array(pts, dtype=np.float64)
 
 
 def turned_locals(base_rot, frames, turns) -> tuple[list, np.ndarray]:
@@ -232,38 +252,31 @@ def turned_locals(base_rot, frames, turns) -> tuple[list, np.ndarray]:
     bones' world frames: each bone's warm-start frame turned by the turn its forward pass
     carried it by (the same shortest arcs local_turns would find, already worked out).
     Returns (local rotations as float tuples, world frames as an (m, 4) array: the next
-    warm start's `frames`), worked out compiled (limited_kernel.turned_locals)."""
+    warm start's `frames`), worked out compiled (fabrik_kernel.turned_locals)."""
     m = len(turns)
     ik, world = np.empty((m, 4)), np.empty((m, 4))
-    limited_kernel().turned_locals(*base_rot, as_rows(frames), as_rows(turns), ik, world)
+    fabrik_kernel().turned_locals(*base_rot, as_rows(frames), as_rows(turns), ik, world)
     return [tuple(q) for q in ik.tolist()], world
 
 
-def fabrik_warm(target, tolerance, max_iterations, base_rot, points, frames, prepared, errors_out: list):
+def fabrik_warm(target, tolerance, max_iterations, base_rot, points, frames, prepared, errors_out: list, pole=None):
     """fabrik_chain and turned_locals for a limited chain warm-started from its own last
     result on the same base (`points` and world `frames` as that solve left them,
     `prepared` its limits read there), in one compiled call: every frame of a drag is this
-    case. Returns None when the general path must run instead (a straight start off
-    target: it first bends the chain into an arc), else (solved points, iterations, local
-    rotations or None when no pass moved the chain, the next warm start's (points, frames,
-    limits) or None to keep this one)."""
-    kernel = limited_kernel()
+    case. Returns (solved points, iterations, local rotations or None when no pass moved
+    the chain, the next warm start's (points, frames, limits) or None to keep this one)."""
+    kernel = fabrik_kernel()
     kinds, params, root_dir, lengths = prepared.packed
     m = len(lengths)
-    pts, axes, dirs, _ = out = empty_pose(m + 1)
+    pts, axes, dirs, turns = out = empty_pose(m + 1)
     ik, world = np.empty((m, 4)), np.empty((m, 4))
-    buf = np.empty(max(max_iterations, 1))
-    cones_only = "hinge" not in prepared.kinds
-    outcome, err, count, kept = kernel.solve_warm(
-        points, prepared.ref_axes, prepared.ref_dirs, as_rows(frames), *base_rot, kinds, params, root_dir, lengths,
-        *target, tolerance, max_iterations, STALL_RELATIVE, STRAIGHT_RELATIVE,
-        CONES_CCD_WHEN_ABOVE if cones_only else CCD_WHEN_ABOVE, LIMITED_STALL,
-        OUT_OF_REACH_STALL, cones_only, buf, *out, ik, world,
+    errors = np.empty(max(max_iterations, 1))
+    _, count, moved = kernel.rig_limited(
+        points, *target, lengths, kinds, params, prepared.ref_dirs, prepared.ref_axes, root_dir, as_rows(frames), *base_rot,
+        tolerance, max_iterations, *(_NO_POLE if pole is None else pole), pole is not None, errors, *out, ik, world,
     )  # fmt: skip
-    if outcome == kernel.NEEDS_ARC:
-        return None
-    errors_out.extend(buf[:count].tolist())
-    if not kept:
+    errors_out.extend(errors[:count].tolist())
+    if not moved:
         return points, count, None, None
     ready = PreparedLimits(prepared.kinds, prepared.params, dirs, axes, prepared.root_dir, None, prepared.lengths, prepared.packed)
     return pts, count, [tuple(q) for q in ik.tolist()], (pts, world, ready)

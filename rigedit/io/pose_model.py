@@ -23,6 +23,7 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from rigedit.core import chain as checks
+from rigedit.core.ik import registry
 
 # Saved rotations are unit to round-off (~1e-16); a hand-written one to six decimals is
 # still a rotation (the reader normalises it), a vector of any other length is a mistake.
@@ -95,8 +96,8 @@ class PoseModel(_Model):
             c = by_name.get(name)
             if c is None:
                 raise _at(("pose", "chains", name), f"no chain named {name!r}")
-            if c.solver == "look_at":
-                raise _at(("pose", "chains", name), "a look_at chain keeps no pose: it is aimed afresh every frame")
+            if registry.get(c.solver).aims:
+                raise _at(("pose", "chains", name), f"a {c.solver} chain keeps no pose: it is aimed afresh every frame")
             m = len(c.joints) - 1
             if len(p.rotations) != m:
                 raise _at(

@@ -182,3 +182,49 @@ def test_huge_finite_coordinates_are_not_mistaken_for_infinite():
     pts = np.array([[1e308, 0.0, 0.0], [1e308, 1.0, 0.0], [1e308, 2.0, 0.0]])
     r = fabrik(pts, [1e308, 1.0, 1.0])
     assert np.all(np.isfinite(r.points))
+
+
+# Bone lengths at 1e-12 relative on chains of ordinary scale (issue 13, item 6). A straight
+# chain aimed near one of its own joints bent its arc start toward a side vector that was
+# almost the chord itself, and stretched its bones by up to 2e-4 relative.
+
+
+def assert_lengths_at(out, lengths, rel):
+    got = bone_lengths(out)
+    bad = np.abs(got - lengths) > rel * lengths
+    assert not bad.any(), f"bone {int(np.argmax(bad))}: {got[bad][0]!r} for {lengths[bad][0]!r}"
+
+
+@st.composite
+def straight_chain_aimed_by_a_joint(draw):
+    """A straight chain of ordinary scale (bones 5 cm to 1 m, within a few metres of the
+    origin) and a target within a hair (1e-12 to 1e-2 of its length) of a middle joint."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    n = draw(st.integers(3, 12))
+    lengths = rng.uniform(0.05, 1.0, n - 1)
+    d = unit(rng.normal(size=3))
+    pts = rng.uniform(-3.0, 3.0, 3) + np.concatenate(([0.0], np.cumsum(lengths)))[:, None] * d
+    j = draw(st.integers(1, n - 2))
+    off = rng.normal(size=3) * 10.0 ** draw(st.floats(-12.0, -2.0)) * lengths.sum()
+    along = draw(st.sampled_from([0.0, 1.0]))  # on the chain's line, or anywhere about the joint
+    return pts, pts[j] + (along * (off @ d) * d if along else off), lengths
+
+
+@SETTINGS
+@given(straight_chain_aimed_by_a_joint(), st.booleans(), st.integers(0, 20))
+def test_a_straight_chain_aimed_by_its_own_joint_keeps_its_bones_to_1e_12(case, with_pole, max_iterations):
+    pts, target, lengths = case
+    pole = target + [0.0, 1e-9, 0.0] if with_pole else None  # a pole on the chord, too
+    r = fabrik(pts, target, pole=pole, max_iterations=max_iterations)
+    assert_lengths_at(r.points, lengths, 1e-12)
+
+
+@SETTINGS
+@given(chain_and_target(), st.integers(0, 30), st.booleans())
+def test_ordinary_chains_keep_their_bones_to_1e_12(case, max_iterations, arc_start):
+    pts, target, scale = case
+    assume(0.1 <= scale <= 10.0)
+    lengths = bone_lengths(pts)
+    r = fabrik(pts, target, max_iterations=max_iterations, arc_start=arc_start)
+    # Zero-length bones stay zero; the rest to 1e-12 of themselves.
+    assert_lengths_at(r.points, lengths, 1e-12)

@@ -3,9 +3,10 @@
 A point chain has no rotations, yet a hinge axis is given "in the parent bone's frame". The
 frames are known where the solve starts (`ChainLimits.frames`, e.g. a skeleton's joint
 rotations, or built by parallel transport from one root frame) and, as bones move, each
-bone's frame is carried by the shortest-arc turn from where its parent's turn left it to
-where it now points: exactly the turns `skeleton.write_chain_positions` applies, so a
-skeleton written back from the solved points has the frames the limits were checked in.
+bone's frame is carried pass by pass by the shortest-arc turn from where its parent's turn
+left it to where it now points (a CCD sweep turns the rest of the chain rigidly). The solve
+hands back the frames it ended with (FabrikResult.frames, the rig's turned_locals), and a
+skeleton written from them has the frames the limits were checked in.
 
 A zero-length bone has no direction of its own: it points where its parent bone pointed
 (turned with it) and never turns itself, as the skeleton write-back leaves it.
@@ -14,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from math import atan2, isfinite, sqrt
+from math import isfinite, sqrt
 
 import numpy as np
 
-from ._floats import IDENTITY, TINY, Y_UP, cross, dot, qbetween, qmul, qnormalize, qrot, unit_or
+from ._floats import IDENTITY, TINY, Y_UP, qbetween, qmul, qnormalize, qrot, unit_or
 from .limits import (
     ConeLimit,
     HingeLimit,
@@ -108,7 +109,7 @@ class PreparedLimits:
 
 
 def packed_limits(prep: PreparedLimits) -> tuple:
-    """prep as the compiled passes (limited_kernel.py) take it: (kind codes, params (m, 2),
+    """prep as the compiled passes (fabrik_kernel.py) take it: (kind codes, params (m, 2),
     ref_dirs (m, 3), ref_axes (m, 3), root_dir (3,), lengths (m,)) arrays."""
     if prep.packed is None:
         m = len(prep.kinds)
@@ -129,7 +130,7 @@ def packed_limits(prep: PreparedLimits) -> tuple:
     return kinds, params, dirs, axes, root_dir, lengths
 
 
-# limited_kernel's NONE, CONE, HINGE, FREE_CONE (written here so the codes need no numba import).
+# fabrik_kernel's NONE, CONE, HINGE, FREE_CONE (written here so the codes need no numba import).
 _KIND_CODES = {"cone": 1, "hinge": 2}
 _FREE_CONE = 3
 
@@ -232,20 +233,6 @@ def planned_limits(plan: LimitPlan, ref_dirs, lengths, root_dir, root_frame, fra
     return PreparedLimits(kinds, plan.params, ref_dirs, ref_axes, root_dir, frames, lengths)
 
 
-def hinge_bend_side(prep: PreparedLimits, toward):
-    """Which way an arc start should bulge so the first hinge bends the way it can: a
-    chain curling from side e2 toward the target e1 turns about e2 x e1, so e2 = e1 x axis
-    bends it positively (about the axis), e2 = axis x e1 negatively. The side with more
-    room in the hinge's range wins. None without hinges."""
-    for k, kind in enumerate(prep.kinds):
-        if kind == "hinge":
-            lo, hi = prep.params[k]
-            a = prep.ref_axes[k]
-            side = cross(toward, a)
-            return side if hi >= -lo else (-side[0], -side[1], -side[2])
-    return None
-
-
 def parallel_frames(dirs, root_dir, root_frame) -> list:
     frames = []
     frame = root_frame
@@ -256,50 +243,6 @@ def parallel_frames(dirs, root_dir, root_frame) -> list:
         frames.append(frame)
         prev = u
     return frames
-
-
-def within_limits(prep: PreparedLimits, slack: float = 1e-12) -> bool:
-    """Whether the reference pose (where the solve starts) already meets every limit, to
-    `slack` (radians-ish: sines and cosines of the gap). A warm start from the chain's own
-    last solve does, and then the conforming pass (a forward pass with keep_shape) would
-    only rebuild the same points: checking costs a dot product or two per limited bone."""
-    dirs, kinds, params = prep.ref_dirs, prep.kinds, prep.params
-    for k, kind in enumerate(kinds):
-        if kind is None:
-            continue
-        parent = prep.root_dir if k == 0 else dirs[k - 1]
-        u = dirs[k]
-        c = parent[0] * u[0] + parent[1] * u[1] + parent[2] * u[2]
-        if kind == "cone":
-            if params[k] is not None and c < params[k][0] - slack:
-                return False
-        else:
-            axis = hinge_axis(prep.ref_axes[k], parent)
-            if axis is None or abs(dot(axis, u)) > slack:
-                return False
-            lo, hi = params[k]
-            th = atan2(dot(u, cross(axis, parent)), c)
-            if th < lo - slack or th > hi + slack:
-                return False
-    return True
-
-
-def bone_turns(points, ref_dirs, lengths) -> list:
-    """The world turn carrying each bone's frame from the reference to these points."""
-    turns = []
-    turn = IDENTITY
-    for k in range(len(points) - 1):
-        if lengths[k] > TINY:
-            (x0, y0, z0), (x1, y1, z1) = points[k], points[k + 1]
-            turn = qnormalize(qmul(qbetween(qrot(turn, ref_dirs[k]), (x1 - x0, y1 - y0, z1 - z0)), turn))
-        turns.append(turn)
-    return turns
-
-
-def solved_frames(points, prep: PreparedLimits) -> np.ndarray:
-    """(n - 1, 4) bone frames at the solved points: each reference frame carried by its turn."""
-    turns = bone_turns(points, prep.ref_dirs, prep.lengths)
-    return np.array([qnormalize(qmul(t, f)) for t, f in zip(turns, prep.frames)])
 
 
 def _frames(frames, m):

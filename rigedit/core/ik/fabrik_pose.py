@@ -14,8 +14,9 @@ warm_points: (n, 3) to start from instead of the pose's own positions (e.g. the 
     frame's answer over a new animated pose); the chain is first turned toward them, so its
     frames follow, and only their directions count: the skeleton keeps its bone lengths.
 
-The result is written with `skeleton.write_chain_positions` (shortest-arc turns, twist kept),
-the same turns the solver carries hinge frames by, so the limits hold in the returned pose.
+Unlimited, the result is written with `skeleton.write_chain_positions` (shortest-arc turns,
+twist kept). Limited, the chain's joints take the bones' frames the solver carried pass by
+pass (r.frames), the frames its limits were held in, so the limits hold in the returned pose.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..skeleton import Pose, Skeleton, write_chain_positions
+from ..transforms import quat_conj, quat_mul, quat_normalize
 from ._floats import TINY
 from .chain_frames import ChainLimits
 from .fabrik import FabrikResult, fabrik
@@ -61,7 +63,20 @@ def solve_fabrik_pose(
         pole=pole,
         arc_start=arc_start,
     )
-    return write_chain_positions(skeleton, pose, chain, r.points), r
+    if r.frames is None:
+        return write_chain_positions(skeleton, pose, chain, r.points), r
+    return write_chain_frames(skeleton, pose, chain, r.frames, rot), r
+
+
+def write_chain_frames(skeleton: Skeleton, pose: Pose, chain: list[int], frames, world) -> Pose:
+    """`pose` with the chain's joints but the tip turned to the world rotations `frames`
+    ((n - 1, 4)), under the chain root's parent as `world` (the pose's FK rotations) has it."""
+    parent = int(skeleton.parents[chain[0]])
+    above = world[parent] if parent >= 0 else np.array([0.0, 0.0, 0.0, 1.0])
+    parents = np.vstack([above[None], frames[:-1]])
+    rotations = np.array(pose.rotations, dtype=np.float64)
+    rotations[chain[:-1]] = quat_normalize(quat_mul(quat_conj(parents), frames))
+    return Pose(rotations, np.array(pose.translations, dtype=np.float64))
 
 
 def chain_of(skeleton: Skeleton, joints) -> list[int]:
