@@ -342,6 +342,9 @@ class Chain:
             raise ValueError(f"chain {self._name!r}: {e}") from None
         self._check_fit(self._solver, limits)
         self._limits = limits
+        # The limits as a value (sorted (joint, Limit) pairs, hashable): what the rig keys a
+        # chain's warm start and limit plan on.
+        self._limit_key = tuple(sorted(limits.items()))
 
     @property
     def reach_clamp(self) -> float:
@@ -394,7 +397,7 @@ class Chain:
             tolerance=self._tolerance,
             max_iterations=self._max_iterations,
             weight=self._weight,
-            limits=tuple(sorted(self._limits.items())),
+            limits=self._limit_key,
             reach_clamp=self._reach_clamp,
             softness=self._softness,
             look_at=self._look_at,
@@ -415,10 +418,9 @@ class Chain:
         staged.weight = settings.weight
         current, limits = self.__dict__.get("_limits"), dict(settings.limits)
         if current is not None and staged._solver == self.__dict__.get("_solver") and limits == current:
-            # The same limits: keep the mapping itself. The rig keys a chain's warm start and
-            # prepared limits on its identity (limits are replaced, never changed in place):
-            # a new but equal mapping would re-solve the chain cold.
-            staged._limits = current
+            # The same limits, already checked: keep them (the rig compares them by value,
+            # and the same objects let that compare stop at `is`).
+            staged._limits, staged._limit_key = current, self._limit_key
         else:
             staged.limits = limits
         staged.reach_clamp = settings.reach_clamp
@@ -430,7 +432,7 @@ class Chain:
     def copy(self) -> "Chain":
         other = object.__new__(Chain)
         # Every member is an immutable value or, for limits, a dict that is replaced and never
-        # changed in place, so sharing is safe (and lets a copied rig see its limits unchanged).
+        # changed in place, so sharing is safe.
         other.__dict__.update(self.__dict__)
         return other
 

@@ -22,7 +22,7 @@ from .chain import Chain, ChainReport, LimitFitError, check_finite
 from .clip import Clip
 from .ik import registry
 from .ik.limits import HingeLimit, Limit, hinge_axis
-from .rig_chain import ChainState, solve_chain
+from .rig_chain import ChainState, SolveInputs, same_limits, solve_chain
 from .rig_solve import ChainSetup, world_of
 from .rig_limb import solve_limb
 from .rig_pose import PendingState, SolvedPose, exported, pending, placed
@@ -78,6 +78,7 @@ class Rig:
         self._ground: Ground | None = None  # issue 8: the ground "ground feet" chains stand on
         self._gait: GaitSettings | None = None  # issue 8: legs stepping as the body moves
         self._gait_run: RigGait | None = None
+        self._input_version = 0  # bumped by the clip and ground setters (see clip)
         self.clip = clip
         self.time = time
         self.timeline = Timeline() if timeline is None else timeline  # keyed curves; opaque to the solver
@@ -237,8 +238,10 @@ class Rig:
             raise ValueError(f"clip has {clip.rotations.shape[1]} joints, the skeleton {len(self._skeleton)}")
         self._clip = clip
         self.clip_in_preset = False  # a preset's own clip (saved with it); a loaded BVH is not
-        # Solves remember the clip by identity; assigning a clip, even the same one edited
-        # in place, makes the next solve read it afresh.
+        # Solves key the animated pose on this counter, not on the clip's arrays (too big to
+        # compare each frame): assigning a clip, even the same one edited in place, makes
+        # the next solve read it afresh.
+        self._input_version += 1
         self._anim_cache = self._last_frame = self._outputs_anim = None
 
     @property
@@ -250,6 +253,7 @@ class Rig:
     def ground(self, spec) -> None:
         """None, "flat", "slope", a HeightField or a Ground."""
         self._ground = make_ground(spec)
+        self._input_version += 1  # as for the clip: a height field is too big to compare
         self._anim_cache = self._last_frame = self._outputs_anim = None
 
     @property
@@ -380,11 +384,11 @@ class Rig:
         self._outputs = {}
         return self.solve() if solve else None
 
-    def _place(self, name: str, ch: Chain, last: ChainState, key: tuple, offsets: list) -> ChainState | None:
+    def _place(self, name: str, ch: Chain, last: ChainState, inputs: SolveInputs, offsets: list) -> ChainState | None:
         setup = self._setups.get(name)
         if setup is None or not setup.fits(ch, offsets):
             setup = self._setups[name] = ChainSetup(ch, offsets)
-        state = placed(last, ch, key, setup)
+        state = placed(last, ch, inputs, setup)
         if state is None:
             del self._state[name]
         else:
@@ -400,8 +404,6 @@ class Rig:
         A chain whose inputs (its settings and the pose above it) are those of its last solve
         is not solved again, unless FABRIK was still short of the target (it gets another
         warm-started go); a frame whose inputs all match the last one returns at once."""
-        # Clips compare by identity (their == compares arrays); the cache holds the clip, so
-        # its id cannot be reused while the key is alive.
         if self._ground is not None:
             # Grounded chains aim where the ground puts them this frame (rig_ground.py).
             for name, target in self._animated_lists()[0][5].items():
@@ -441,25 +443,26 @@ class Rig:
                     if not outputs[u][3]:
                         based = False
                         break
-            if based and last.final and last.limits is ch._limits and last.key[3:] == settings:
+            if based and last.final and same_limits(last.limits, ch._limit_key) and last.inputs.settings == settings:
                 # Nothing it reads has moved: same state, and the same rotations if the weight is too.
                 state, iterations = last, 0
                 written = kept[2] if kept[1] == w else None
             else:
                 if based:
-                    base_pos, base_rot, offsets = last.key[:3]  # its settings changed, its base did not
+                    inputs = last.inputs  # its settings changed, its base did not
+                    base_pos, base_rot, offsets = inputs.base_pos, inputs.base_rot, inputs.offsets
                 else:
                     if plan.parent >= 0:
                         base_pos, base_rot = world_of(plan.parent, parents, rot, trans, world)
                     else:
                         base_pos, base_rot = sq.ZERO, sq.IDENTITY
                     offsets = [trans[j] for j in idx]
-                key = (base_pos, base_rot, offsets) + settings
+                inputs = SolveInputs(base_pos, base_rot, offsets, settings)
                 restored = type(last) is PendingState
                 if restored:  # a saved solution put back (restore_state): this frame's result if it fits
-                    last = self._place(name, ch, last, key, offsets)
+                    last = self._place(name, ch, last, inputs, offsets)
                     restored = last is not None
-                same = last is not None and last.limits is ch._limits and last.key == key
+                same = last is not None and same_limits(last.limits, ch._limit_key) and last.inputs == inputs
                 if same and (last.final or restored):
                     state, iterations = last, 0  # same inputs, same answer
                 else:
@@ -474,10 +477,10 @@ class Rig:
                             ch._target, ch._pole, ch._tolerance, ch._reach_clamp, ch._softness, setup.total,
                             setup.mid_limit, base_pos, base_rot, offsets, warm,
                         )
-                        state, iterations = ChainState(ik, key, ch._limits, error, error <= ch._tolerance, True), 0
+                        state, iterations = ChainState(ik, inputs, ch._limit_key, error, error <= ch._tolerance, True), 0
                     else:
                         state, iterations = solve_chain(
-                            ch, setup, base_pos, base_rot, offsets, last, warm, key, last if same else None, errors,
+                            ch, setup, base_pos, base_rot, offsets, last, warm, inputs, last if same else None, errors,
                             (rot, idx),
                         )
                     self._state[name] = state
@@ -507,7 +510,7 @@ class Rig:
         self._pose = Pose(flat, translations.copy())
         self._world_cache = None
         if settled:
-            self._last_frame = (frame_key or self._frame_key(), tuple(self._chains), reports, self._clip)
+            self._last_frame = (frame_key or self._frame_key(), tuple(self._chains), reports)
         else:
             self._last_frame = None
         return reports
@@ -515,8 +518,8 @@ class Rig:
     def _frame_key(self) -> tuple:
         """Everything a frame's solve reads besides the chains' own states (solve() does not
         change any of it)."""
-        return (id(self._clip), self._time if self._clip is not None else None, id(self._ground)) + tuple(
-            (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._weight, ch._limits)
+        return (self._input_version, self._time if self._clip is not None else None) + tuple(
+            (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._weight, ch._limit_key)
             + (ch._reach_clamp, ch._softness, ch._look_at, ch._ground_feet)
             for ch in self._chains.values()
         )
@@ -571,7 +574,7 @@ class Rig:
                 for name, ch in self._chains.items()
                 if ch._ground_feet and not ch._kind.aims
             ]
-        key = (id(self._clip), self._time if self._clip is not None else None, id(self._ground))
+        key = (self._input_version, self._time if self._clip is not None else None)
         key += tuple((name, clamp, w) for name, _, clamp, w in legs)
         cached = self._anim_cache
         if cached is None or cached[0] != key:
