@@ -4,6 +4,7 @@ gives what a fresh rig gives."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from rigedit.core.ik.limits import ConeLimit
 from rigedit.core.rig import BUNDLED_PRESETS, Rig
@@ -48,3 +49,25 @@ def test_a_chain_setup_fits_equal_limits_given_anew_and_not_changed_ones():
     limits[name] = ConeLimit(limits[name].max_deg / 2)
     ch.limits = limits
     assert not setup.fits(ch, offsets)
+
+
+@pytest.mark.parametrize("preset", sorted(p.stem for p in BUNDLED_PRESETS.glob("*.json")))
+def test_a_warm_rig_solves_as_a_copy_that_keeps_only_its_warm_starts(preset):
+    # The cache's shortcuts (setups, last frame's outputs, the settled frame, the animated
+    # pose) are pure shortcuts: a copy keeps the chains' states and nothing else, and
+    # solves every drag frame to the same pose.
+    rig = Rig.load(BUNDLED_PRESETS / f"{preset}.json")
+    rng = np.random.default_rng(13)
+    names = rig.chain_names
+    for frame in range(60):
+        fresh = rig.copy()
+        moved = [names[i] for i in rng.choice(len(names), size=rng.integers(0, len(names) + 1), replace=False)]
+        for name in moved:
+            step = rng.normal(0.0, 0.02, 3)
+            for r in (rig, fresh):
+                r.chain(name).target = r.chain(name).target + step
+        if rig.clip is not None and frame % 3 == 0:
+            rig.time = fresh.time = rig.time + 1.0 / 30.0
+        got, want = rig.solve(), fresh.solve()
+        np.testing.assert_allclose(rig.world_positions(), fresh.world_positions(), rtol=0, atol=1e-12)
+        assert {n: r.reached for n, r in got.items()} == {n: r.reached for n, r in want.items()}
