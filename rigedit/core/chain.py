@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable, Mapping
 import numpy as np
 
 from .chain_uses import DEFAULT_REACH_CLAMP, DEFAULT_SOFTNESS, LookAtSettings, check_look_at, check_reach_clamp, check_softness
+from .field_error import FieldError, under
 from .ik import registry
 from .ik.limits import ConeLimit, HingeLimit, Limit
 
@@ -118,33 +119,71 @@ def check_solver_fits(solver: str, n_joints: int) -> None:
 
 
 def check_limit(limit: Any) -> Limit:
+    """FieldError names the limit's field (("min_deg",), ("axis",))."""
     if isinstance(limit, HingeLimit):
-        axis = check_vec3(limit.axis)
-        if math.hypot(*axis) <= 1e-12:
-            raise ValueError("hinge axis must not be zero")
-        lo = check_between(limit.min_deg, -180.0, 180.0)
-        hi = check_between(limit.max_deg, -180.0, 180.0)
-        if lo > hi:
-            raise ValueError(f"hinge min_deg ({fmt(lo)}) must not exceed max_deg ({fmt(hi)})")
-        return HingeLimit(axis, lo, hi)
+        return check_hinge(limit.axis, limit.min_deg, limit.max_deg)
     if isinstance(limit, ConeLimit):
-        return ConeLimit(check_between(limit.max_deg, 0.0, 180.0))
+        return check_cone(limit.max_deg)
     raise ValueError(f"must be a HingeLimit or a ConeLimit, got {type(limit).__name__}")
 
 
+def check_hinge(axis: Any, min_deg: Any, max_deg: Any) -> HingeLimit:
+    """A HingeLimit from its fields (a preset's, or a limit's own), checked field by field."""
+    axis = _field("axis", check_vec3, axis)
+    if math.hypot(*axis) <= 1e-12:
+        raise FieldError(("axis",), "must not be zero")
+    lo = _field("min_deg", check_between, min_deg, -180.0, 180.0)
+    hi = _field("max_deg", check_between, max_deg, -180.0, 180.0)
+    if lo > hi:
+        raise FieldError(("min_deg",), f"must not exceed max_deg ({fmt(hi)}), got {fmt(lo)}")
+    return HingeLimit(axis, lo, hi)
+
+
+def check_cone(max_deg: Any) -> ConeLimit:
+    return ConeLimit(_field("max_deg", check_between, max_deg, 0.0, 180.0))
+
+
 def check_limits(limits: Mapping[str, Any], joints: Iterable[str]) -> dict[str, Limit]:
+    """FieldError names the field (("limits", joint, ...))."""
     if not isinstance(limits, Mapping):
-        raise ValueError(f"limits must be a mapping joint name -> limit, got {type(limits).__name__}")
+        raise FieldError(("limits",), f"must be a mapping joint name -> limit, got {type(limits).__name__}")
     joints = list(joints)
     out = {}
     for name, limit in limits.items():
         if name not in joints:
-            raise ValueError(f"limit on {fmt(name)}, which is not a joint of this chain {fmt(joints)}")
+            raise FieldError(("limits", name), f"{fmt(name)} is not a joint of this chain {fmt(joints)}")
         try:
             out[name] = check_limit(limit)
         except ValueError as e:
-            raise ValueError(f"limit on {name!r}: {e}") from None
+            raise under("limits", under(name, e)) from None
     return out
+
+
+def check_joints(joints: Iterable[str]) -> tuple[str, ...]:
+    joints = tuple(joints)
+    if len(joints) < 2:
+        raise FieldError(("joints",), f"needs at least 2 joints, got {len(joints)}")
+    for i, name in enumerate(joints):
+        if name in joints[:i]:
+            raise FieldError(("joints", i), f"{fmt(name)} is listed twice (also joints[{joints.index(name)}])")
+    return joints
+
+
+def _mapping(limits: Any) -> Any:
+    """ChainSettings.limits as a mapping (its pairs, or a mapping given as is)."""
+    if isinstance(limits, Mapping):
+        return limits
+    try:
+        return dict(limits)
+    except (TypeError, ValueError):
+        return limits  # check_limits names what it is
+
+
+def _field(field: str, check: Callable, *args):
+    try:
+        return check(*args)
+    except ValueError as e:
+        raise under(field, e) from None
 
 
 class LimitFitError(ValueError):
@@ -171,6 +210,29 @@ class ChainSettings:
     softness: float = DEFAULT_SOFTNESS  # metres of reach eased by soft IK; 0 = off
     look_at: LookAtSettings = LookAtSettings()  # used by the look_at solver only
     ground_feet: bool = False  # the target follows the rig's ground under the animated tip
+
+    def checked(self, joints: Iterable[str]) -> "ChainSettings":
+        """These settings checked for a chain of `joints` (names, root to tip) as the
+        chain's setters check them, cleaned; FieldError names the field below the chain and
+        the bare problem (what the preset reader turns into a JSON path)."""
+        joints = _field("joints", check_joints, joints)
+        solver = _field("solver", check_solver, self.solver)
+        _field("joints", check_solver_fits, solver, len(joints))
+        if not isinstance(self.ground_feet, (bool, np.bool_)):
+            raise FieldError(("ground_feet",), f"must be true or false, got {fmt(self.ground_feet)}")
+        return ChainSettings(
+            solver=solver,
+            target=_field("target", check_vec3, self.target),
+            pole=None if self.pole is None else _field("pole", check_vec3, self.pole),
+            tolerance=_field("tolerance", check_tolerance, self.tolerance),
+            max_iterations=_field("max_iterations", check_max_iterations, self.max_iterations),
+            weight=_field("weight", check_weight, self.weight),
+            limits=tuple(sorted(check_limits(_mapping(self.limits), joints).items())),
+            reach_clamp=_field("reach_clamp", check_reach_clamp, self.reach_clamp),
+            softness=_field("softness", check_softness, self.softness),
+            look_at=_field("look_at", check_look_at, self.look_at, len(joints)),
+            ground_feet=bool(self.ground_feet),
+        )
 
 
 @dataclass(frozen=True)
@@ -216,11 +278,10 @@ class Chain:
         if not isinstance(name, str) or not name:
             raise ValueError(f"chain name must be a non-empty string, got {fmt(name)}")
         self._name = name
-        self._joints = tuple(joints)
-        if len(self._joints) < 2:
-            raise ValueError(f"chain {name!r}: needs at least 2 joints, got {len(self._joints)}")
-        if len(set(self._joints)) != len(self._joints):
-            raise ValueError(f"chain {name!r}: joints repeat: {fmt(list(self._joints))}")
+        try:
+            self._joints = check_joints(joints)
+        except FieldError as e:
+            raise ValueError(f"chain {name!r}: {e.problem}") from None
         self.apply(
             ChainSettings(
                 solver=solver,

@@ -56,7 +56,7 @@ def test_bad_values_are_refused_with_a_clear_message_and_leave_the_old_value(rig
 @pytest.mark.parametrize(
     "chain,limits,message",
     [
-        ("left_leg", {"Spine": ConeLimit(10.0)}, "chain 'left_leg': limit on 'Spine', which is not a joint of this chain ['LeftUpLeg', 'LeftLeg', 'LeftFoot']"),
+        ("left_leg", {"Spine": ConeLimit(10.0)}, "chain 'left_leg': limit on 'Spine': 'Spine' is not a joint of this chain ['LeftUpLeg', 'LeftLeg', 'LeftFoot']"),
         ("left_leg", {"LeftFoot": ConeLimit(10.0)}, "chain 'left_leg': limit on 'LeftFoot': it is the chain's tip: no bone of the chain leaves it"),
         ("left_leg", {"LeftUpLeg": ConeLimit(10.0)}, "chain 'left_leg': limit on 'LeftUpLeg': a two_bone chain takes a limit only on its middle joint"),
         ("left_leg", {"LeftLeg": HingeLimit((0.0, -0.42, 0.025), 0.0, 90.0)}, "chain 'left_leg': limit on 'LeftLeg': the hinge axis is parallel to the bone entering the joint: no plane to bend in"),
