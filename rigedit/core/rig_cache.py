@@ -3,11 +3,13 @@ what the last frame wrote, so that a chain whose inputs have not changed is not 
 again and a frame whose inputs all match the last settled one returns at once.
 
 Everything here is keyed by value (a chain state's SolveInputs, its limits as a value, the
-rig's input version for the clip and ground), never by an object's identity.
+rig's input version for the clip and ground), never by an object's identity. The records
+made every frame are named tuples (see rig_chain.SolveInputs).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -30,8 +32,7 @@ class AnimatedFrame:
     soles: dict
 
 
-@dataclass(slots=True)
-class ChainOutput:
+class ChainOutput(NamedTuple):
     """What a frame's solve left for one chain: its state (None for look_at), the weight it
     blended with, the rotations it wrote (empty for weight 0), and whether those are the
     very ones the frame before wrote (its downstream chains' bases did not move)."""
@@ -42,8 +43,7 @@ class ChainOutput:
     unchanged: bool
 
 
-@dataclass(frozen=True, slots=True)
-class SettledFrame:
+class SettledFrame(NamedTuple):
     """A solve that left every chain final: its inputs (rig_eval.frame_key), the chain order
     and the reports, returned again while those inputs hold."""
 

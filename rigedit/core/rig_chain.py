@@ -8,7 +8,7 @@ limited or not, and a two-bone chain whose last solve left a limited warm start.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import scalar_quat as sq
 from .chain import Chain
@@ -18,11 +18,17 @@ from .ik.soft import effective_target_float
 from .rig_solve import ChainSetup, chain_pose, fabrik_chain, fabrik_warm, local_turns, turned_locals, two_bone_chain
 
 
-@dataclass(frozen=True, slots=True)
-class SolveInputs:
+# Named tuples, not frozen dataclasses: as immutable and named, compared by value, and made
+# and compared once per chain per frame at a fraction of the cost (frozen dataclasses cost
+# 5-12% of a drag frame). The solve loop makes them with `make` (tuple.__new__ on the
+# fields in order), which skips the generated __new__'s Python call.
+make = tuple.__new__
+
+
+class SolveInputs(NamedTuple):
     """What a chain was solved for: the world transform of its root's parent, its joints'
     offsets and its settings (solver, target, pole, tolerance, max_iterations, reach_clamp,
-    softness; Rig.solve's order). Compared by value: the same inputs give the same answer."""
+    softness; rig_eval's order). Compared by value: the same inputs give the same answer."""
 
     base_pos: tuple
     base_rot: tuple
@@ -30,8 +36,7 @@ class SolveInputs:
     settings: tuple
 
 
-@dataclass(frozen=True, slots=True)
-class LimitedWarm:
+class LimitedWarm(NamedTuple):
     """A limited FABRIK result as the next warm start: the base and offsets it was solved
     on, its points, its bones' world frames and its PreparedLimits there."""
 
@@ -41,9 +46,6 @@ class LimitedWarm:
     points: object
     frames: object
     prepared: PreparedLimits
-
-    def on(self, base_pos, base_rot, offsets) -> bool:
-        return self.base_pos == base_pos and self.base_rot == base_rot and self.offsets == offsets
 
 
 class ChainState:
@@ -67,11 +69,6 @@ class ChainState:
 # unchanged inputs gains less than this fraction of its error: then it has stalled (out of
 # reach, or held by its limits) and is left alone until something changes.
 STALL_GAIN = 1e-6
-
-
-def same_limits(a, b) -> bool:
-    """Two Chain.limit_key values are the same limits (the same object first: a shortcut)."""
-    return a is b or a == b
 
 
 def solve_chain(
@@ -125,8 +122,12 @@ def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors):
     """solve_chain's solve from one start: (local rotations, error, iterations, next warm
     start, whether a limited FABRIK solve stopped short of an aim within reach before its
     iteration cap)."""
-    start = warm_state.start if warm_state is not None and same_limits(warm_state.limits, ch._limit_key) else None
-    if start is not None and start.on(base_pos, base_rot, offsets):
+    start = None
+    if warm_state is not None:
+        limits = warm_state.limits
+        if limits is ch._limit_key or limits == ch._limit_key:
+            start = warm_state.start
+    if start is not None and start.base_pos == base_pos and start.base_rot == base_rot and start.offsets == offsets:
         # The chain's own last limited result, on the same base: its points, frames and
         # limit directions are where that solve left them (no FK, no limits to prepare).
         points, frames, prepared = start.points, start.frames, start.prepared
@@ -148,7 +149,7 @@ def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors):
         solved, iterations, ik, moved = warm_solve
         twists = None
         if moved is not None:
-            start = LimitedWarm(base_pos, base_rot, offsets, *moved)
+            start = make(LimitedWarm, (base_pos, base_rot, offsets) + moved)
     elif ch._kind.closed_form:
         solved, twists = two_bone_chain(aim, ch._pole, ch._tolerance, setup.mid_limit, points, frames)
         iterations = 0
@@ -174,7 +175,7 @@ def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors):
             else:
                 ik, world = turned_locals(base_rot, frames, turns)
             ready = PreparedLimits(prep.kinds, prep.params, dirs, axes, prep.root_dir, None, prep.lengths, prep.packed)
-            start = LimitedWarm(base_pos, base_rot, offsets, pts, world, ready)
+            start = make(LimitedWarm, (base_pos, base_rot, offsets, pts, world, ready))
     if ik is None:
         ik = warm if solved is points else local_turns(base_rot, warm, offsets, solved, twists)
     tip = tip_of(solved)

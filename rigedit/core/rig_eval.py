@@ -18,7 +18,7 @@ import numpy as np
 from . import scalar_quat as sq
 from .chain import Chain, ChainReport
 from .rig_cache import AnimatedFrame, ChainOutput, SettledFrame
-from .rig_chain import ChainState, SolveInputs, same_limits, solve_chain
+from .rig_chain import ChainState, SolveInputs, make, solve_chain
 from .rig_ground import ground_frame
 from .rig_limb import solve_limb
 from .rig_pose import PendingState, placed
@@ -78,7 +78,8 @@ def solve_frame(rig) -> dict[str, ChainReport]:
                 if not outputs[u].unchanged:
                     based = False
                     break
-        if based and last.final and same_limits(last.limits, ch._limit_key) and last.inputs.settings == settings:
+        limits = ch._limit_key
+        if based and last.final and (last.limits is limits or last.limits == limits) and last.inputs.settings == settings:
             # Nothing it reads has moved: same state, and the same rotations if the weight is too.
             state, iterations = last, 0
             written = kept.written if kept.weight == w else None
@@ -92,12 +93,12 @@ def solve_frame(rig) -> dict[str, ChainReport]:
                 else:
                     base_pos, base_rot = sq.ZERO, sq.IDENTITY
                 offsets = [trans[j] for j in idx]
-            inputs = SolveInputs(base_pos, base_rot, offsets, settings)
+            inputs = make(SolveInputs, (base_pos, base_rot, offsets, settings))
             restored = type(last) is PendingState
             if restored:  # a saved solution put back (restore_state): this frame's result if it fits
                 last = _place(cache, name, ch, last, inputs, offsets)
                 restored = last is not None
-            same = last is not None and same_limits(last.limits, ch._limit_key) and last.inputs == inputs
+            same = last is not None and (last.limits is limits or last.limits == limits) and last.inputs == inputs
             if same and (last.final or restored):
                 state, iterations = last, 0  # same inputs, same answer
             else:
@@ -129,7 +130,7 @@ def solve_frame(rig) -> dict[str, ChainReport]:
             else:  # quat_slerp gives its ends exactly, so 0 and 1 need no call
                 current = np.array([rot[j] for j in idx[:-1]])
                 written = [tuple(q) for q in quat_slerp(current, np.array(state.ik), w).tolist()]
-        outputs[name] = ChainOutput(state, w, written, kept is not None and kept.written is written)
+        outputs[name] = make(ChainOutput, (state, w, written, kept is not None and kept.written is written))
         if written:
             for j, q in zip(idx, written):
                 rot[j] = q
@@ -143,7 +144,7 @@ def solve_frame(rig) -> dict[str, ChainReport]:
     flat = np.fromiter(concat.from_iterable(rot), np.float64, 4 * len(rot)).reshape(-1, 4)
     rig._pose = Pose(flat, anim.translations.copy())
     rig._world_cache = None
-    cache.settled = SettledFrame(key or frame_key(rig), tuple(chains), reports) if settled else None
+    cache.settled = make(SettledFrame, (key or frame_key(rig), tuple(chains), reports)) if settled else None
     return reports
 
 
