@@ -37,6 +37,7 @@ def solve_frame(rig) -> dict[str, ChainReport]:
     warm-started go); a frame whose inputs all match the last settled one returns at once."""
     cache = rig._cache
     chains = rig._chains
+    new = make  # a local: called per chain
     if rig._ground is not None:
         # Grounded chains aim where the ground puts them this frame (rig_ground.py).
         for name, target in animated(rig).grounded.items():
@@ -80,9 +81,11 @@ def solve_frame(rig) -> dict[str, ChainReport]:
                     break
         limits = ch._limit_key
         if based and last.final and (last.limits is limits or last.limits == limits) and last.inputs.settings == settings:
-            # Nothing it reads has moved: same state, and the same rotations if the weight is too.
+            # Nothing it reads has moved: same state, and the same rotations if the weight is too
+            # (then last frame's record, if it was already unchanged, is this frame's too).
             state, iterations = last, 0
             written = kept.written if kept.weight == w else None
+            output = kept if written is not None and kept.unchanged else None
         else:
             if based:
                 inputs = last.inputs  # its settings changed, its base did not
@@ -93,7 +96,7 @@ def solve_frame(rig) -> dict[str, ChainReport]:
                 else:
                     base_pos, base_rot = sq.ZERO, sq.IDENTITY
                 offsets = [trans[j] for j in idx]
-            inputs = make(SolveInputs, (base_pos, base_rot, offsets, settings))
+            inputs = new(SolveInputs, (base_pos, base_rot, offsets, settings))
             restored = type(last) is PendingState
             if restored:  # a saved solution put back (restore_state): this frame's result if it fits
                 last = _place(cache, name, ch, last, inputs, offsets)
@@ -120,7 +123,7 @@ def solve_frame(rig) -> dict[str, ChainReport]:
                         (rot, idx),
                     )
                 states[name] = state
-            written = None
+            written = output = None
         settled = settled and state.final
         if written is None:
             if w == 0.0:
@@ -130,7 +133,7 @@ def solve_frame(rig) -> dict[str, ChainReport]:
             else:  # quat_slerp gives its ends exactly, so 0 and 1 need no call
                 current = np.array([rot[j] for j in idx[:-1]])
                 written = [tuple(q) for q in quat_slerp(current, np.array(state.ik), w).tolist()]
-        outputs[name] = make(ChainOutput, (state, w, written, kept is not None and kept.written is written))
+        outputs[name] = output or new(ChainOutput, (state, w, written, kept is not None and kept.written is written))
         if written:
             for j, q in zip(idx, written):
                 rot[j] = q
