@@ -169,6 +169,10 @@ def check_joints(joints: Iterable[str]) -> tuple[str, ...]:
     return joints
 
 
+def _pairs(limits: Any):
+    return limits.items() if isinstance(limits, Mapping) else limits
+
+
 def _mapping(limits: Any) -> Any:
     """ChainSettings.limits as a mapping (its pairs, or a mapping given as is)."""
     if isinstance(limits, Mapping):
@@ -218,9 +222,7 @@ class ChainSettings:
         joints = _field("joints", check_joints, joints)
         solver = _field("solver", check_solver, self.solver)
         _field("joints", check_solver_fits, solver, len(joints))
-        if not isinstance(self.ground_feet, (bool, np.bool_)):
-            raise FieldError(("ground_feet",), f"must be true or false, got {fmt(self.ground_feet)}")
-        return ChainSettings(
+        checked = ChainSettings(
             solver=solver,
             target=_field("target", check_vec3, self.target),
             pole=None if self.pole is None else _field("pole", check_vec3, self.pole),
@@ -233,6 +235,9 @@ class ChainSettings:
             look_at=_field("look_at", check_look_at, self.look_at, len(joints)),
             ground_feet=bool(self.ground_feet),
         )
+        if not isinstance(self.ground_feet, (bool, np.bool_)):
+            raise FieldError(("ground_feet",), f"must be true or false, got {fmt(self.ground_feet)}")
+        return checked
 
 
 @dataclass(frozen=True)
@@ -469,26 +474,35 @@ class Chain:
         """Take every setting at once; if any is invalid, none is taken."""
         if "_limits" in self.__dict__ and settings == self.settings():
             return  # nothing changes: the editor hands every chain's settings over with each goal
-        staged = object.__new__(Chain)
-        staged._name, staged._joints, staged._fit = self._name, self._joints, self._fit
-        staged.solver = settings.solver
-        staged.target = settings.target
-        staged.pole = settings.pole
-        staged.tolerance = settings.tolerance
-        staged.max_iterations = settings.max_iterations
-        staged.weight = settings.weight
-        current, limits = self.__dict__.get("_limits"), dict(settings.limits)
-        if current is not None and staged._solver == self.__dict__.get("_solver") and limits == current:
+        try:
+            checked = settings.checked(self._joints)  # the one check, the preset reader's too
+        except FieldError as e:
+            raise ValueError(f"chain {self._name!r}: {e}") from None
+        by_name = dict(checked.limits)
+        limits = {name: by_name[name] for name, _ in _pairs(settings.limits)}  # in the order given (a file's)
+        current = self.__dict__.get("_limits")
+        if current is not None and checked.solver == self.__dict__.get("_solver") and limits == current:
             # The same limits, already checked: keep them (the rig compares them by value,
             # and the same objects let that compare stop at `is`).
-            staged._limits, staged._limit_key = current, self._limit_key
+            limits, key = current, self._limit_key
         else:
-            staged.limits = limits
-        staged.reach_clamp = settings.reach_clamp
-        staged.softness = settings.softness
-        staged.look_at = settings.look_at
-        staged.ground_feet = settings.ground_feet
-        self.__dict__.update({k: v for k, v in staged.__dict__.items() if k not in ("_name", "_joints", "_fit")})
+            self._check_fit(checked.solver, limits)
+            key = tuple(sorted(limits.items()))
+        self.__dict__.update(
+            _solver=checked.solver,
+            _kind=registry.get(checked.solver),  # the solver's registry entry: what the rig asks of it
+            _target=checked.target,
+            _pole=checked.pole,
+            _tolerance=checked.tolerance,
+            _max_iterations=checked.max_iterations,
+            _weight=checked.weight,
+            _limits=limits,
+            _limit_key=key,
+            _reach_clamp=checked.reach_clamp,
+            _softness=checked.softness,
+            _look_at=checked.look_at,
+            _ground_feet=checked.ground_feet,
+        )
 
     def copy(self) -> "Chain":
         other = object.__new__(Chain)

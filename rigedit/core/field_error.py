@@ -15,10 +15,15 @@ class FieldError(ValueError):
         self.where, self.problem = tuple(where), problem
 
 
+# Problems that name their field themselves ("unknown solver 'ccd' ...", "solver 'two_bone'
+# needs exactly 3 joints ...", "needs at least 2 joints ...").
+_SELF_NAMED = (("solver",), ("joints",))
+
+
 def describe(where: tuple, problem: str) -> str:
     """The problem after its field, as a chain's setters say it ("limit on 'LeftLeg':
     min_deg must not exceed ...", "look_at up_axis must not be parallel ...")."""
-    if not where:
+    if not where or where in _SELF_NAMED:
         return problem
     if where[0] == "limits" and len(where) >= 2:
         return f"limit on {where[1]!r}: " + describe(where[2:], problem)

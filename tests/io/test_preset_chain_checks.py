@@ -62,8 +62,14 @@ def test_a_bad_chain_value_in_a_file_is_the_core_check_at_its_path(field, file_v
     doc["chains"][ARM][field] = file_value
     path, problem = _file_problem(doc)
     arm = Rig.default().chain(doc["chains"][ARM]["name"])
-    err = _core_problem(dataclasses.replace(arm.settings(), **{field: core_value}), arm.joints)
+    bad = dataclasses.replace(arm.settings(), **{field: core_value})
+    err = _core_problem(bad, arm.joints)
     assert (path, problem) == (_json_path(ARM, err.where), err.problem)
+    before = arm.settings()
+    with pytest.raises(ValueError) as e:
+        arm.apply(bad)  # the chain takes its settings through the same check
+    assert str(e.value) == f"chain {arm.name!r}: {err}"
+    assert arm.settings() == before
 
 
 @pytest.mark.parametrize(
