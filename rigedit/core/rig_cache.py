@@ -18,7 +18,7 @@ from .rig_chain import ChainState
 from .rig_solve import ChainSetup
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # compared by its key (it holds an array)
 class AnimatedFrame:
     """The animated pose under the IK for one clip, time and ground (`key`), as float
     tuples (rotations, translations) and the translations array, with where the ground puts
@@ -55,25 +55,25 @@ class SettledFrame(NamedTuple):
 @dataclass(slots=True)
 class WarmCache:
     """Per chain, its last solve (`states`), its solver setup (`setups`, rebuilt when it no
-    longer fits) and what the last frame wrote (`outputs`, valid on the animated frame
-    `outputs_anim`); the animated frame of the current clip and time (`anim`), and the last
-    settled frame (`settled`)."""
+    longer fits) and what the last frame wrote (`outputs`, valid on the animated frame whose
+    key is `outputs_key`); the animated frame of the current clip and time (`anim`), and
+    the last settled frame (`settled`)."""
 
     states: dict[str, ChainState] = field(default_factory=dict)
     setups: dict[str, ChainSetup] = field(default_factory=dict)
     outputs: dict[str, ChainOutput] = field(default_factory=dict)
-    outputs_anim: AnimatedFrame | None = None
+    outputs_key: tuple | None = None
     anim: AnimatedFrame | None = None
     settled: SettledFrame | None = None
 
     def forget_frame(self) -> None:
         """What chains read has changed (structure, pose, saved states): the next solve is
         a full pass, warm-started from the states."""
-        self.settled = self.outputs_anim = None
+        self.settled = self.outputs_key = None
 
     def forget_animation(self) -> None:
         """The clip or ground changed: the animated pose is read afresh too."""
-        self.anim = self.settled = self.outputs_anim = None
+        self.anim = self.settled = self.outputs_key = None
 
     def drop(self, name: str) -> None:
         self.states.pop(name, None)

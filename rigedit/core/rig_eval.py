@@ -53,7 +53,7 @@ def solve_frame(rig) -> dict[str, ChainReport]:
     # What last frame's solve left per chain: its state, the weight it blended with and
     # the rotations it wrote. A chain whose settings, animation and upstream chains are all
     # as they were can take its rotations from there without looking at the pose.
-    before = cache.outputs if cache.outputs_anim is anim else {}
+    before = cache.outputs if cache.outputs_key == anim.key else {}
     outputs: dict[str, ChainOutput] = {}
     rot = list(anim.rot)  # the chains write into it; the cached animated lists stay as they are
     world: list = [None] * len(rot)
@@ -142,7 +142,7 @@ def solve_frame(rig) -> dict[str, ChainReport]:
         reports[name] = ChainReport(name, state.error, iterations, state.reached, tuple(errors))
     if rig._ground is not None and anim.soles:
         _turn_soles(rig, anim.soles, rot, trans, world)
-    cache.outputs, cache.outputs_anim = outputs, anim
+    cache.outputs, cache.outputs_key = outputs, anim.key
     # fromiter over the flattened tuples: half the cost of np.array on a list of tuples.
     flat = np.fromiter(concat.from_iterable(rot), np.float64, 4 * len(rot)).reshape(-1, 4)
     rig._pose = Pose(flat, anim.translations.copy())
