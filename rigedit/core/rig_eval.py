@@ -215,7 +215,7 @@ def _solve_look_at(rig, ch: Chain, plan, rot: list, trans: list, world: list, ou
     else:
         current = np.array([rot[j] for j in idx])
         written = [tuple(q) for q in quat_slerp(current, np.array(aimed), w).tolist()]
-    outputs[ch.name] = ChainOutput(None, w, written, False)
+    outputs[ch.name] = make(ChainOutput, (None, w, written, False))
     if written:
         for j, q in zip(idx, written):
             rot[j] = q
