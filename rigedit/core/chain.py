@@ -1,151 +1,47 @@
 """An IK chain's settings, validated on every set, and the per-chain solve report.
 
-The validators return the cleaned value or raise ValueError with the bare problem ("must be
-between 0 and 1, got 1.5"), so the chain (which names the chain and field) and the preset
-reader (which names the file and JSON path) phrase the same problem the same way.
+A chain's settings are one value, ChainSettings, checked by ChainSettings.checked with the
+validators of chain_checks.py: Chain.apply and the preset reader both take settings through
+it, so the chain (which names the chain and field) and the preset reader (which names the
+file and JSON path) phrase the same problem the same way.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 import numpy as np
 
+from .chain_checks import (  # noqa: F401 (the validators are this module's API too)
+    DEFAULT_MAX_ITERATIONS,
+    DEFAULT_TOLERANCE,
+    MAX_COORD,
+    MAX_ITERATIONS_CAP,
+    SOLVERS,
+    _field,
+    _mapping,
+    _pairs,
+    check_between,
+    check_cone,
+    check_coords,
+    check_finite,
+    check_hinge,
+    check_joints,
+    check_limit,
+    check_limits,
+    check_max_iterations,
+    check_solver,
+    check_solver_fits,
+    check_tolerance,
+    check_vec3,
+    check_weight,
+    fmt,
+)
 from .chain_uses import DEFAULT_REACH_CLAMP, DEFAULT_SOFTNESS, LookAtSettings, check_look_at, check_reach_clamp, check_softness
+from .field_error import FieldError
 from .ik import registry
-from .ik.limits import ConeLimit, HingeLimit, Limit
-
-SOLVERS = registry.NAMES  # the names; the solvers' properties are registry.SOLVERS'
-
-# 1 mm: far below what anyone sees on a character-sized rig, far above float round-off, and
-# DESIGN.md's fabrik default, so a chain and a bare fabrik() call agree out of the box.
-DEFAULT_TOLERANCE = 1e-3
-DEFAULT_MAX_ITERATIONS = 10
-MAX_ITERATIONS_CAP = 10_000  # a typo guard: more passes never help a chain converge
-# Coordinates (metres) beyond this are refused: 1000 km is past any rig, and keeping well
-# inside float64's range means squares and cross products of them never overflow.
-MAX_COORD = 1e6
-
-
-def fmt(value: Any) -> str:
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, str):
-        return repr(value)
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return "[" + ", ".join(fmt(v) for v in (value.tolist() if isinstance(value, np.ndarray) else value)) + "]"
-    return repr(value)
-
-
-def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
-
-
-def check_finite(value: Any) -> float:
-    if not _is_number(value):
-        raise ValueError(f"must be a number, got {fmt(value)}")
-    v = float(value)
-    if not math.isfinite(v):
-        raise ValueError(f"must be a finite number, got {fmt(v)}")
-    return v
-
-
-def check_vec3(value: Any) -> tuple[float, float, float]:
-    # Targets are set on every dragged frame: plain floats take a short path.
-    if type(value) in (tuple, list) and len(value) == 3:
-        x, y, z = value
-        if type(x) is float and type(y) is float and type(z) is float and abs(x) + abs(y) + abs(z) <= MAX_COORD:
-            return (x, y, z)
-    if isinstance(value, np.ndarray):
-        items = value.tolist() if value.shape == (3,) else None
-    elif isinstance(value, (list, tuple)):
-        items = list(value) if len(value) == 3 else None
-    else:
-        items = None
-    if items is None or not all(_is_number(v) for v in items):
-        raise ValueError(f"must be 3 numbers [x, y, z], got {fmt(value)}")
-    out = (float(items[0]), float(items[1]), float(items[2]))
-    if not all(math.isfinite(v) for v in out):
-        raise ValueError(f"must be 3 finite numbers, got {fmt(out)}")
-    check_coords(out)
-    return out
-
-
-def check_coords(values) -> None:
-    if any(abs(v) > MAX_COORD for v in values):
-        raise ValueError(f"must be within -{MAX_COORD:g} and {MAX_COORD:g}, got {fmt(list(values))}")
-
-
-def check_between(value: Any, lo: float, hi: float) -> float:
-    v = check_finite(value)
-    if not lo <= v <= hi:
-        raise ValueError(f"must be between {lo:g} and {hi:g}, got {fmt(v)}")
-    return v
-
-
-def check_weight(value: Any) -> float:
-    return check_between(value, 0.0, 1.0)
-
-
-def check_tolerance(value: Any) -> float:
-    v = check_finite(value)
-    if not v > 0.0:
-        raise ValueError(f"must be greater than 0, got {fmt(v)}")
-    return v
-
-
-def check_max_iterations(value: Any) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"must be a whole number, got {fmt(value)}")
-    v = int(value)
-    if not 1 <= v <= MAX_ITERATIONS_CAP:
-        raise ValueError(f"must be between 1 and {MAX_ITERATIONS_CAP}, got {v}")
-    return v
-
-
-def check_solver(value: Any) -> str:
-    if registry.find(value) is None:
-        raise ValueError(f"unknown solver {fmt(value)} (expected {registry.expected()})")
-    return value
-
-
-def check_solver_fits(solver: str, n_joints: int) -> None:
-    problem = registry.get(solver).fit_problem(n_joints)
-    if problem is not None:
-        raise ValueError(problem)
-
-
-def check_limit(limit: Any) -> Limit:
-    if isinstance(limit, HingeLimit):
-        axis = check_vec3(limit.axis)
-        if math.hypot(*axis) <= 1e-12:
-            raise ValueError("hinge axis must not be zero")
-        lo = check_between(limit.min_deg, -180.0, 180.0)
-        hi = check_between(limit.max_deg, -180.0, 180.0)
-        if lo > hi:
-            raise ValueError(f"hinge min_deg ({fmt(lo)}) must not exceed max_deg ({fmt(hi)})")
-        return HingeLimit(axis, lo, hi)
-    if isinstance(limit, ConeLimit):
-        return ConeLimit(check_between(limit.max_deg, 0.0, 180.0))
-    raise ValueError(f"must be a HingeLimit or a ConeLimit, got {type(limit).__name__}")
-
-
-def check_limits(limits: Mapping[str, Any], joints: Iterable[str]) -> dict[str, Limit]:
-    if not isinstance(limits, Mapping):
-        raise ValueError(f"limits must be a mapping joint name -> limit, got {type(limits).__name__}")
-    joints = list(joints)
-    out = {}
-    for name, limit in limits.items():
-        if name not in joints:
-            raise ValueError(f"limit on {fmt(name)}, which is not a joint of this chain {fmt(joints)}")
-        try:
-            out[name] = check_limit(limit)
-        except ValueError as e:
-            raise ValueError(f"limit on {name!r}: {e}") from None
-    return out
-
+from .ik.limits import Limit
 
 class LimitFitError(ValueError):
     """A limit the chain cannot take on that joint (its tip, the root of a two-bone chain, a
@@ -171,6 +67,30 @@ class ChainSettings:
     softness: float = DEFAULT_SOFTNESS  # metres of reach eased by soft IK; 0 = off
     look_at: LookAtSettings = LookAtSettings()  # used by the look_at solver only
     ground_feet: bool = False  # the target follows the rig's ground under the animated tip
+
+    def checked(self, joints: Iterable[str]) -> "ChainSettings":
+        """These settings checked for a chain of `joints` (names, root to tip) as the
+        chain's setters check them, cleaned; FieldError names the field below the chain and
+        the bare problem (what the preset reader turns into a JSON path)."""
+        joints = _field("joints", check_joints, joints)
+        solver = _field("solver", check_solver, self.solver)
+        _field("joints", check_solver_fits, solver, len(joints))
+        checked = ChainSettings(
+            solver=solver,
+            target=_field("target", check_vec3, self.target),
+            pole=None if self.pole is None else _field("pole", check_vec3, self.pole),
+            tolerance=_field("tolerance", check_tolerance, self.tolerance),
+            max_iterations=_field("max_iterations", check_max_iterations, self.max_iterations),
+            weight=_field("weight", check_weight, self.weight),
+            limits=tuple(sorted(check_limits(_mapping(self.limits), joints).items())),
+            reach_clamp=_field("reach_clamp", check_reach_clamp, self.reach_clamp),
+            softness=_field("softness", check_softness, self.softness),
+            look_at=_field("look_at", check_look_at, self.look_at, len(joints)),
+            ground_feet=bool(self.ground_feet),
+        )
+        if not isinstance(self.ground_feet, (bool, np.bool_)):
+            raise FieldError(("ground_feet",), f"must be true or false, got {fmt(self.ground_feet)}")
+        return checked
 
 
 @dataclass(frozen=True)
@@ -216,11 +136,10 @@ class Chain:
         if not isinstance(name, str) or not name:
             raise ValueError(f"chain name must be a non-empty string, got {fmt(name)}")
         self._name = name
-        self._joints = tuple(joints)
-        if len(self._joints) < 2:
-            raise ValueError(f"chain {name!r}: needs at least 2 joints, got {len(self._joints)}")
-        if len(set(self._joints)) != len(self._joints):
-            raise ValueError(f"chain {name!r}: joints repeat: {fmt(list(self._joints))}")
+        try:
+            self._joints = check_joints(joints)
+        except FieldError as e:
+            raise ValueError(f"chain {name!r}: {e.problem}") from None
         self.apply(
             ChainSettings(
                 solver=solver,
@@ -342,6 +261,9 @@ class Chain:
             raise ValueError(f"chain {self._name!r}: {e}") from None
         self._check_fit(self._solver, limits)
         self._limits = limits
+        # The limits as a value (sorted (joint, Limit) pairs, hashable): what the rig keys a
+        # chain's warm start and limit plan on.
+        self._limit_key = tuple(sorted(limits.items()))
 
     @property
     def reach_clamp(self) -> float:
@@ -394,7 +316,7 @@ class Chain:
             tolerance=self._tolerance,
             max_iterations=self._max_iterations,
             weight=self._weight,
-            limits=tuple(sorted(self._limits.items())),
+            limits=self._limit_key,
             reach_clamp=self._reach_clamp,
             softness=self._softness,
             look_at=self._look_at,
@@ -405,32 +327,40 @@ class Chain:
         """Take every setting at once; if any is invalid, none is taken."""
         if "_limits" in self.__dict__ and settings == self.settings():
             return  # nothing changes: the editor hands every chain's settings over with each goal
-        staged = object.__new__(Chain)
-        staged._name, staged._joints, staged._fit = self._name, self._joints, self._fit
-        staged.solver = settings.solver
-        staged.target = settings.target
-        staged.pole = settings.pole
-        staged.tolerance = settings.tolerance
-        staged.max_iterations = settings.max_iterations
-        staged.weight = settings.weight
-        current, limits = self.__dict__.get("_limits"), dict(settings.limits)
-        if current is not None and staged._solver == self.__dict__.get("_solver") and limits == current:
-            # The same limits: keep the mapping itself. The rig keys a chain's warm start and
-            # prepared limits on its identity (limits are replaced, never changed in place):
-            # a new but equal mapping would re-solve the chain cold.
-            staged._limits = current
+        try:
+            checked = settings.checked(self._joints)  # the one check, the preset reader's too
+        except FieldError as e:
+            raise ValueError(f"chain {self._name!r}: {e}") from None
+        by_name = dict(checked.limits)
+        limits = {name: by_name[name] for name, _ in _pairs(settings.limits)}  # in the order given (a file's)
+        current = self.__dict__.get("_limits")
+        if current is not None and checked.solver == self.__dict__.get("_solver") and limits == current:
+            # The same limits, already checked: keep them (the rig compares them by value,
+            # and the same objects let that compare stop at `is`).
+            limits, key = current, self._limit_key
         else:
-            staged.limits = limits
-        staged.reach_clamp = settings.reach_clamp
-        staged.softness = settings.softness
-        staged.look_at = settings.look_at
-        staged.ground_feet = settings.ground_feet
-        self.__dict__.update({k: v for k, v in staged.__dict__.items() if k not in ("_name", "_joints", "_fit")})
+            self._check_fit(checked.solver, limits)
+            key = tuple(sorted(limits.items()))
+        self.__dict__.update(
+            _solver=checked.solver,
+            _kind=registry.get(checked.solver),  # the solver's registry entry: what the rig asks of it
+            _target=checked.target,
+            _pole=checked.pole,
+            _tolerance=checked.tolerance,
+            _max_iterations=checked.max_iterations,
+            _weight=checked.weight,
+            _limits=limits,
+            _limit_key=key,
+            _reach_clamp=checked.reach_clamp,
+            _softness=checked.softness,
+            _look_at=checked.look_at,
+            _ground_feet=checked.ground_feet,
+        )
 
     def copy(self) -> "Chain":
         other = object.__new__(Chain)
         # Every member is an immutable value or, for limits, a dict that is replaced and never
-        # changed in place, so sharing is safe (and lets a copied rig see its limits unchanged).
+        # changed in place, so sharing is safe.
         other.__dict__.update(self.__dict__)
         return other
 

@@ -9,12 +9,16 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from .field_error import FieldError
 from .ik.soft import DEFAULT_REACH_CLAMP
 
 # Soft IK distances past a few metres ease a limb from near its root: a typo, not intent.
 MAX_SOFTNESS = 100.0
 DEFAULT_SOFTNESS = 0.0
 DEFAULT_LOOK_MAX_ANGLE_DEG = 80.0  # about what a neck and head turn together
+# A look-at joint's share of the turn: shares are relative, and past this a sum of them
+# could overflow.
+MAX_SHARE = 1e6
 
 __all__ = ["DEFAULT_REACH_CLAMP", "DEFAULT_SOFTNESS", "LookAtSettings", "check_reach_clamp", "check_softness", "check_look_at"]
 
@@ -61,39 +65,49 @@ def _axis(value: Any, field: str) -> tuple[float, float, float]:
     try:
         items = [float(v) for v in value]
     except (TypeError, ValueError):
-        raise ValueError(f"{field} must be 3 numbers [x, y, z], got {value!r}") from None
+        raise FieldError((field,), f"must be 3 numbers [x, y, z], got {value!r}") from None
     if len(items) != 3 or not all(math.isfinite(v) for v in items):
-        raise ValueError(f"{field} must be 3 finite numbers [x, y, z], got {value!r}")
+        raise FieldError((field,), f"must be 3 finite numbers [x, y, z], got {value!r}")
     if math.hypot(*items) <= 1e-9:
-        raise ValueError(f"{field} must not be zero")
+        raise FieldError((field,), "must not be zero")
     return (items[0], items[1], items[2])
 
 
 def check_look_at(value: Any, n_joints: int) -> LookAtSettings:
+    """FieldError names the field of the look-at settings (("weights",), ("up_axis",))."""
     if value is None:
         return LookAtSettings()
     if not isinstance(value, LookAtSettings):
         raise ValueError(f"must be LookAtSettings, got {type(value).__name__}")
     weights = value.weights
     if weights is not None:
-        weights = tuple(_number(w) for w in weights)
+        try:
+            weights = tuple(_number(w) for w in weights)
+        except ValueError as e:
+            raise FieldError(("weights",), str(e)) from None
         if len(weights) != n_joints:
-            raise ValueError(f"weights must give one share per joint ({n_joints}), got {len(weights)}")
-        if any(w < 0.0 for w in weights):
-            raise ValueError(f"weights must not be negative, got {list(weights)}")
+            raise FieldError(("weights",), f"must give one share per joint ({n_joints}), got {len(weights)}")
+        if not all(0.0 <= w <= MAX_SHARE for w in weights):
+            raise FieldError(("weights",), f"must each be between 0 and {MAX_SHARE:g}, got {list(weights)}")
         if sum(weights) <= 0.0:
-            raise ValueError("weights must not all be 0 (no joint would turn)")
+            raise FieldError(("weights",), "must not all be 0 (no joint would turn)")
     fwd = _axis(value.forward_axis, "forward_axis")
     up = _axis(value.up_axis, "up_axis")
     cos = abs(sum(a * b for a, b in zip(fwd, up))) / (math.hypot(*fwd) * math.hypot(*up))
     if cos > 1.0 - 1e-6:
-        raise ValueError("up_axis must not be parallel to forward_axis")
-    angle = _number(value.max_angle_deg)
-    if not 0.0 <= angle <= 180.0:
-        raise ValueError(f"max_angle_deg must be between 0 and 180, got {angle!r}")
+        raise FieldError(("up_axis",), "must not be parallel to forward_axis")
+    angle = _angle(value.max_angle_deg, "max_angle_deg", "")
     twist = value.max_twist_deg
     if twist is not None:
-        twist = _number(twist)
-        if not 0.0 <= twist <= 180.0:
-            raise ValueError(f"max_twist_deg must be between 0 and 180 (or null for free), got {twist!r}")
+        twist = _angle(twist, "max_twist_deg", " (or null for free)")
     return LookAtSettings(weights, fwd, up, angle, twist)
+
+
+def _angle(value: Any, field: str, free: str) -> float:
+    try:
+        angle = _number(value)
+    except ValueError as e:
+        raise FieldError((field,), str(e)) from None
+    if not 0.0 <= angle <= 180.0:
+        raise FieldError((field,), f"must be between 0 and 180{free}, got {angle!r}")
+    return angle

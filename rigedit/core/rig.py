@@ -1,17 +1,12 @@
-"""A rig: a skeleton, its animated pose, and ordered IK chains solved and blended one frame at a time.
+"""A rig: a skeleton, its animated pose (clip, time, ground, gait), and ordered IK chains.
 
-Solving a frame: start from the animated pose (the clip at `time`, or the rest pose); for each
-chain in order, find the world transform of the chain root's parent in the pose built so far
-(so an arm sees the solved spine), warm-start the solver from the chain's OWN last IK solution
-(its local rotations put back on the current parent), turn each bone of that warm start
-toward the solved positions by the shortest arc (rig_solve.py), and slerp those IK rotations
-with the pose's by the chain's weight. The chain walk is plain floats: a full FK per chain
-would cost more than the solvers.
+This is the model: its structure, settings, pose and files. Solving a frame (order, warm
+start, blend by weight, write-back) is rig_eval.py's, and what it keeps between frames is
+the rig's WarmCache (rig_cache.py).
 """
 from __future__ import annotations
 
 import copy as _copy
-from itertools import chain as concat
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
@@ -22,16 +17,13 @@ from .chain import Chain, ChainReport, LimitFitError, check_finite
 from .clip import Clip
 from .ik import registry
 from .ik.limits import HingeLimit, Limit, hinge_axis
-from .rig_chain import ChainState, solve_chain
-from .rig_solve import ChainSetup, world_of
-from .rig_limb import solve_limb
-from .rig_pose import PendingState, SolvedPose, exported, pending, placed
+from .rig_cache import WarmCache
+from .rig_eval import animated, solve_frame
+from .rig_pose import SolvedPose, exported, pending
 from .rig_gait import GaitSettings, RigGait, check_gait
-from .rig_ground import Ground, ground_frame, make_ground
-from .rig_uses import look_at_rotations
+from .rig_ground import Ground, make_ground
 from .skeleton import Pose, Skeleton
 from .timeline import Timeline
-from .transforms import quat_slerp
 
 # Bundled presets live beside the package: <checkout>/resources/presets.
 BUNDLED_PRESETS = Path(__file__).resolve().parents[2] / "resources" / "presets"
@@ -67,17 +59,13 @@ class Rig:
                 self._children[p].append(j)
         self._chains: dict[str, Chain] = {}
         self._plans: dict[str, _Plan] = {}
-        self._state: dict[str, ChainState] = {}
-        self._setups: dict[str, ChainSetup] = {}  # per chain, rig_solve.ChainSetup (rebuilt when it no longer fits)
+        self._cache = WarmCache()  # warm starts and the last frame, between solves (rig_eval.py)
         self._clip: Clip | None = None
         self._time = 0.0
-        self._last_frame = None  # (inputs, chain order, reports, clip) of a settled solve
-        self._anim_cache = None  # the animated pose as float lists, per (clip, time)
-        self._outputs: dict[str, tuple] = {}  # per chain, what the last solve wrote (see solve)
-        self._outputs_anim = None  # the animated pose those outputs were written on
         self._ground: Ground | None = None  # issue 8: the ground "ground feet" chains stand on
         self._gait: GaitSettings | None = None  # issue 8: legs stepping as the body moves
         self._gait_run: RigGait | None = None
+        self._input_version = 0  # bumped by the clip and ground setters (see clip)
         self.clip = clip
         self.time = time
         self.timeline = Timeline() if timeline is None else timeline  # keyed curves; opaque to the solver
@@ -182,8 +170,7 @@ class Rig:
         del self._chains[name], self._plans[name]
         if self._gait is not None and name in self._gait.legs:
             self.gait = None  # a gait without one of its legs is not the gait it was
-        self._state.pop(name, None)
-        self._setups.pop(name, None)
+        self._cache.drop(name)
         self._link_plans()
 
     def _check_joints(self, name: str, joints: list[str]) -> list[int]:
@@ -223,7 +210,7 @@ class Rig:
                 j = self._parents[j]
             plan.upstream = tuple(other for other, joints in written if joints & reads)
             written.append((name, set(plan.idx)))  # a look_at chain turns its tip too
-        self._last_frame = self._outputs_anim = None  # what chains read has changed: a full pass
+        self._cache.forget_frame()  # what chains read has changed: a full pass
 
     # --- animation input -------------------------------------------------------------------
 
@@ -237,9 +224,11 @@ class Rig:
             raise ValueError(f"clip has {clip.rotations.shape[1]} joints, the skeleton {len(self._skeleton)}")
         self._clip = clip
         self.clip_in_preset = False  # a preset's own clip (saved with it); a loaded BVH is not
-        # Solves remember the clip by identity; assigning a clip, even the same one edited
-        # in place, makes the next solve read it afresh.
-        self._anim_cache = self._last_frame = self._outputs_anim = None
+        # Solves key the animated pose on this counter, not on the clip's arrays (too big to
+        # compare each frame): assigning a clip, even the same one edited in place, makes
+        # the next solve read it afresh.
+        self._input_version += 1
+        self._cache.forget_animation()
 
     @property
     def ground(self) -> Ground | None:
@@ -250,7 +239,8 @@ class Rig:
     def ground(self, spec) -> None:
         """None, "flat", "slope", a HeightField or a Ground."""
         self._ground = make_ground(spec)
-        self._anim_cache = self._last_frame = self._outputs_anim = None
+        self._input_version += 1  # as for the clip: a height field is too big to compare
+        self._cache.forget_animation()
 
     @property
     def gait(self) -> GaitSettings | None:
@@ -284,7 +274,7 @@ class Rig:
         the next solve aims at); empty without a ground. A viewer showing targets uses it."""
         if self._ground is None:
             return {}
-        return dict(self._animated_lists()[0][5])
+        return dict(animated(self).grounded)
 
     @property
     def time(self) -> float:
@@ -322,7 +312,7 @@ class Rig:
             raise ValueError("pose must be finite")
         self._pose = Pose(rot, trans)
         self._world_cache = None
-        self._last_frame = None  # the next solve must write its pose again
+        self._cache.settled = None  # the next solve must write its pose again
 
     def world_positions(self) -> np.ndarray:
         """World positions (n, 3) of every joint in the current pose."""
@@ -338,10 +328,10 @@ class Rig:
 
     def reset(self) -> None:
         """Back to the animated pose, forgetting every chain's warm start."""
-        self._state.clear()
+        self._cache.states.clear()
         self._pose = self.animated_pose()
         self._world_cache = None
-        self._last_frame = self._outputs_anim = None
+        self._cache.forget_frame()
 
     def copy(self) -> "Rig":
         """A deep copy (chains, warm starts, pose, clip, timeline) that shares nothing mutable."""
@@ -352,15 +342,12 @@ class Rig:
         other._plans = dict(self._plans)  # plans are replaced, never changed, once linked
         for k, ch in other._chains.items():
             ch._fit = _LimitFit(other._skeleton, self._plans[k].idx)
-        other._state = dict(self._state)  # states are never changed in place
-        other._setups = {}
+        other._cache = self._cache.copy()
         other._clip = _copy.deepcopy(self._clip)
         other._gait_run = _copy.deepcopy(self._gait_run)
         other.timeline = _copy.deepcopy(self.timeline)
         other._pose = self._pose.copy()
         other._world_cache = None
-        other._last_frame = other._anim_cache = other._outputs_anim = None
-        other._outputs = {}
         return other
 
     # --- the solved pose, saved and put back (rig_pose.py) --------------------------------------
@@ -368,30 +355,19 @@ class Rig:
     def solved_state(self) -> SolvedPose:
         """Every chain's last solution as data: what a saved rig keeps so that opening it
         shows the same pose and solves on from it as this rig would."""
-        return SolvedPose({name: exported(state) for name, state in self._state.items()})
+        return SolvedPose({name: exported(state) for name, state in self._cache.states.items()})
 
     def restore_state(self, solved: SolvedPose, *, solve: bool = True) -> dict[str, ChainReport] | None:
         """Put back what solved_state() gave (this rig's, a copy's or a file's): the warm
         starts are replaced, and the next solve (run now unless `solve` is False) takes
         each chain's saved solution as its result, on the base this rig builds for it. A
         solution that does not fit its chain is dropped: that chain is solved afresh."""
-        self._state = pending(self, solved)
-        self._last_frame = self._outputs_anim = None
-        self._outputs = {}
+        self._cache.states = pending(self, solved)
+        self._cache.forget_frame()
+        self._cache.outputs = {}
         return self.solve() if solve else None
 
-    def _place(self, name: str, ch: Chain, last: ChainState, key: tuple, offsets: list) -> ChainState | None:
-        setup = self._setups.get(name)
-        if setup is None or not setup.fits(ch, offsets):
-            setup = self._setups[name] = ChainSetup(ch, offsets)
-        state = placed(last, ch, key, setup)
-        if state is None:
-            del self._state[name]
-        else:
-            self._state[name] = state
-        return state
-
-    # --- solving ---------------------------------------------------------------------------
+    # --- solving (rig_eval.py) ---------------------------------------------------------------
 
     def solve(self) -> dict[str, ChainReport]:
         """Solve one frame: every chain in order, each blended by its weight before the next
@@ -400,200 +376,10 @@ class Rig:
         A chain whose inputs (its settings and the pose above it) are those of its last solve
         is not solved again, unless FABRIK was still short of the target (it gets another
         warm-started go); a frame whose inputs all match the last one returns at once."""
-        # Clips compare by identity (their == compares arrays); the cache holds the clip, so
-        # its id cannot be reused while the key is alive.
-        if self._ground is not None:
-            # Grounded chains aim where the ground puts them this frame (rig_ground.py).
-            for name, target in self._animated_lists()[0][5].items():
-                self._chains[name]._target = target
-        last_frame = self._last_frame
-        frame_key = None  # made only to compare with a settled frame, or to be one
-        if last_frame is not None:
-            frame_key = self._frame_key()
-            if last_frame[0] == frame_key and tuple(self._chains) == last_frame[1]:
-                return {name: _idle(r) for name, r in last_frame[2].items()}
-        anim_key, rot, trans, translations = self._animated_lists()
-        # What last frame's solve left per chain: its state, the weight it blended with and
-        # the rotations it wrote. A chain whose settings, animation and upstream chains are all
-        # as they were can take its rotations from there without looking at the pose.
-        before = self._outputs if self._outputs_anim is anim_key else {}
-        outputs: dict[str, tuple] = {}
-        rot = list(rot)  # the chains write into it; the cached animated lists stay as they are
-        world: list = [None] * len(rot)
-        parents = self._parents
-        reports = {}
-        settled = True
-        for name, ch in self._chains.items():
-            plan = self._plans[name]
-            idx = plan.idx
-            last = self._state.get(name)
-            kept = before.get(name)
-            w = ch._weight
-            errors: list = []
-            if ch._kind.aims:
-                reports[name] = self._solve_look_at(ch, plan, rot, trans, world, outputs)
-                continue
-            settings = (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
-            # Its base is as last solved: same state, nothing upstream rewritten.
-            based = kept is not None and kept[0] is last
-            if based:
-                for u in plan.upstream:  # a loop, not all() over a generator: per chain per frame
-                    if not outputs[u][3]:
-                        based = False
-                        break
-            if based and last.final and last.limits is ch._limits and last.key[3:] == settings:
-                # Nothing it reads has moved: same state, and the same rotations if the weight is too.
-                state, iterations = last, 0
-                written = kept[2] if kept[1] == w else None
-            else:
-                if based:
-                    base_pos, base_rot, offsets = last.key[:3]  # its settings changed, its base did not
-                else:
-                    if plan.parent >= 0:
-                        base_pos, base_rot = world_of(plan.parent, parents, rot, trans, world)
-                    else:
-                        base_pos, base_rot = sq.ZERO, sq.IDENTITY
-                    offsets = [trans[j] for j in idx]
-                key = (base_pos, base_rot, offsets) + settings
-                restored = type(last) is PendingState
-                if restored:  # a saved solution put back (restore_state): this frame's result if it fits
-                    last = self._place(name, ch, last, key, offsets)
-                    restored = last is not None
-                same = last is not None and last.limits is ch._limits and last.key == key
-                if same and (last.final or restored):
-                    state, iterations = last, 0  # same inputs, same answer
-                else:
-                    warm = last.ik if last is not None else [rot[j] for j in idx[:-1]]
-                    setup = self._setups.get(name)
-                    if setup is None or not setup.fits(ch, offsets):
-                        setup = self._setups[name] = ChainSetup(ch, offsets)
-                    if ch._kind.closed_form and (last is None or last.start is None):
-                        # _solve_chain's two-bone branch in one pass (rig_limb.py): closed
-                        # form, so final, and no warm start of its own to keep.
-                        ik, error, _ = solve_limb(
-                            ch._target, ch._pole, ch._tolerance, ch._reach_clamp, ch._softness, setup.total,
-                            setup.mid_limit, base_pos, base_rot, offsets, warm,
-                        )
-                        state, iterations = ChainState(ik, key, ch._limits, error, error <= ch._tolerance, True), 0
-                    else:
-                        state, iterations = solve_chain(
-                            ch, setup, base_pos, base_rot, offsets, last, warm, key, last if same else None, errors,
-                            (rot, idx),
-                        )
-                    self._state[name] = state
-                written = None
-            settled = settled and state.final
-            if written is None:
-                if w == 0.0:
-                    written = ()
-                elif w == 1.0:
-                    written = state.ik
-                else:  # quat_slerp gives its ends exactly, so 0 and 1 need no call
-                    current = np.array([rot[j] for j in idx[:-1]])
-                    written = [tuple(q) for q in quat_slerp(current, np.array(state.ik), w).tolist()]
-            unchanged = kept is not None and kept[2] is written
-            outputs[name] = (state, w, written, unchanged)
-            if written:
-                for j, q in zip(idx, written):
-                    rot[j] = q
-                for j in plan.below:
-                    world[j] = None
-            reports[name] = ChainReport(name, state.error, iterations, state.reached, tuple(errors))
-        if self._ground is not None and anim_key[6]:
-            self._turn_soles(anim_key[6], rot, trans, world)
-        self._outputs, self._outputs_anim = outputs, anim_key
-        # fromiter over the flattened tuples: half the cost of np.array on a list of tuples.
-        flat = np.fromiter(concat.from_iterable(rot), np.float64, 4 * len(rot)).reshape(-1, 4)
-        self._pose = Pose(flat, translations.copy())
-        self._world_cache = None
-        if settled:
-            self._last_frame = (frame_key or self._frame_key(), tuple(self._chains), reports, self._clip)
-        else:
-            self._last_frame = None
-        return reports
-
-    def _frame_key(self) -> tuple:
-        """Everything a frame's solve reads besides the chains' own states (solve() does not
-        change any of it)."""
-        return (id(self._clip), self._time if self._clip is not None else None, id(self._ground)) + tuple(
-            (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._weight, ch._limits)
-            + (ch._reach_clamp, ch._softness, ch._look_at, ch._ground_feet)
-            for ch in self._chains.values()
-        )
-
-    def _solve_look_at(self, ch: Chain, plan: "_Plan", rot: list, trans: list, world: list, outputs: dict) -> ChainReport:
-        """A look_at chain: aimed over the pose built so far, blended by weight like the
-        other kinds (0 leaves the pose exactly as it came), solved afresh every time (it is
-        closed-form, so there is no warm start to keep)."""
-        idx, w = plan.idx, ch._weight
-        aimed, miss = look_at_rotations(self._skeleton, ch, idx, rot, trans)
-        if w == 0.0:
-            written = ()
-        elif w == 1.0:
-            written = aimed
-        else:
-            current = np.array([rot[j] for j in idx])
-            written = [tuple(q) for q in quat_slerp(current, np.array(aimed), w).tolist()]
-        outputs[ch.name] = (None, w, written, False)
-        if written:
-            for j, q in zip(idx, written):
-                rot[j] = q
-            for j in plan.below:
-                world[j] = None
-        return ChainReport(ch.name, miss, 0, miss <= ch._tolerance)
-
-    def _turn_soles(self, soles: dict, rot: list, trans: list, world: list) -> None:
-        """Ground-feet chains' tips take their grounded world rotation (the sole on the
-        ground), blended by the chain's weight, under the legs as solved."""
-        for name, sole in soles.items():
-            ch, plan = self._chains[name], self._plans[name]
-            tip = plan.idx[-1]
-            if ch._weight == 0.0:
-                continue
-            for j in plan.below:
-                world[j] = None
-            _, parent_rot = world_of(self._parents[tip], self._parents, rot, trans, world)
-            local = sq.qnormalize(sq.qmul(sq.qconj(parent_rot), sole))
-            if ch._weight < 1.0:
-                local = tuple(quat_slerp(np.array(rot[tip]), np.array(local), ch._weight).tolist())
-            rot[tip] = local
-            for j in plan.below:
-                world[j] = None
-
-    def _animated_lists(self):
-        """The animated pose as lists of float tuples (rotations, translations) and the
-        translations array, kept while the clip and time stay the same; first, an object
-        standing for that animated pose (the same object while it is the same)."""
-        legs = []
-        if self._ground is not None:
-            legs = [
-                (name, self._plans[name].idx, ch._reach_clamp, ch._weight)  # the body follows the legs' weights
-                for name, ch in self._chains.items()
-                if ch._ground_feet and not ch._kind.aims
-            ]
-        key = (id(self._clip), self._time if self._clip is not None else None, id(self._ground))
-        key += tuple((name, clamp, w) for name, _, clamp, w in legs)
-        cached = self._anim_cache
-        if cached is None or cached[0] != key:
-            anim = self.animated_pose()
-            grounded: dict = {}
-            soles: dict = {}
-            if legs:
-                shift, grounded, soles = ground_frame(self._skeleton, anim, self._ground, legs)
-                for j, p in enumerate(self._parents):
-                    if p < 0:
-                        anim.translations[j, 1] += shift  # the body rides the ground, low enough for every leg
-            rot = [tuple(q) for q in anim.rotations.tolist()]
-            trans = [tuple(t) for t in anim.translations.tolist()]
-            cached = self._anim_cache = (key, rot, trans, anim.translations, self._clip, grounded, soles)
-        return cached, cached[1], cached[2], cached[3]
+        return solve_frame(self)
 
     def __repr__(self) -> str:
         return f"Rig({self.name!r}, {len(self._skeleton)} joints, chains={self.chain_names})"
-
-
-def _idle(r: ChainReport) -> ChainReport:
-    return r if r.iterations == 0 else ChainReport(r.name, r.error, 0, r.reached)  # no passes, no errors
 
 
 class _Plan:

@@ -8,6 +8,8 @@ limited or not, and a two-bone chain whose last solve left a limited warm start.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from . import scalar_quat as sq
 from .chain import Chain
 from .ik.chain_frames import PreparedLimits
@@ -16,18 +18,50 @@ from .ik.soft import effective_target_float
 from .rig_solve import ChainSetup, chain_pose, fabrik_chain, fabrik_warm, local_turns, turned_locals, two_bone_chain
 
 
+# Named tuples, not frozen dataclasses: as immutable and named, compared by value, and made
+# and compared once per chain per frame at a fraction of the cost (frozen dataclasses cost
+# 5-12% of a drag frame). The solve loop makes them with `make` (tuple.__new__ on the
+# fields in order), which skips the generated __new__'s Python call.
+make = tuple.__new__
+
+
+class SolveInputs(NamedTuple):
+    """What a chain was solved for: the world transform of its root's parent, its joints'
+    offsets and its settings (solver, target, pole, tolerance, max_iterations, reach_clamp,
+    softness; rig_eval's order). Compared by value: the same inputs give the same answer."""
+
+    base_pos: tuple
+    base_rot: tuple
+    offsets: list
+    settings: tuple
+
+
+class LimitedWarm(NamedTuple):
+    """A limited FABRIK result as the next warm start: the base and offsets it was solved
+    on, its points, its bones' world frames and its PreparedLimits there."""
+
+    base_pos: tuple
+    base_rot: tuple
+    offsets: list
+    points: object
+    frames: object
+    prepared: PreparedLimits
+
+
 class ChainState:
     """A chain's last solve: its IK local rotations (all joints but the tip), what it was
-    solved for, and whether solving the same again could change anything (`final`: reached,
-    closed-form, or FABRIK no longer getting closer), so an unchanged chain is not solved
-    again."""
+    solved for (`inputs`, and its limits as Chain.limit_key), and whether solving the same
+    again could change anything (`final`: reached, closed-form, or FABRIK no longer getting
+    closer), so an unchanged chain is not solved again; `start` is a limited FABRIK
+    result's LimitedWarm, or None."""
 
-    __slots__ = ("ik", "key", "limits", "error", "reached", "final", "start")
+    __slots__ = ("ik", "inputs", "limits", "error", "reached", "final", "start")
 
-    def __init__(self, ik: list, key: tuple, limits, error: float, reached: bool, final: bool, start=None) -> None:
-        self.ik, self.key, self.limits, self.error, self.reached, self.final = ik, key, limits, error, reached, final
-        # A limited FABRIK result as the next warm start: (base_pos, base_rot, offsets it was
-        # solved on, its points, its bones' world frames, its PreparedLimits), or None.
+    def __init__(
+        self, ik: list, inputs: SolveInputs | None, limits, error: float, reached: bool, final: bool,
+        start: LimitedWarm | None = None,
+    ) -> None:
+        self.ik, self.inputs, self.limits, self.error, self.reached, self.final = ik, inputs, limits, error, reached, final
         self.start = start
 
 
@@ -45,7 +79,7 @@ def solve_chain(
     offsets: list,
     warm_state: ChainState | None,
     warm: list,
-    key: tuple,
+    inputs: SolveInputs,
     previous: ChainState | None,
     errors: list,
     cold=None,
@@ -70,7 +104,7 @@ def solve_chain(
             # A cold start is often a straight bind pose that a first solve only unbends;
             # one warm solve on from it, as the next frame would make.
             on: list = []
-            state = ChainState(got[0], key, ch._limits, got[1], False, False, got[3])
+            state = ChainState(got[0], inputs, ch._limit_key, got[1], False, False, got[3])
             more = _solve(ch, setup, base_pos, base_rot, offsets, state, got[0], on)
             if more[1] < got[1]:
                 got, again = more[:2] + (got[2] + more[2],) + more[3:], again + on
@@ -81,18 +115,22 @@ def solve_chain(
     final = reached or ch._kind.closed_form or iterations == 0
     if previous is not None and error >= previous.error * (1.0 - STALL_GAIN):
         final = True
-    return ChainState(ik, key, ch._limits, error, reached, final, start), iterations
+    return ChainState(ik, inputs, ch._limit_key, error, reached, final, start), iterations
 
 
 def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors):
     """solve_chain's solve from one start: (local rotations, error, iterations, next warm
     start, whether a limited FABRIK solve stopped short of an aim within reach before its
     iteration cap)."""
-    start = warm_state.start if warm_state is not None and warm_state.limits is ch._limits else None
-    if start is not None and start[0] == base_pos and start[1] == base_rot and start[2] == offsets:
+    start = None
+    if warm_state is not None:
+        limits = warm_state.limits
+        if limits is ch._limit_key or limits == ch._limit_key:
+            start = warm_state.start
+    if start is not None and start.base_pos == base_pos and start.base_rot == base_rot and start.offsets == offsets:
         # The chain's own last limited result, on the same base: its points, frames and
         # limit directions are where that solve left them (no FK, no limits to prepare).
-        points, frames, prepared = start[3], start[4], start[5]
+        points, frames, prepared = start.points, start.frames, start.prepared
     else:
         points, frames = chain_pose(base_pos, base_rot, offsets, warm)
         start = prepared = None
@@ -111,7 +149,7 @@ def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors):
         solved, iterations, ik, moved = warm_solve
         twists = None
         if moved is not None:
-            start = (base_pos, base_rot, offsets) + moved
+            start = make(LimitedWarm, (base_pos, base_rot, offsets) + moved)
     elif ch._kind.closed_form:
         solved, twists = two_bone_chain(aim, ch._pole, ch._tolerance, setup.mid_limit, points, frames)
         iterations = 0
@@ -137,7 +175,7 @@ def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors):
             else:
                 ik, world = turned_locals(base_rot, frames, turns)
             ready = PreparedLimits(prep.kinds, prep.params, dirs, axes, prep.root_dir, None, prep.lengths, prep.packed)
-            start = (base_pos, base_rot, offsets, pts, world, ready)
+            start = make(LimitedWarm, (base_pos, base_rot, offsets, pts, world, ready))
     if ik is None:
         ik = warm if solved is points else local_turns(base_rot, warm, offsets, solved, twists)
     tip = tip_of(solved)

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import scalar_quat as sq
 from .ik.chain_frames import PreparedLimits, packed_limits
-from .rig_chain import ChainState
+from .rig_chain import ChainState, LimitedWarm, SolveInputs
 from .rig_solve import chain_pose
 
 # A saved solution fits its chain when its rotations put the tip within this of where the
@@ -72,11 +72,11 @@ def exported(state: ChainState) -> SolvedChain:
     limited = None
     start = state.start
     if start is not None:
-        ready = start[5]
+        ready = start.prepared
         axes = ready.ref_axes
         if type(axes) is not np.ndarray:
             axes = [(0.0, 0.0, 0.0) if a is None else a for a in axes]
-        limited = LimitedStart(_rows(start[3], 3), _rows(start[4], 4), _rows(ready.ref_dirs, 3), _rows(axes, 3))
+        limited = LimitedStart(_rows(start.points, 3), _rows(start.frames, 4), _rows(ready.ref_dirs, 3), _rows(axes, 3))
     return SolvedChain(tuple(tuple(q) for q in state.ik), float(state.error), bool(state.reached), bool(state.final), limited)
 
 
@@ -133,12 +133,11 @@ def fits_shape(ch, saved: SolvedChain) -> bool:
     return all(math.isfinite(float(a.sum())) for a in (lim.points, lim.frames, lim.dirs, lim.axes))
 
 
-def placed(state: ChainState, ch, key: tuple, setup) -> ChainState | None:
-    """A pending saved solution as the chain's state on the base in `key` (base position,
-    base rotation, offsets, then the chain's settings), or None when it does not fit there:
-    its rotations must put the tip where its saved error says."""
+def placed(state: ChainState, ch, inputs: SolveInputs, setup) -> ChainState | None:
+    """A pending saved solution as the chain's state on the base in `inputs`, or None when
+    it does not fit there: its rotations must put the tip where its saved error says."""
     saved = state.saved
-    base_pos, base_rot, offsets = key[:3]
+    base_pos, base_rot, offsets = inputs.base_pos, inputs.base_rot, inputs.offsets
     points, _ = chain_pose(base_pos, base_rot, offsets, state.ik)
     size = 1.0 + setup.total + sq.dist(points[0], ch._target)
     if abs(sq.dist(points[-1], ch._target) - saved.error) > FIT_M * size:
@@ -147,8 +146,8 @@ def placed(state: ChainState, ch, key: tuple, setup) -> ChainState | None:
     if saved.limited is not None:
         if setup.plan is None:
             return None
-        start = (base_pos, base_rot, offsets) + _limited_start(saved.limited, setup, base_rot, offsets)
-    return ChainState(state.ik, key, ch._limits, saved.error, saved.reached, saved.settled, start)
+        start = LimitedWarm(base_pos, base_rot, offsets, *_limited_start(saved.limited, setup, base_rot, offsets))
+    return ChainState(state.ik, inputs, ch._limit_key, saved.error, saved.reached, saved.settled, start)
 
 
 def _limited_start(lim: LimitedStart, setup, base_rot, offsets) -> tuple:

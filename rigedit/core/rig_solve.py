@@ -155,7 +155,7 @@ class ChainSetup:
     __slots__ = ("solver", "limits", "offsets", "total", "plan", "hinged", "root_limited", "mid_limit")
 
     def __init__(self, ch, offsets: list) -> None:
-        self.solver, self.limits, self.offsets = ch._solver, ch._limits, offsets
+        self.solver, self.limits, self.offsets = ch._solver, ch._limit_key, offsets
         # Summed as rig_uses.aimed_target sums it, so the clamped target is the same to the bit.
         self.total = sum(sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]) for o in offsets[1:])
         self.plan, self.hinged, self.mid_limit = None, False, None
@@ -164,10 +164,11 @@ class ChainSetup:
             limit = ch._limits.get(ch.joints[1])
             self.mid_limit = None if limit is None else _limit_params(limit)
         elif ch._limits:
-            self.plan, self.hinged = _limit_plan(ch._limits, ch.joints)
+            self.plan, self.hinged = _limit_plan(ch._limit_key, ch.joints)
 
     def fits(self, ch, offsets: list) -> bool:
-        return self.limits is ch._limits and self.solver == ch._solver and self.offsets == offsets
+        limits = self.limits
+        return (limits is ch._limit_key or limits == ch._limit_key) and self.solver == ch._solver and self.offsets == offsets
 
 
 def solve_fabrik(ch, base_rot, points: list, frames: list, root_dir, errors_out: list | None = None):
@@ -175,7 +176,7 @@ def solve_fabrik(ch, base_rot, points: list, frames: list, root_dir, errors_out:
     Returns (solved points, iterations, the local rotations of a limited result or None):
     a limited solve carries its bones' frames pass by pass, and those, not a fresh shortest
     arc from the warm start, are the frames its limits hold in (turned_locals)."""
-    plan, hinged = _limit_plan(ch._limits, ch.joints) if ch._limits else (None, False)
+    plan, hinged = _limit_plan(ch._limit_key, ch.joints) if ch._limits else (None, False)
     got = fabrik_chain(ch._target, ch._tolerance, ch._max_iterations, ch._pole, plan, hinged, base_rot, points, frames, root_dir, errors_out)
     result = got[3]
     if result is None or result[3] is None:  # unlimited, or no pass moved it
@@ -282,21 +283,14 @@ def fabrik_warm(target, tolerance, max_iterations, base_rot, points, frames, pre
     return pts, count, [tuple(q) for q in ik.tolist()], (pts, world, ready)
 
 
-# A chain's limits (a fresh mapping whenever they change, never changed in place) planned for
-# FABRIK once: id -> (the mapping, kept alive so the id stays its own; plan; any hinge).
-_plans: dict[int, tuple] = {}
-
-
-def _limit_plan(limits, joints):
-    got = _plans.get(id(limits))
-    if got is None or got[0] is not limits or got[3] != tuple(joints):
-        index = {name: k for k, name in enumerate(joints)}
-        by_index = {index[name]: lim for name, lim in limits.items()}
-        hinged = any(isinstance(lim, HingeLimit) for lim in by_index.values())
-        if len(_plans) >= 512:
-            _plans.clear()
-        got = _plans[id(limits)] = (limits, plan_limits(by_index, len(joints)), hinged, tuple(joints))
-    return got[1], got[2]
+@lru_cache(maxsize=512)
+def _limit_plan(limits: tuple, joints: tuple) -> tuple:
+    """A chain's limits (Chain.limit_key: sorted (joint, Limit) pairs) planned for FABRIK
+    once per value: (plan, whether any limit is a hinge)."""
+    index = {name: k for k, name in enumerate(joints)}
+    by_index = {index[name]: lim for name, lim in limits}
+    hinged = any(isinstance(lim, HingeLimit) for lim in by_index.values())
+    return plan_limits(by_index, len(joints)), hinged
 
 
 def solve_two_bone(ch, base_rot, points: list, frames: list):

@@ -20,14 +20,14 @@ from rigedit.core.clip import Clip
 from rigedit.core.rig_gait import GaitSettings
 from rigedit.core.ground import HeightField
 from rigedit.core.ik import registry
-from rigedit.core.ik.limits import ConeLimit, HingeLimit
+from rigedit.core.ik.limits import ConeLimit
 from rigedit.core.rig import BUNDLED_PRESETS, Rig, register_preset_io
 from rigedit.core.rig_pose import LimitedStart, SolvedChain, SolvedPose
 from rigedit.core.skeleton import Skeleton
 
 from .atomic import atomic_write_text
 from .preset_errors import PresetError, json_path, problems_from, show
-from .preset_model import FORMAT, VERSION, ConeLimitModel, PresetModel
+from .preset_model import FORMAT, VERSION, PresetModel
 from .timeline_model import timeline_document, timeline_from_model
 
 __all__ = ["PresetError", "load_preset", "save_preset", "loads_preset", "dumps_preset", "preset_schema", "bundled_presets"]
@@ -195,21 +195,22 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
     rig = Rig(skeleton, name=model.name, timeline=timeline_from_model(model.timeline))
     for i, c in enumerate(model.chains):
         try:
+            s = c.settings
             rig.add_chain(
                 c.name,
                 c.joints,
-                solver=c.solver,
-                target=c.target,
-                pole=c.pole,
-                tolerance=c.tolerance,
-                max_iterations=c.max_iterations,
-                weight=c.weight,
-                limits={name: _limit_from(m) for name, m in c.limits.items()},
-                reach_clamp=c.reach_clamp,
-                softness=c.softness,
-                look_at=_look_at_from(c.look_at),
+                solver=s.solver,
+                target=s.target,
+                pole=s.pole,
+                tolerance=s.tolerance,
+                max_iterations=s.max_iterations,
+                weight=s.weight,
+                limits={name: dict(s.limits)[name] for name in c.limits},  # in the file's order
+                reach_clamp=s.reach_clamp,
+                softness=s.softness,
+                look_at=s.look_at,
             )
-            rig.chain(c.name).ground_feet = c.ground_feet
+            rig.chain(c.name).ground_feet = s.ground_feet
         except LimitFitError as e:
             raise PresetError(file, [(json_path(["chains", i, "limits", e.joint]), e.problem)]) from None
         except ValueError as e:  # the model should have caught it; still say where
@@ -300,19 +301,6 @@ def _parents_first(model: PresetModel) -> list:
     for j in model.skeleton.joints:
         place(j)
     return out
-
-
-def _look_at_from(m) -> LookAtSettings | None:
-    if m is None:
-        return None
-    weights = None if m.weights is None else tuple(m.weights)
-    return LookAtSettings(weights, tuple(m.forward_axis), tuple(m.up_axis), m.max_angle_deg, m.max_twist_deg)
-
-
-def _limit_from(m):
-    if isinstance(m, ConeLimitModel):
-        return ConeLimit(m.max_deg)
-    return HingeLimit(tuple(m.axis), m.min_deg, m.max_deg)
 
 
 # --- writing -------------------------------------------------------------------------------

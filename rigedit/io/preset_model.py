@@ -1,18 +1,22 @@
 """The JSON preset format (version 2: version 1 plus the solved `pose`) as pydantic models: the validation and the published schema.
 
-Field checks reuse the core's validators (rigedit.core.chain), so a chain setter and a file
-word the same problem the same way. Checks that span fields live in model validators and
-raise `At(relative path, problem)`, so the message can point at the exact JSON field.
+The models check the file's shape (types, list lengths, names that must exist); a chain's
+values are checked once, by the core (ChainSettings.checked, the chain setters' own
+validators), from ChainModel's model validator, so a chain setter and a file word the same
+problem the same way. Model validators raise `At(relative path, problem)`, so the message
+can point at the exact JSON field. The bounds in the published schema document those checks.
 """
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from rigedit.core import chain as checks
 from rigedit.core import chain_uses as uses
+from rigedit.core.field_error import FieldError
 from rigedit.core.ik import registry
+from rigedit.core.ik.limits import ConeLimit, HingeLimit  # noqa: F401 (annotations)
 
 from .pose_model import PoseModel
 from .timeline_model import TimelineSlot
@@ -53,33 +57,24 @@ def _nonzero_quat(v: list[float]) -> list[float]:
     return v
 
 
-def _nonzero_axis(v: list[float]) -> list[float]:
-    if sum(x * x for x in v) <= 1e-24:
-        raise ValueError("must not be zero")
-    return v
-
-
-def _bounded(check, lo: float, hi: float | None = None, *, exclusive_lo: bool = False):
+def _bounded(lo: float, hi: float | None = None, *, exclusive_lo: bool = False):
+    """A number whose range the core checks (ChainModel's validator); the schema says it."""
     extra: dict[str, Any] = {"exclusiveMinimum" if exclusive_lo else "minimum": lo}
     if hi is not None:
         extra["maximum"] = hi
-    return Annotated[float, AfterValidator(check), Field(json_schema_extra=extra)]
+    return Annotated[float, Field(json_schema_extra=extra)]
 
 
 Name = Annotated[str, AfterValidator(_name), Field(min_length=1)]
 Vec3 = _vector(3, "[x, y, z]")
 Quat = Annotated[_vector(4, "[x, y, z, w]"), AfterValidator(_nonzero_quat)]
-Axis = Annotated[Vec3, AfterValidator(_nonzero_axis)]
-Angle = _bounded(lambda v: checks.check_between(v, -180.0, 180.0), -180.0, 180.0)
-ConeAngle = _bounded(lambda v: checks.check_between(v, 0.0, 180.0), 0.0, 180.0)
-Weight = _bounded(checks.check_weight, 0.0, 1.0)
-Tolerance = _bounded(checks.check_tolerance, 0.0, exclusive_lo=True)
-MaxIterations = Annotated[
-    int,
-    AfterValidator(checks.check_max_iterations),
-    Field(json_schema_extra={"minimum": 1, "maximum": checks.MAX_ITERATIONS_CAP}),
-]
-Solver = Annotated[str, AfterValidator(checks.check_solver), Field(json_schema_extra={"enum": list(checks.SOLVERS)})]
+Axis = Vec3  # not zero: the core checks it
+Angle = _bounded(-180.0, 180.0)
+ConeAngle = _bounded(0.0, 180.0)
+Weight = _bounded(0.0, 1.0)
+Tolerance = _bounded(0.0, exclusive_lo=True)
+MaxIterations = Annotated[int, Field(json_schema_extra={"minimum": 1, "maximum": checks.MAX_ITERATIONS_CAP})]
+Solver = Annotated[str, Field(json_schema_extra={"enum": list(checks.SOLVERS)})]
 
 
 class _Model(BaseModel):
@@ -101,24 +96,24 @@ class HingeLimitModel(_Model):
     min_deg: Angle
     max_deg: Angle
 
-    @model_validator(mode="after")
-    def _ordered(self):
-        if self.min_deg > self.max_deg:
-            raise At(("min_deg",), f"must not exceed max_deg ({self.max_deg!r}), got {self.min_deg!r}")
-        return self
+    def limit(self) -> HingeLimit:
+        return checks.check_hinge(tuple(self.axis), self.min_deg, self.max_deg)
 
 
 class ConeLimitModel(_Model):
     type: Literal["cone"]
     max_deg: ConeAngle
 
+    def limit(self) -> ConeLimit:
+        return checks.check_cone(self.max_deg)
+
 
 LimitModel = Annotated[Union[HingeLimitModel, ConeLimitModel], Field(discriminator="type")]
 
 
-ReachClamp = _bounded(uses.check_reach_clamp, 0.5, 1.0)
-Softness = _bounded(uses.check_softness, 0.0, uses.MAX_SOFTNESS)
-ShareWeight = _bounded(lambda v: checks.check_between(v, 0.0, 1e6), 0.0)
+ReachClamp = _bounded(0.5, 1.0)
+Softness = _bounded(0.0, uses.MAX_SOFTNESS)
+ShareWeight = _bounded(0.0, uses.MAX_SHARE)
 
 
 class LookAtModel(_Model):
@@ -132,15 +127,9 @@ class LookAtModel(_Model):
     max_angle_deg: ConeAngle = Field(default=uses.DEFAULT_LOOK_MAX_ANGLE_DEG, description="cone around the rest forward")
     max_twist_deg: ConeAngle | None = Field(default=None, description="limit on roll away from level; null: free")
 
-    @model_validator(mode="after")
-    def _axes_apart(self):
-        f, u = self.forward_axis, self.up_axis
-        cos = abs(sum(a * b for a, b in zip(f, u))) / (sum(a * a for a in f) ** 0.5 * sum(b * b for b in u) ** 0.5)
-        if cos > 1.0 - 1e-6:
-            raise At(("up_axis",), "must not be parallel to forward_axis")
-        if self.weights is not None and sum(self.weights) <= 0.0:
-            raise At(("weights",), "must not all be 0 (no joint would turn)")
-        return self
+    def settings(self) -> uses.LookAtSettings:
+        weights = None if self.weights is None else tuple(self.weights)
+        return uses.LookAtSettings(weights, tuple(self.forward_axis), tuple(self.up_axis), self.max_angle_deg, self.max_twist_deg)
 
 
 class ChainModel(_Model):
@@ -160,31 +149,41 @@ class ChainModel(_Model):
     look_at: LookAtModel | None = Field(default=None, description="solver 'look_at' only: how it aims")
     ground_feet: bool = Field(default=False, description="the target follows the ground under the animated tip")
 
+    _settings: checks.ChainSettings | None = PrivateAttr(default=None)
+
     @model_validator(mode="after")
     def _consistent(self):
-        if len(self.joints) < 2:
-            raise At(("joints",), f"needs at least 2 joints, got {len(self.joints)}")
-        seen: dict[str, int] = {}
-        for i, j in enumerate(self.joints):
-            if j in seen:
-                raise At(("joints", i), f"{j!r} is listed twice (also joints[{seen[j]}])")
-            seen[j] = i
+        limits = []
+        for name, m in self.limits.items():
+            try:
+                limits.append((name, m.limit()))
+            except FieldError as e:
+                raise At(("limits", name) + e.where, e.problem) from None
         try:
-            checks.check_solver_fits(self.solver, len(self.joints))
-        except ValueError as e:
-            raise At(("joints",), str(e)) from None
-        for name in self.limits:
-            if name not in seen:
-                raise At(("limits", name), f"{name!r} is not a joint of this chain")
+            self._settings = checks.ChainSettings(
+                solver=self.solver,
+                target=tuple(self.target),
+                pole=None if self.pole is None else tuple(self.pole),
+                tolerance=self.tolerance,
+                max_iterations=self.max_iterations,
+                weight=self.weight,
+                limits=tuple(limits),
+                reach_clamp=self.reach_clamp,
+                softness=self.softness,
+                look_at=uses.LookAtSettings() if self.look_at is None else self.look_at.settings(),
+                ground_feet=self.ground_feet,
+            ).checked(self.joints)
+        except FieldError as e:  # the core's check, the one every chain's settings pass
+            raise At(e.where, e.problem) from None
         if self.look_at is not None and not registry.get(self.solver).aims:
             aiming = " or ".join(repr(k.name) for k in registry.aiming())
             raise At(("look_at",), f"is for solver {aiming} only, this chain's solver is {self.solver!r}")
-        if self.look_at is not None and self.look_at.weights is not None and len(self.look_at.weights) != len(self.joints):
-            raise At(
-                ("look_at", "weights"),
-                f"must give one share per joint ({len(self.joints)}), got {len(self.look_at.weights)}",
-            )
         return self
+
+    @property
+    def settings(self) -> checks.ChainSettings:
+        """The chain's settings as the core checked them."""
+        return self._settings
 
 
 class SkeletonModel(_Model):

@@ -258,7 +258,7 @@ BAD = [
     ),
     (
         lambda d: d["chains"][3]["limits"].update(Spine={"type": "cone", "max_deg": 10}),
-        "humanoid.json: chains[3].limits.Spine: 'Spine' is not a joint of this chain",
+        "humanoid.json: chains[3].limits.Spine: 'Spine' is not a joint of this chain ['LeftUpLeg', 'LeftLeg', 'LeftFoot']",
     ),
     (
         lambda d: d["chains"][3]["limits"].update(LeftFoot={"type": "cone", "max_deg": 10}),

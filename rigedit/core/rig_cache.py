@@ -1,0 +1,92 @@
+"""What a rig keeps between solves (Rig.solve, rig_eval.py): each chain's warm start and
+what the last frame wrote, so that a chain whose inputs have not changed is not solved
+again and a frame whose inputs all match the last settled one returns at once.
+
+Everything here is keyed by value (a chain state's SolveInputs, its limits as a value, the
+rig's input version for the clip and ground), never by an object's identity. The records
+made every frame are named tuples (see rig_chain.SolveInputs).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from .chain import ChainReport
+from .rig_chain import ChainState
+from .rig_solve import ChainSetup
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared by its key (it holds an array)
+class AnimatedFrame:
+    """The animated pose under the IK for one clip, time and ground (`key`), as float
+    tuples (rotations, translations) and the translations array, with where the ground puts
+    each ground-feet chain's target (`grounded`) and its tip's world rotation (`soles`)."""
+
+    key: tuple
+    rot: list
+    trans: list
+    translations: np.ndarray
+    grounded: dict
+    soles: dict
+
+
+class ChainOutput(NamedTuple):
+    """What a frame's solve left for one chain: its state (None for look_at), the weight it
+    blended with, the rotations it wrote (empty for weight 0), and whether those are the
+    very ones the frame before wrote (its downstream chains' bases did not move)."""
+
+    state: ChainState | None
+    weight: float
+    written: list | tuple
+    unchanged: bool
+
+
+class SettledFrame(NamedTuple):
+    """A solve that left every chain final: its inputs (rig_eval.frame_key), the chain order
+    and the reports, returned again while those inputs hold."""
+
+    key: tuple
+    order: tuple
+    reports: dict
+
+
+@dataclass(slots=True)
+class WarmCache:
+    """Per chain, its last solve (`states`), its solver setup (`setups`, rebuilt when it no
+    longer fits) and what the last frame wrote (`outputs`, valid on the animated frame whose
+    key is `outputs_key`); the animated frame of the current clip and time (`anim`), and
+    the last settled frame (`settled`)."""
+
+    states: dict[str, ChainState] = field(default_factory=dict)
+    setups: dict[str, ChainSetup] = field(default_factory=dict)
+    outputs: dict[str, ChainOutput] = field(default_factory=dict)
+    outputs_key: tuple | None = None
+    anim: AnimatedFrame | None = None
+    settled: SettledFrame | None = None
+
+    def forget_frame(self) -> None:
+        """What chains read has changed (structure, pose, saved states): the next solve is
+        a full pass, warm-started from the states."""
+        self.settled = self.outputs_key = None
+
+    def forget_animation(self) -> None:
+        """The clip or ground changed: the animated pose is read afresh too."""
+        self.anim = self.settled = self.outputs_key = None
+
+    def drop(self, name: str) -> None:
+        self.states.pop(name, None)
+        self.setups.pop(name, None)
+
+    def copy(self) -> "WarmCache":
+        """The warm starts (states are never changed in place), nothing about the last frame."""
+        return WarmCache(dict(self.states))
+
+    def report_idle(self) -> dict[str, ChainReport]:
+        """The settled frame's reports as a solve that ran no pass gives them."""
+        return {name: _idle(r) for name, r in self.settled.reports.items()}
+
+
+def _idle(r: ChainReport) -> ChainReport:
+    return r if r.iterations == 0 else ChainReport(r.name, r.error, 0, r.reached)  # no passes, no errors

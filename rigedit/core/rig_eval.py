@@ -1,0 +1,244 @@
+"""One frame of a rig solved (Rig.solve delegates here): order, warm start, blend, write-back.
+
+Start from the animated pose (the clip at `time`, or the rest pose, the body put on the
+ground); for each chain in order, find the world transform of the chain root's parent in
+the pose built so far (so an arm sees the solved spine), warm-start the solver from the
+chain's OWN last IK solution (its local rotations put back on the current parent), turn
+each bone of that warm start toward the solved positions by the shortest arc (rig_solve.py),
+and slerp those IK rotations with the pose's by the chain's weight; then grounded feet take
+their soles' rotations. The chain walk is plain floats: a full FK per chain would cost more
+than the solvers. What is kept between frames is the rig's WarmCache (rig_cache.py).
+"""
+from __future__ import annotations
+
+from itertools import chain as concat
+
+import numpy as np
+
+from . import scalar_quat as sq
+from .chain import Chain, ChainReport
+from .rig_cache import AnimatedFrame, ChainOutput, SettledFrame
+from .rig_chain import ChainState, SolveInputs, make, solve_chain
+from .rig_ground import ground_frame
+from .rig_limb import solve_limb
+from .rig_pose import PendingState, placed
+from .rig_solve import ChainSetup, world_of
+from .rig_uses import look_at_rotations
+from .skeleton import Pose
+from .transforms import quat_slerp
+
+
+def solve_frame(rig) -> dict[str, ChainReport]:
+    """Rig.solve: every chain in order, each blended by its weight before the next one
+    looks at the pose; the result becomes the rig's pose. Returns chain name -> ChainReport.
+
+    A chain whose inputs (its settings and the pose above it) are those of its last solve
+    is not solved again, unless FABRIK was still short of the target (it gets another
+    warm-started go); a frame whose inputs all match the last settled one returns at once."""
+    cache = rig._cache
+    chains = rig._chains
+    new = make  # a local: called per chain
+    if rig._ground is not None:
+        # Grounded chains aim where the ground puts them this frame (rig_ground.py).
+        for name, target in animated(rig).grounded.items():
+            chains[name]._target = target
+    settled_frame = cache.settled
+    key = None  # made only to compare with a settled frame, or to be one
+    if settled_frame is not None:
+        key = frame_key(rig)
+        if settled_frame.key == key and tuple(chains) == settled_frame.order:
+            return cache.report_idle()
+    anim = animated(rig)
+    trans = anim.trans
+    # What last frame's solve left per chain: its state, the weight it blended with and
+    # the rotations it wrote. A chain whose settings, animation and upstream chains are all
+    # as they were can take its rotations from there without looking at the pose.
+    before = cache.outputs if cache.outputs_key == anim.key else {}
+    outputs: dict[str, ChainOutput] = {}
+    rot = list(anim.rot)  # the chains write into it; the cached animated lists stay as they are
+    world: list = [None] * len(rot)
+    parents = rig._parents
+    states, setups, plans = cache.states, cache.setups, rig._plans
+    reports = {}
+    settled = True
+    for name, ch in chains.items():
+        plan = plans[name]
+        idx = plan.idx
+        last = states.get(name)
+        kept = before.get(name)
+        w = ch._weight
+        errors: list = []
+        if ch._kind.aims:
+            reports[name] = _solve_look_at(rig, ch, plan, rot, trans, world, outputs)
+            continue
+        settings = (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
+        # Its base is as last solved: same state, nothing upstream rewritten.
+        based = kept is not None and kept.state is last
+        if based:
+            for u in plan.upstream:  # a loop, not all() over a generator: per chain per frame
+                if not outputs[u].unchanged:
+                    based = False
+                    break
+        limits = ch._limit_key
+        if based and last.final and (last.limits is limits or last.limits == limits) and last.inputs.settings == settings:
+            # Nothing it reads has moved: same state, and the same rotations if the weight is too
+            # (then last frame's record, if it was already unchanged, is this frame's too).
+            state, iterations = last, 0
+            written = kept.written if kept.weight == w else None
+            output = kept if written is not None and kept.unchanged else None
+        else:
+            if based:
+                inputs = last.inputs  # its settings changed, its base did not
+                base_pos, base_rot, offsets = inputs.base_pos, inputs.base_rot, inputs.offsets
+            else:
+                if plan.parent >= 0:
+                    base_pos, base_rot = world_of(plan.parent, parents, rot, trans, world)
+                else:
+                    base_pos, base_rot = sq.ZERO, sq.IDENTITY
+                offsets = [trans[j] for j in idx]
+            inputs = new(SolveInputs, (base_pos, base_rot, offsets, settings))
+            restored = type(last) is PendingState
+            if restored:  # a saved solution put back (restore_state): this frame's result if it fits
+                last = _place(cache, name, ch, last, inputs, offsets)
+                restored = last is not None
+            same = last is not None and (last.limits is limits or last.limits == limits) and last.inputs == inputs
+            if same and (last.final or restored):
+                state, iterations = last, 0  # same inputs, same answer
+            else:
+                warm = last.ik if last is not None else [rot[j] for j in idx[:-1]]
+                setup = setups.get(name)
+                if setup is None or not setup.fits(ch, offsets):
+                    setup = setups[name] = ChainSetup(ch, offsets)
+                if ch._kind.closed_form and (last is None or last.start is None):
+                    # solve_chain's two-bone branch in one pass (rig_limb.py): closed
+                    # form, so final, and no warm start of its own to keep.
+                    ik, error, _ = solve_limb(
+                        ch._target, ch._pole, ch._tolerance, ch._reach_clamp, ch._softness, setup.total,
+                        setup.mid_limit, base_pos, base_rot, offsets, warm,
+                    )
+                    state, iterations = ChainState(ik, inputs, ch._limit_key, error, error <= ch._tolerance, True), 0
+                else:
+                    state, iterations = solve_chain(
+                        ch, setup, base_pos, base_rot, offsets, last, warm, inputs, last if same else None, errors,
+                        (rot, idx),
+                    )
+                states[name] = state
+            written = output = None
+        settled = settled and state.final
+        if written is None:
+            if w == 0.0:
+                written = ()
+            elif w == 1.0:
+                written = state.ik
+            else:  # quat_slerp gives its ends exactly, so 0 and 1 need no call
+                current = np.array([rot[j] for j in idx[:-1]])
+                written = [tuple(q) for q in quat_slerp(current, np.array(state.ik), w).tolist()]
+        outputs[name] = output or new(ChainOutput, (state, w, written, kept is not None and kept.written is written))
+        if written:
+            for j, q in zip(idx, written):
+                rot[j] = q
+            for j in plan.below:
+                world[j] = None
+        reports[name] = ChainReport(name, state.error, iterations, state.reached, tuple(errors))
+    if rig._ground is not None and anim.soles:
+        _turn_soles(rig, anim.soles, rot, trans, world)
+    cache.outputs, cache.outputs_key = outputs, anim.key
+    # fromiter over the flattened tuples: half the cost of np.array on a list of tuples.
+    flat = np.fromiter(concat.from_iterable(rot), np.float64, 4 * len(rot)).reshape(-1, 4)
+    rig._pose = Pose(flat, anim.translations.copy())
+    rig._world_cache = None
+    cache.settled = make(SettledFrame, (key or frame_key(rig), tuple(chains), reports)) if settled else None
+    return reports
+
+
+def frame_key(rig) -> tuple:
+    """Everything a frame's solve reads besides the chains' own states (solving does not
+    change any of it)."""
+    return (rig._input_version, rig._time if rig._clip is not None else None) + tuple(
+        (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._weight, ch._limit_key)
+        + (ch._reach_clamp, ch._softness, ch._look_at, ch._ground_feet)
+        for ch in rig._chains.values()
+    )
+
+
+def animated(rig) -> AnimatedFrame:
+    """The animated pose with the body on the ground, kept while the clip, time, ground and
+    the grounded legs' settings stay the same (the same object while it is the same)."""
+    legs = []
+    if rig._ground is not None:
+        legs = [
+            (name, rig._plans[name].idx, ch._reach_clamp, ch._weight)  # the body follows the legs' weights
+            for name, ch in rig._chains.items()
+            if ch._ground_feet and not ch._kind.aims
+        ]
+    key = (rig._input_version, rig._time if rig._clip is not None else None)
+    key += tuple((name, clamp, w) for name, _, clamp, w in legs)
+    cache = rig._cache
+    got = cache.anim
+    if got is None or got.key != key:
+        anim = rig.animated_pose()
+        grounded: dict = {}
+        soles: dict = {}
+        if legs:
+            shift, grounded, soles = ground_frame(rig._skeleton, anim, rig._ground, legs)
+            for j, p in enumerate(rig._parents):
+                if p < 0:
+                    anim.translations[j, 1] += shift  # the body rides the ground, low enough for every leg
+        rot = [tuple(q) for q in anim.rotations.tolist()]
+        trans = [tuple(t) for t in anim.translations.tolist()]
+        got = cache.anim = AnimatedFrame(key, rot, trans, anim.translations, grounded, soles)
+    return got
+
+
+def _place(cache, name: str, ch: Chain, last: ChainState, inputs: SolveInputs, offsets: list) -> ChainState | None:
+    setup = cache.setups.get(name)
+    if setup is None or not setup.fits(ch, offsets):
+        setup = cache.setups[name] = ChainSetup(ch, offsets)
+    state = placed(last, ch, inputs, setup)
+    if state is None:
+        del cache.states[name]
+    else:
+        cache.states[name] = state
+    return state
+
+
+def _solve_look_at(rig, ch: Chain, plan, rot: list, trans: list, world: list, outputs: dict) -> ChainReport:
+    """A look_at chain: aimed over the pose built so far, blended by weight like the
+    other kinds (0 leaves the pose exactly as it came), solved afresh every time (it is
+    closed-form, so there is no warm start to keep)."""
+    idx, w = plan.idx, ch._weight
+    aimed, miss = look_at_rotations(rig._skeleton, ch, idx, rot, trans)
+    if w == 0.0:
+        written = ()
+    elif w == 1.0:
+        written = aimed
+    else:
+        current = np.array([rot[j] for j in idx])
+        written = [tuple(q) for q in quat_slerp(current, np.array(aimed), w).tolist()]
+    outputs[ch.name] = make(ChainOutput, (None, w, written, False))
+    if written:
+        for j, q in zip(idx, written):
+            rot[j] = q
+        for j in plan.below:
+            world[j] = None
+    return ChainReport(ch.name, miss, 0, miss <= ch._tolerance)
+
+
+def _turn_soles(rig, soles: dict, rot: list, trans: list, world: list) -> None:
+    """Ground-feet chains' tips take their grounded world rotation (the sole on the
+    ground), blended by the chain's weight, under the legs as solved."""
+    parents = rig._parents
+    for name, sole in soles.items():
+        ch, plan = rig._chains[name], rig._plans[name]
+        tip = plan.idx[-1]
+        if ch._weight == 0.0:
+            continue
+        for j in plan.below:
+            world[j] = None
+        _, parent_rot = world_of(parents[tip], parents, rot, trans, world)
+        local = sq.qnormalize(sq.qmul(sq.qconj(parent_rot), sole))
+        if ch._weight < 1.0:
+            local = tuple(quat_slerp(np.array(rot[tip]), np.array(local), ch._weight).tolist())
+        rot[tip] = local
+        for j in plan.below:
+            world[j] = None
