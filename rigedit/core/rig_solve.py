@@ -35,24 +35,10 @@ def world_of(j: int, parents: list[int], rot: list, trans: list, world: list):
     pos, q = world[j] if j >= 0 else (sq.ZERO, sq.IDENTITY)
     if not path:
         return pos, q
-    # _add_rotated and qmul written out (the same operations, so the same bits): every
-    # chain's base is found this way on every frame.
-    x, y, z = pos
-    ax, ay, az, aw = q
     for k in reversed(path):
-        vx, vy, vz = trans[k]
-        tx = 2.0 * (ay * vz - az * vy)
-        ty = 2.0 * (az * vx - ax * vz)
-        tz = 2.0 * (ax * vy - ay * vx)
-        x, y, z = x + vx + aw * tx + ay * tz - az * ty, y + vy + aw * ty + az * tx - ax * tz, z + vz + aw * tz + ax * ty - ay * tx
-        bx, by, bz, bw = rot[k]
-        ax, ay, az, aw = (
-            aw * bx + ax * bw + ay * bz - az * by,
-            aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw,
-            aw * bw - ax * bx - ay * by - az * bz,
-        )
-        world[k] = ((x, y, z), (ax, ay, az, aw))
+        pos = _add_rotated(pos, q, trans[k])
+        q = sq.qmul(q, rot[k])
+        world[k] = (pos, q)
     return world[k]
 
 
@@ -81,7 +67,7 @@ def local_turns(base_rot, warm: list, offsets: list, solved: list, twists: dict 
     the shortest arc between the bone's old and new local directions: L_new =
     between(L_old t, conj(W_parent) s) L_old, with t the child's offset, s the solved bone and
     W_parent the parent's new world rotation. Same rotations, half the products, and the
-    products written out: this runs for every bone of every chain on every frame."""
+    products as scalar_quat's: this runs for every bone of every chain on every frame."""
     out = []
     px, py, pz, pw = base_rot  # the parent's new world rotation
     for k, old in enumerate(warm):
@@ -96,22 +82,14 @@ def local_turns(base_rot, warm: list, offsets: list, solved: list, twists: dict 
 
 
 def in_parent_frame(parent, a, b):
-    """The solved bone a -> b in its parent's frame: rotated by conj(parent), written out."""
-    px, py, pz, pw = parent
-    vx, vy, vz = b[0] - a[0], b[1] - a[1], b[2] - a[2]
-    tx, ty, tz = 2.0 * (pz * vy - py * vz), 2.0 * (px * vz - pz * vx), 2.0 * (py * vx - px * vy)
-    return vx + pw * tx - py * tz + pz * ty, vy + pw * ty - pz * tx + px * tz, vz + pw * tz - px * ty + py * tx
+    """The solved bone a -> b in its parent's frame: rotated by conj(parent)."""
+    return sq.qrot(sq.qconj(parent), sq.sub(b, a))
 
 
 def turn_local(old, offset, sx, sy, sz):
     """local_turns for one bone: `old` turned by the shortest arc from the bone's direction
     under it (its child's offset turned by it) to the solved direction s (parent frame)."""
-    ox, oy, oz, ow = old
-    cx, cy, cz = offset
-    tx, ty, tz = 2.0 * (oy * cz - oz * cy), 2.0 * (oz * cx - ox * cz), 2.0 * (ox * cy - oy * cx)
-    dx = cx + ow * tx + oy * tz - oz * ty
-    dy = cy + ow * ty + oz * tx - ox * tz
-    dz = cz + ow * tz + ox * ty - oy * tx
+    dx, dy, dz = sq.qrot(old, offset)
     nd = sqrt(dx * dx + dy * dy + dz * dz)
     ns = sqrt(sx * sx + sy * sy + sz * sz)
     if nd <= sq.TINY or ns <= sq.TINY:
@@ -121,16 +99,7 @@ def turn_local(old, offset, sx, sy, sz):
 
 def _add_rotated(p, q, v):
     """p + q v for a unit quaternion q."""
-    ux, uy, uz, w = q
-    vx, vy, vz = v
-    tx = 2.0 * (uy * vz - uz * vy)
-    ty = 2.0 * (uz * vx - ux * vz)
-    tz = 2.0 * (ux * vy - uy * vx)
-    return (
-        p[0] + vx + w * tx + uy * tz - uz * ty,
-        p[1] + vy + w * ty + uz * tx - ux * tz,
-        p[2] + vz + w * tz + ux * ty - uy * tx,
-    )
+    return sq.add(p, sq.qrot(q, v))
 
 
 def turn_toward(base_rot, frames: list, points: list, solved: list, twists: dict | None = None) -> list:

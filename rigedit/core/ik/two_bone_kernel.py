@@ -46,7 +46,7 @@ from .two_bone import AT_ROOT, BAD_EPS, BAD_SHAPE, CONE, NO_LIMIT, OK, ON_LINE, 
 fresh_cache(__file__, two_bone, sq, soft, limits, rig_solve)
 jitable(
     sq.qmul, sq.qrot, sq.qnormalize, sq.qbetween, sq.near_opposite_turn, sq.turn_unit, sq.perpendicular, sq.cross,
-    sq.dot, sq.norm, sq.sub, sq.unit_or, limits.hinge_axis_found, rig_solve._add_rotated, rig_solve.in_parent_frame,
+    sq.dot, sq.norm, sq.sub, sq.add, sq.qconj, sq.unit_or, limits.hinge_axis_found, rig_solve._add_rotated, rig_solve.in_parent_frame,
     rig_solve.turn_local, soft.effective_target_float, soft.soft_distance_float,
 )  # fmt: skip
 
