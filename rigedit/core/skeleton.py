@@ -9,14 +9,13 @@ kernel-dependent order before). A leading frame axis runs the same pass over a w
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from math import sqrt
 from typing import Sequence
 
 import numpy as np
 
-from .scalar_quat import NEAR_OPPOSITE, near_opposite_turn
+from .bone_turns import local_turns
+from .scalar_quat import IDENTITY, ZERO, qmul
 from .transforms import (
-    TINY,
     quat_conj,
     quat_mul,
     quat_normalize,
@@ -240,10 +239,9 @@ def write_chain_positions(skeleton: Skeleton, pose: Pose, chain: Sequence[int], 
     the chain root. FK of the result reproduces `positions` to round-off when they keep
     the bone lengths and the chain root where the pose has it.
 
-    A rig writes back five chains a frame, so this runs on plain floats: the world
-    rotation above the chain comes from a walk up its ancestors (no full FK), and each
-    bone is a handful of quaternion products. Numpy is touched once to read and once to
-    write.
+    The turns are the rig's own write-back (bone_turns.local_turns), on plain floats: the
+    world rotation above the chain comes from a walk up its ancestors (no full FK), and
+    numpy is touched once to read and once to write.
     """
     count = len(chain)
     pts = np.asarray(positions, dtype=np.float64)
@@ -253,84 +251,16 @@ def write_chain_positions(skeleton: Skeleton, pose: Pose, chain: Sequence[int], 
     if pts.shape != (count, 3):
         raise ValueError(f"positions must be ({count}, 3) for a {count}-joint chain, got {pts.shape}")
     rows_idx, children, flat_out = skeleton._write_plan(chain)
-    # Flat float lists: cheaper to make and to read than nested ones.
-    rows = rotations.take(rows_idx, axis=0).ravel().tolist()
-    offsets = np.asarray(pose.translations, dtype=np.float64).take(children, axis=0).ravel().tolist()
-    p = pts.ravel().tolist()
-    first = len(rows_idx) - count  # rows[4 * first:] is the chain, before it its ancestors
-
-    # World rotation P of the chain root's parent, then W of the chain root.
-    px, py, pz, pw = 0.0, 0.0, 0.0, 1.0
-    for i in range(0, 4 * first, 4):
-        bx, by, bz, bw = rows[i : i + 4]
-        px, py, pz, pw = (
-            pw * bx + px * bw + py * bz - pz * by,
-            pw * by - px * bz + py * bw + pz * bx,
-            pw * bz + px * by - py * bx + pz * bw,
-            pw * bw - px * bx - py * by - pz * bz,
-        )
-    bx, by, bz, bw = rows[4 * first : 4 * first + 4]
-    wx, wy, wz, ww = (
-        pw * bx + px * bw + py * bz - pz * by,
-        pw * by - px * bz + py * bw + pz * bx,
-        pw * bz + px * by - py * bx + pz * bw,
-        pw * bw - px * bx - py * by - pz * bz,
-    )
-
-    # The quaternion algebra is written out: a function call per product would double the
-    # cost. Each step is the named transforms.py operation, in plain floats.
-    new_local = []
-    for k in range(count - 1):
-        if k:
-            # This joint's world rotation follows its parent's turn: W = P * its local.
-            # (Unit times unit; the turn below renormalises, so no sqrt here.)
-            bx, by, bz, bw = rows[4 * (first + k) : 4 * (first + k + 1)]
-            wx, wy, wz, ww = (
-                pw * bx + px * bw + py * bz - pz * by,
-                pw * by - px * bz + py * bw + pz * bx,
-                pw * bz + px * by - py * bx + pz * bw,
-                pw * bw - px * bx - py * by - pz * bz,
-            )
-        # cur: the bone's current world direction, the child's offset turned by W.
-        vx, vy, vz = offsets[3 * k : 3 * k + 3]
-        tx, ty, tz = 2.0 * (wy * vz - wz * vy), 2.0 * (wz * vx - wx * vz), 2.0 * (wx * vy - wy * vx)
-        cx = vx + ww * tx + wy * tz - wz * ty
-        cy = vy + ww * ty + wz * tx - wx * tz
-        cz = vz + ww * tz + wx * ty - wy * tx
-        # turn = quat_between(cur, solved direction), the shortest arc.
-        ax, ay, az, dx, dy, dz = p[3 * k : 3 * k + 6]
-        dx, dy, dz = dx - ax, dy - ay, dz - az
-        na = sqrt(cx * cx + cy * cy + cz * cz)
-        nb = sqrt(dx * dx + dy * dy + dz * dz)
-        if na <= TINY or nb <= TINY:
-            qx, qy, qz, qw = 0.0, 0.0, 0.0, 1.0
-        else:
-            cx, cy, cz = cx / na, cy / na, cz / na
-            dx, dy, dz = dx / nb, dy / nb, dz / nb
-            cos = cx * dx + cy * dy + cz * dz
-            if cos < NEAR_OPPOSITE:
-                qx, qy, qz, qw = near_opposite_turn(cx, cy, cz, dx, dy, dz, cos)
-            else:
-                qx, qy, qz, qw = cy * dz - cz * dy, cz * dx - cx * dz, cx * dy - cy * dx, 1.0 + cos
-                n = sqrt(qx * qx + qy * qy + qz * qz + qw * qw)
-                qx, qy, qz, qw = qx / n, qy / n, qz / n, qw / n
-        # W' = normalize(turn * W): the bone's new world rotation.
-        wx, wy, wz, ww = (
-            qw * wx + qx * ww + qy * wz - qz * wy,
-            qw * wy - qx * wz + qy * ww + qz * wx,
-            qw * wz + qx * wy - qy * wx + qz * ww,
-            qw * ww - qx * wx - qy * wy - qz * wz,
-        )
-        n = sqrt(wx * wx + wy * wy + wz * wz + ww * ww)
-        wx, wy, wz, ww = wx / n, wy / n, wz / n, ww / n
-        # The new local rotation: normalize(conj(P) * W').
-        lx = pw * wx - px * ww - py * wz + pz * wy
-        ly = pw * wy + px * wz - py * ww - pz * wx
-        lz = pw * wz - px * wy + py * wx - pz * ww
-        lw = pw * ww + px * wx + py * wy + pz * wz
-        n = sqrt(lx * lx + ly * ly + lz * lz + lw * lw)
-        new_local += (lx / n, ly / n, lz / n, lw / n)
-        px, py, pz, pw = wx, wy, wz, ww
+    rows = [tuple(q) for q in rotations.take(rows_idx, axis=0).tolist()]
+    first = len(rows_idx) - count  # rows[first:] is the chain, before it its ancestors
+    parent = IDENTITY  # the world rotation of the chain root's parent
+    for q in rows[:first]:
+        parent = qmul(parent, q)
+    # local_turns reads bone k's child offset at k + 1.
+    offsets = [ZERO] + [tuple(t) for t in np.asarray(pose.translations, dtype=np.float64).take(children, axis=0).tolist()]
+    solved = [tuple(p) for p in pts.tolist()]
+    turned = local_turns(parent, rows[first : first + count - 1], offsets, solved)
+    new_local = [c for q in turned for c in q]
 
     out_rot = rotations.copy()
     out_rot.put(flat_out, new_local)

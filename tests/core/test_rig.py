@@ -391,7 +391,7 @@ def test_fabrik_limits_hold_in_the_written_pose_while_dragging(steps):
 # --- the write-back agrees with skeleton.write_chain_positions ---------------------------------
 
 from rigedit.core import scalar_quat as sq  # noqa: E402
-from rigedit.core.rig_solve import chain_pose, local_turns, turn_toward  # noqa: E402
+from rigedit.core.rig_solve import chain_pose, turn_toward  # noqa: E402
 from rigedit.core.skeleton import write_chain_positions  # noqa: E402
 
 unit_quats = st.tuples(*[st.floats(-1.0, 1.0)] * 4).filter(lambda q: sum(c * c for c in q) > 0.1)
@@ -408,9 +408,10 @@ offsets = vectors.filter(lambda v: np.linalg.norm(v) == 0.0 or np.linalg.norm(v)
     unit_quats,
     st.lists(vectors, min_size=6, max_size=6),
 )
-def test_the_float_write_back_matches_write_chain_positions(joints, base, moves):
-    """The float write-backs (parent-frame and world-frame forms) and the skeleton's numpy
-    one give the same pose."""
+def test_the_write_back_points_every_bone_at_its_solved_position(joints, base, moves):
+    """write_chain_positions (the rig's local_turns) turns each bone onto its solved
+    direction: FK of the written pose points every bone of length along it; the world-frame
+    form (turn_toward) writes the same rotations."""
     offsets = [j[0] for j in joints]
     rots = np.array([j[1] for j in joints], dtype=np.float64)
     rots /= np.linalg.norm(rots, axis=1, keepdims=True)
@@ -426,13 +427,16 @@ def test_the_float_write_back_matches_write_chain_positions(joints, base, moves)
     expected = write_chain_positions(sk, pose, chain, np.array(solved))
     warm = [tuple(q) for q in rots[:-1]]
     _, frames = chain_pose(sq.ZERO, tuple(base_q), [tuple(o) for o in offsets], warm)
-    for got in (
-        local_turns(tuple(base_q), warm, [tuple(o) for o in offsets], solved),
-        turn_toward(tuple(base_q), frames, points, solved),
-    ):
-        for k, q in enumerate(got):
-            e = expected.rotations[chain[k]]
-            assert min(np.abs(np.array(q) - e).max(), np.abs(np.array(q) + e).max()) < 1e-9
+    pos, _ = sk.fk(expected)
+    for k in range(len(chain) - 1):
+        want = np.array(solved[k + 1]) - np.array(solved[k])
+        got_dir = pos[chain[k + 1]] - pos[chain[k]]
+        if np.linalg.norm(offsets[k + 1]) > 0.0 and np.linalg.norm(want) > 1e-6:
+            cos = got_dir @ want / (np.linalg.norm(got_dir) * np.linalg.norm(want))
+            assert cos > 1.0 - 1e-12
+    for k, q in enumerate(turn_toward(tuple(base_q), frames, points, solved)):
+        e = expected.rotations[chain[k]]
+        assert min(np.abs(np.array(q) - e).max(), np.abs(np.array(q) + e).max()) < 1e-9
 
 
 from hypothesis import assume  # noqa: E402

@@ -37,17 +37,17 @@ import numba
 import numpy as np
 from numba import boolean, float64, int64, types
 
-from .. import rig_solve
+from .. import bone_turns
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache, jitable
 from . import limits, soft, two_bone
 from .two_bone import AT_ROOT, BAD_EPS, BAD_SHAPE, CONE, NO_LIMIT, OK, ON_LINE, OVERFLOW, REACHED, STRAIGHT_RAD, TOO_FAR
 
-fresh_cache(__file__, two_bone, sq, soft, limits, rig_solve)
+fresh_cache(__file__, two_bone, sq, soft, limits, bone_turns)
 jitable(
     sq.qmul, sq.qrot, sq.qnormalize, sq.qbetween, sq.near_opposite_turn, sq.turn_unit, sq.perpendicular, sq.cross,
-    sq.dot, sq.norm, sq.sub, sq.add, sq.qconj, sq.unit_or, limits.hinge_axis_found, rig_solve._add_rotated, rig_solve.in_parent_frame,
-    rig_solve.turn_local, soft.effective_target_float, soft.soft_distance_float,
+    sq.dot, sq.norm, sq.sub, sq.add, sq.qconj, sq.unit_or, limits.hinge_axis_found, bone_turns.add_rotated, bone_turns.in_parent_frame,
+    bone_turns.turn_local, soft.effective_target_float, soft.soft_distance_float,
 )  # fmt: skip
 
 # mid_limit's twist outcome: none needed, a twist about the upper bone, or (hinge) no axis
@@ -356,12 +356,12 @@ def limb(target, pole, has_pole, eps, clamp, softness, total, kind, axis, lo, hi
     root parent's world transform, the joints' offsets and the warm local rotations w0, w1;
     the aim (reach clamp / soft IK over the chain length `total`); the closed form and the
     middle joint's limit (kind, axis, lo, hi as for mid_limit); the write-back, each bone
-    turned by the shortest arc to its solved direction (rig_solve.local_turns).
+    turned by the shortest arc to its solved direction (bone_turns.local_turns).
     Returns (status, local rotation 0, local rotation 1, tip error, solved tip)."""
-    root = rig_solve._add_rotated(base_pos, base_rot, o0)
+    root = bone_turns.add_rotated(base_pos, base_rot, o0)
     f0 = sq.qmul(base_rot, w0)
-    mid = rig_solve._add_rotated(root, f0, o1)
-    end = rig_solve._add_rotated(mid, sq.qmul(f0, w1), o2)
+    mid = bone_turns.add_rotated(root, f0, o1)
+    end = bone_turns.add_rotated(mid, sq.qmul(f0, w1), o2)
     aim = target
     if clamp < 1.0 or softness > 0.0:  # rig_uses.reach_is_plain, inline
         aim = soft.effective_target_float(root, target, total, clamp, softness)
@@ -372,16 +372,16 @@ def limb(target, pole, has_pole, eps, clamp, softness, total, kind, axis, lo, hi
         return status, w0, w1, math.nan, new_end
 
     # Upper bone: the solved bone in the parent's frame, and the old one under w0.
-    sx, sy, sz = rig_solve.in_parent_frame(base_rot, root, new_mid)
-    local0 = rig_solve.turn_local(w0, o1, sx, sy, sz)
+    sx, sy, sz = bone_turns.in_parent_frame(base_rot, root, new_mid)
+    local0 = bone_turns.turn_local(w0, o1, sx, sy, sz)
     if twist == TWIST:
         # The world twist about the solved bone, seen in the parent's frame, is the same
         # angle about conj(parent) u: the solved bone's direction just worked out.
         k = sh / sq.norm((sx, sy, sz))
         local0 = sq.qnormalize(sq.qmul((sx * k, sy * k, sz * k, ch), local0))
     # Lower bone, its parent now the upper bone's new world rotation.
-    sx, sy, sz = rig_solve.in_parent_frame(sq.qmul(base_rot, local0), new_mid, new_end)
-    local1 = rig_solve.turn_local(w1, o2, sx, sy, sz)
+    sx, sy, sz = bone_turns.in_parent_frame(sq.qmul(base_rot, local0), new_mid, new_end)
+    local1 = bone_turns.turn_local(w1, o2, sx, sy, sz)
     return OK, local0, local1, sq.norm(sq.sub(new_end, target)), new_end
 
 
