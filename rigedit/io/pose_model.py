@@ -25,20 +25,11 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from rigedit.core import chain as checks
 from rigedit.core.ik import registry
 
+from .model_fields import vector
+
 # Saved rotations are unit to round-off (~1e-16); a hand-written one to six decimals is
 # still a rotation (the reader normalises it), a vector of any other length is a mistake.
 UNIT_TOLERANCE = 1e-6
-
-
-def _vector(n: int, shape: str):
-    def check(v: list[float]) -> list[float]:
-        if len(v) != n:
-            raise ValueError(f"must be {n} numbers {shape}, got {len(v)}: {v}")
-        checks.check_coords(v)
-        return v
-
-    bound = {"minimum": -checks.MAX_COORD, "maximum": checks.MAX_COORD}
-    return Annotated[list[float], AfterValidator(check), Field(json_schema_extra={"minItems": n, "maxItems": n, "items": {"type": "number", **bound}})]
 
 
 def _unit(v: list[float]) -> list[float]:
@@ -48,8 +39,8 @@ def _unit(v: list[float]) -> list[float]:
     return v
 
 
-Vec3 = _vector(3, "[x, y, z]")
-UnitQuat = Annotated[_vector(4, "[x, y, z, w]"), AfterValidator(_unit)]
+Vec3 = vector(3, "[x, y, z]")
+UnitQuat = Annotated[vector(4, "[x, y, z, w]"), AfterValidator(_unit)]
 Metres = Annotated[float, Field(ge=0.0, le=checks.MAX_COORD)]
 Seconds = Annotated[float, Field(ge=-1e9, le=1e9)]
 

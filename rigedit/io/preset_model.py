@@ -18,6 +18,7 @@ from rigedit.core.field_error import FieldError
 from rigedit.core.ik import registry
 from rigedit.core.ik.limits import ConeLimit, HingeLimit  # noqa: F401 (annotations)
 
+from .model_fields import vector
 from .pose_model import PoseModel
 from .timeline_model import TimelineSlot
 
@@ -31,18 +32,6 @@ class At(ValueError):
     def __init__(self, where: tuple, problem: str) -> None:
         super().__init__(problem)
         self.where = where
-
-
-def _vector(n: int, shape: str):
-    def check(v: list[float]) -> list[float]:
-        if len(v) != n:
-            raise ValueError(f"must be {n} numbers {shape}, got {len(v)}: {v}")
-        checks.check_coords(v)
-        return v
-
-    bound = {"minimum": -checks.MAX_COORD, "maximum": checks.MAX_COORD}
-    schema = {"minItems": n, "maxItems": n, "items": {"type": "number", **bound}}
-    return Annotated[list[float], AfterValidator(check), Field(json_schema_extra=schema)]
 
 
 def _name(v: str) -> str:
@@ -66,8 +55,8 @@ def _bounded(lo: float, hi: float | None = None, *, exclusive_lo: bool = False):
 
 
 Name = Annotated[str, AfterValidator(_name), Field(min_length=1)]
-Vec3 = _vector(3, "[x, y, z]")
-Quat = Annotated[_vector(4, "[x, y, z, w]"), AfterValidator(_nonzero_quat)]
+Vec3 = vector(3, "[x, y, z]")
+Quat = Annotated[vector(4, "[x, y, z, w]"), AfterValidator(_nonzero_quat)]
 Axis = Vec3  # not zero: the core checks it
 Angle = _bounded(-180.0, 180.0)
 ConeAngle = _bounded(0.0, 180.0)
