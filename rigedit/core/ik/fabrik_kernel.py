@@ -100,6 +100,11 @@ _inline = numba.njit(cache=True, nogil=True, inline="always")
 
 
 @_jit
+def _row3q(a, k):
+    return (a[k, 0], a[k, 1], a[k, 2], a[k, 3])
+
+
+@_jit
 def _row3(a, k):
     return (a[k, 0], a[k, 1], a[k, 2])
 
@@ -747,11 +752,6 @@ def fabrik_limited(
             nw = math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2] + w[3] * w[3])
             out_frames[k, 0], out_frames[k, 1], out_frames[k, 2], out_frames[k, 3] = w[0] / nw, w[1] / nw, w[2] / nw, w[3] / nw
     return err, count, moved
-
-
-@_jit
-def _row3q(a, k):
-    return (a[k, 0], a[k, 1], a[k, 2], a[k, 3])
 
 
 @_jit
