@@ -313,7 +313,7 @@ def _copy_rows(src, dst):
             dst[i, j] = src[i, j]
 
 
-@_inline
+@_jit
 def iterate(
     best, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
     err, tol, cap, min_gain, stall, ccd_when_above, own_ref, errors,
