@@ -95,7 +95,9 @@ hinge_axis_found, clamp_cone, clamp_hinge = limits.hinge_axis_found, limits.clam
 
 _jit = numba.njit(cache=True, nogil=True)
 # The passes' helpers are inlined into their callers by numba itself: a call that passes a
-# pose (four arrays) costs more than the bone loop it runs (a pass took 2x as long).
+# pose (four arrays) costs more than the bone loop it runs (an unlimited N=10 solve took
+# 2.4 us, 1.7 inlined). `iterate` stays a call: inlined too it saves 0.3 us more, but the
+# kernels' compile takes ~20 s longer.
 _inline = numba.njit(cache=True, nogil=True, inline="always")
 
 
