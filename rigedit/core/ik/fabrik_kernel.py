@@ -682,6 +682,28 @@ def _lengths_ok(pts, lengths, given):
     return math.isfinite(total)
 
 
+@_inline
+def free_row(pts, target, lengths, given, hint, has_hint, arc_start, tol, cap, out, errors, ps, ts, kinds):
+    """fabrik_free's solve once its shapes are checked, in the work space ps (7, n, 3), ts
+    (5, 0, 4) and kinds (0,) (a batch reuses them from row to row); `lengths` receives the
+    bone lengths unless given. Returns (status, error, steps)."""
+    m = pts.shape[0] - 1
+    if not _lengths_ok(pts, lengths, given):
+        return BAD_POINTS, 0.0, 0
+    if not (math.isfinite(target[0]) and math.isfinite(target[1]) and math.isfinite(target[2])):
+        return BAD_TARGET, 0.0, 0
+    dirs = ps[6, :m]
+    toward = (target[0] - pts[0, 0], target[1] - pts[0, 1], target[2] - pts[0, 2])
+    start_directions(pts, hint, False, toward, dirs)
+    # Stand-ins for the limit arrays, never read: `limited` is False.
+    rows = ps[6, :0]
+    err, count, _ = solve_row(
+        pts, target, lengths, kinds, rows, dirs, rows, hint, False, given, tol, cap, hint, has_hint,
+        arc_start, errors, (out, rows, rows, ts[0]), ps, ps, ts,
+    )  # fmt: skip
+    return OK, err, count
+
+
 # fabrik_free's options, one bit each
 GIVEN_LENGTHS, HAS_HINT, ARC_START = 1, 2, 4
 
@@ -709,24 +731,13 @@ def fabrik_free(pts, target, lengths, hint, tol, cap, options, out, errors):
         lengths = np.empty(m)
     elif lengths.shape[0] != m:
         return BAD_SHAPE, 0.0, 0
-    if not _lengths_ok(pts, lengths, given):
-        return BAD_POINTS, 0.0, 0
-    if not (math.isfinite(target[0]) and math.isfinite(target[1]) and math.isfinite(target[2])):
-        return BAD_TARGET, 0.0, 0
-    has_hint, arc_start = (options & HAS_HINT) != 0, (options & ARC_START) != 0
     # One allocation for the points work space and the start's directions (an allocation
     # costs about as much as a bone's step of a pass).
-    ps = np.empty((7, m + 1, 3))
-    dirs = ps[6, :m]
-    toward = (target[0] - pts[0, 0], target[1] - pts[0, 1], target[2] - pts[0, 2])
-    start_directions(pts, hint, False, toward, dirs)
-    # Stand-ins for the limit arrays, never read: `limited` is False.
-    rows, ts = ps[6, :0], np.empty((5, 0, 4))
-    err, count, _ = solve_row(
-        pts, target, lengths, np.empty(0, np.int64), rows, dirs, rows, hint, False, given, tol, cap, hint, has_hint,
-        arc_start, errors, (out, rows, rows, ts[0]), ps, ps, ts,
+    ps = np.empty((7, n, 3))
+    return free_row(
+        pts, target, lengths, given, hint, (options & HAS_HINT) != 0, (options & ARC_START) != 0, tol, cap, out, errors,
+        ps, np.empty((5, 0, 4)), np.empty(0, np.int64),
     )  # fmt: skip
-    return OK, err, count
 
 
 @_inline
@@ -794,15 +805,26 @@ def fabrik_rows(pts, target, tol, cap, hints, has_hint, arc_start, out, iteratio
     Returns the first row whose points are not finite, or -1."""
     rows = pts.shape[0]
     bad = np.zeros(rows, np.bool_)
-    options = (HAS_HINT if has_hint else 0) | (ARC_START if arc_start else 0)
-    for i in numba.prange(rows):
+    if rows == 0:
+        return -1
+    n = pts.shape[1]
+    # Rows in chunks, each with its own work space: a row's solve is ~1 us, and five
+    # allocations a row would cost a tenth of it.
+    chunk = 64
+    chunks = (rows + chunk - 1) // chunk
+    for c in numba.prange(chunks):
         errors = np.empty(max(cap, 1))
-        status, e, count = fabrik_free(
-            pts[i], target[i], errors[:0], hints[i], tol, cap, options, out[i], errors
-        )
-        bad[i] = status != OK
-        iterations[i] = count
-        error[i] = e
+        lengths = np.empty(n - 1)
+        ps = np.empty((7, n, 3))
+        ts = np.empty((5, 0, 4))
+        kinds = np.empty(0, np.int64)
+        for i in range(c * chunk, min(rows, (c + 1) * chunk)):
+            status, e, count = free_row(
+                pts[i], target[i], lengths, False, hints[i], has_hint, arc_start, tol, cap, out[i], errors, ps, ts, kinds
+            )
+            bad[i] = status != OK
+            iterations[i] = count
+            error[i] = e
     for i in range(rows):
         if bad[i]:
             return i
