@@ -49,9 +49,30 @@ class FabrikResult:
 
 _NO_VEC = np.zeros(3)
 _NO_LENGTHS = np.zeros(0)
+_MAX = float.fromhex("0x1.fffffffffffffp+1023")
+_ARC_START = 4  # fabrik_kernel.ARC_START (that module is imported on first use only)
 
 
 def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, limits=None, pole=None, arc_start=True):
+    # The common call (float64 arrays, default options) goes straight to the kernel, which
+    # checks shapes and finiteness itself and refuses (a status, or numba's TypeError for an
+    # array of another kind) what the careful path below must look at and name.
+    if (
+        limits is None and lengths is None and pole is None and type(points) is np.ndarray
+        and type(target) is np.ndarray and type(tolerance) is float and 0.0 <= tolerance <= _MAX
+        and type(max_iterations) is int and 0 <= max_iterations and points.ndim == 2
+    ):  # fmt: skip
+        kernel = _kernel or fabrik_kernel()
+        out = np.empty((points.shape[0], 3))
+        errors = np.empty(max_iterations or 1)
+        try:
+            status, err, count = kernel.fabrik_free(
+                points, target, _NO_LENGTHS, _NO_VEC, tolerance, max_iterations, _ARC_START if arc_start else 0, out, errors
+            )
+        except TypeError:
+            status = -1
+        if status == 0:
+            return FabrikResult(out, count, err, tuple(errors[:count].tolist()), err <= tolerance)
     pts = read_points(points)
     tgt = read_vec3(target, "target")
     tol = read_tolerance(tolerance)
@@ -63,8 +84,9 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
     kernel = fabrik_kernel()
     if limits is None:
         out = np.empty_like(pts)
+        options = (0 if lengths is None else kernel.GIVEN_LENGTHS) | (0 if pole is None else kernel.HAS_HINT)
         status, err, count = kernel.fabrik_free(
-            pts, tgt, ls, lengths is not None, tol, cap, hint, pole is not None, bool(arc_start), out, errors
+            pts, tgt, ls, hint, tol, cap, options | (kernel.ARC_START if arc_start else 0), out, errors
         )
         if status != kernel.OK:
             _refuse(pts, tgt)

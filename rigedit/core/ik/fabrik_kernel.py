@@ -80,7 +80,7 @@ RESTART_TURN = 0.02
 RESTART_COS = math.cos(RESTART_TURN)
 
 # solve statuses (the callers turn them into ValueErrors naming the problem)
-OK, BAD_POINTS, BAD_TARGET = 0, 1, 2
+OK, BAD_POINTS, BAD_TARGET, BAD_SHAPE = 0, 1, 2, 3
 
 fresh_cache(__file__, sq, limits)
 jitable(
@@ -94,6 +94,16 @@ perpendicular, cross = sq.perpendicular, sq.cross
 hinge_axis_found, clamp_cone, clamp_hinge = limits.hinge_axis_found, limits.clamp_cone, limits.clamp_hinge
 
 _jit = numba.njit(cache=True, nogil=True)
+# The passes' helpers are inlined into their callers by numba itself: a call that passes a
+# pose (four arrays) costs more than the bone loop it runs (an unlimited N=10 solve took
+# 2.4 us, 1.7 inlined). `iterate` stays a call: inlined too it saves 0.3 us more, but the
+# kernels' compile takes ~20 s longer.
+_inline = numba.njit(cache=True, nogil=True, inline="always")
+
+
+@_jit
+def _row3q(a, k):
+    return (a[k, 0], a[k, 1], a[k, 2], a[k, 3])
 
 
 @_jit
@@ -101,7 +111,7 @@ def _row3(a, k):
     return (a[k, 0], a[k, 1], a[k, 2])
 
 
-@_jit
+@_inline
 def _gap(pts, target):
     n = pts.shape[0] - 1
     dx, dy, dz = pts[n, 0] - target[0], pts[n, 1] - target[1], pts[n, 2] - target[2]
@@ -133,7 +143,7 @@ def limit_dir(kind, a, b, parent, axis, u):
     return (v[0] / n, v[1] / n, v[2] / n)
 
 
-@_jit
+@_inline
 def forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, keep_shape, limited, pts, axes, dirs, turns):
     """FABRIK's forward pass into (pts, axes, dirs, turns): from the root aim[0], each bone
     aimed at the next point of `aim`, limited relative to its placed parent, the frame turns
@@ -180,7 +190,7 @@ def forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, keep_shap
         parent = u
 
 
-@_jit
+@_inline
 def backward(pts, axes, kinds, params, ref_dirs, lengths, target, limited, out):
     """FABRIK's backward pass into `out`: tip onto the target, then each bone pulled toward
     its old joint and, limited, clamped relative to the bone after it as caliko does (the
@@ -287,7 +297,7 @@ def step(aim, ref, kinds, params, root_dir, lengths, out):
 # --- the loop -------------------------------------------------------------------------------
 
 
-@_jit
+@_inline
 def _copy(src, dst, limited):
     _copy_rows(src[0], dst[0])
     if limited:
@@ -296,7 +306,7 @@ def _copy(src, dst, limited):
         _copy_rows(src[3], dst[3])
 
 
-@_jit
+@_inline
 def _copy_rows(src, dst):
     """dst[...] = src, written out: numba's general slice assignment costs more than the
     copy of a chain's few rows."""
@@ -542,7 +552,7 @@ def hinge_bend_side(kinds, params, ref_axes, toward):
 # --- the row -----------------------------------------------------------------------------------
 
 
-@_jit
+@_inline
 def start_directions(pts, root_dir, has_root_dir, toward, out):
     """Unit bone directions of `pts` into out (m, 3): a zero-length bone takes its parent's
     (root_dir for bone 0, when given), the first bones with no parent direction take the
@@ -570,10 +580,10 @@ def start_directions(pts, root_dir, has_root_dir, toward, out):
             out[k, 0], out[k, 1], out[k, 2] = u
 
 
-@_jit
+@_inline
 def solve_row(
     start, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, limited, conform, tol, cap, hint, has_hint,
-    arc_start, errors, out,
+    arc_start, errors, out, ps, vs, ts,
 ):  # fmt: skip
     """FABRIK on one chain, from the points `start` (n, 3) toward `target` (3,), bones
     `lengths` (m,), limits as the module says (kinds all NONE and limited False for none;
@@ -582,15 +592,14 @@ def solve_row(
     directions with these lengths and limits (a start that may not meet them). `hint`: a
     vector from the root toward the pole side, for the arc start. Writes the solved pose
     to `out` (points, axes, dirs, turns; only points when unlimited) and each step's error
-    to `errors`. Returns (error, steps, moved: whether the pose is not the start's own)."""
+    to `errors`. Work space from the caller (workspace()): `ps` (>= 6, n, 3), `vs` (8, m, 3)
+    and `ts` (5, m, 4); unlimited, vs and ts are never touched (vs may be ps itself, ts
+    empty). Returns (error, steps, moved: whether the pose is not the start's own)."""
     n = start.shape[0]
     m = n - 1
-    # Work space: three poses and the limited passes' reference pose, the backward pass's
-    # points (also the arc's), the sweep's rebuilt points and its turns. Three allocations,
-    # and views by index (a reshape costs numba a helper call, more than an allocation).
-    ps = np.empty((6, n, 3))
-    vs = np.empty((8, m, 3)) if limited else np.empty((8, 0, 3))
-    ts = np.empty((5, m, 4)) if limited else np.empty((5, 0, 4))
+    # Three poses and the limited passes' reference pose, the backward pass's points (also
+    # the arc's), the sweep's rebuilt points and its turns: views by index (a reshape costs
+    # numba a helper call, more than an allocation).
     work, cand, spare = (ps[0], vs[0], vs[1], ts[0]), (ps[1], vs[2], vs[3], ts[1]), (ps[2], vs[4], vs[5], ts[2])
     ref = (ps[5], vs[6], vs[7], ts[4])
     aim, swept, sweep = ps[3], ps[4], ts[3]
@@ -658,7 +667,7 @@ def solve_row(
 # --- entry points -------------------------------------------------------------------------------
 
 
-@_jit
+@_inline
 def _lengths_ok(pts, lengths, given):
     """Bone lengths of pts into `lengths` (unless given), and whether every coordinate is
     finite: each feeds a bone length, so NaN or inf anywhere shows in their sum."""
@@ -673,28 +682,68 @@ def _lengths_ok(pts, lengths, given):
     return math.isfinite(total)
 
 
-@_jit
-def fabrik_free(pts, target, lengths, given, tol, cap, hint, has_hint, arc_start, out, errors):
-    """fabrik() without limits, checks included: bone lengths from pts (or `lengths` when
-    given: then the chain is first rebuilt along its directions with them). Returns
-    (status, error, steps); status BAD_POINTS / BAD_TARGET leave the caller to say why."""
+@_inline
+def free_row(pts, target, lengths, given, hint, has_hint, arc_start, tol, cap, out, errors, ps, ts, kinds):
+    """fabrik_free's solve once its shapes are checked, in the work space ps (7, n, 3), ts
+    (5, 0, 4) and kinds (0,) (a batch reuses them from row to row); `lengths` receives the
+    bone lengths unless given. Returns (status, error, steps)."""
     m = pts.shape[0] - 1
-    if not given:
-        lengths = np.empty(m)
     if not _lengths_ok(pts, lengths, given):
         return BAD_POINTS, 0.0, 0
     if not (math.isfinite(target[0]) and math.isfinite(target[1]) and math.isfinite(target[2])):
         return BAD_TARGET, 0.0, 0
-    dirs = np.empty((m, 3))
+    dirs = ps[6, :m]
     toward = (target[0] - pts[0, 0], target[1] - pts[0, 1], target[2] - pts[0, 2])
     start_directions(pts, hint, False, toward, dirs)
     # Stand-ins for the limit arrays, never read: `limited` is False.
-    rows, turns = np.empty((0, 3)), np.empty((0, 4))
+    rows = ps[6, :0]
     err, count, _ = solve_row(
-        pts, target, lengths, np.empty(0, np.int64), rows, dirs, rows, hint, False, given, tol, cap, hint, has_hint,
-        arc_start, errors, (out, rows, rows, turns),
+        pts, target, lengths, kinds, rows, dirs, rows, hint, False, given, tol, cap, hint, has_hint,
+        arc_start, errors, (out, rows, rows, ts[0]), ps, ps, ts,
     )  # fmt: skip
     return OK, err, count
+
+
+# fabrik_free's options, one bit each
+GIVEN_LENGTHS, HAS_HINT, ARC_START = 1, 2, 4
+
+# fabrik() calls this with the caller's own arrays: typed once, so a call costs numba no
+# type inference, and an array of any other kind (strided, read-only, float32) is refused
+# with a TypeError (fabrik's slow path then copies it) instead of compiled for again.
+_FREE_SIG = "Tuple((int64, float64, int64))(float64[:, ::1], float64[::1], float64[::1], float64[::1], float64, int64, int64, float64[:, ::1], float64[::1])"
+
+
+@numba.njit(_FREE_SIG, cache=True, nogil=True)
+def fabrik_free(pts, target, lengths, hint, tol, cap, options, out, errors):
+    """fabrik() without limits, checks included: bone lengths from pts (or `lengths` when
+    options has GIVEN_LENGTHS: then the chain is first rebuilt along its directions with
+    them); `hint` (from the root toward the pole side) read when HAS_HINT; the arc start
+    with ARC_START. `out` (n, 3) and `errors` (>= max(cap, 1)) receive the result. Returns
+    (status, error, steps); a status other than OK leaves the caller to say what is wrong."""
+    n = pts.shape[0]
+    if n < 2 or pts.shape[1] != 3 or out.shape[0] != n or out.shape[1] != 3 or errors.shape[0] < max(cap, 1):
+        return BAD_SHAPE, 0.0, 0
+    if target.shape[0] != 3 or hint.shape[0] != 3:
+        return BAD_TARGET, 0.0, 0
+    m = n - 1
+    given = (options & GIVEN_LENGTHS) != 0
+    if not given:
+        lengths = np.empty(m)
+    elif lengths.shape[0] != m:
+        return BAD_SHAPE, 0.0, 0
+    # One allocation for the points work space and the start's directions (an allocation
+    # costs about as much as a bone's step of a pass).
+    ps = np.empty((7, n, 3))
+    return free_row(
+        pts, target, lengths, given, hint, (options & HAS_HINT) != 0, (options & ARC_START) != 0, tol, cap, out, errors,
+        ps, np.empty((5, 0, 4)), np.empty(0, np.int64),
+    )  # fmt: skip
+
+
+@_inline
+def workspace(n):
+    """solve_row's limited work space for a chain of n points: (ps, vs, ts)."""
+    return np.empty((6, n, 3)), np.empty((8, n - 1, 3)), np.empty((5, n - 1, 4))
 
 
 @_jit
@@ -705,9 +754,10 @@ def fabrik_limited(
     """fabrik() with limits prepared (chain_frames.py): solve_row, then each bone's frame at
     the result (its turn times its reference frame, normalised) into out_frames when the
     reference frames are given. Returns (error, steps, moved)."""
+    ps, vs, ts = workspace(pts.shape[0])
     err, count, moved = solve_row(
         pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, True, conform, tol, cap, hint, has_hint,
-        arc_start, errors, (out_pts, out_axes, out_dirs, out_turns),
+        arc_start, errors, (out_pts, out_axes, out_dirs, out_turns), ps, vs, ts,
     )  # fmt: skip
     if has_frames:
         for k in range(lengths.shape[0]):
@@ -715,11 +765,6 @@ def fabrik_limited(
             nw = math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2] + w[3] * w[3])
             out_frames[k, 0], out_frames[k, 1], out_frames[k, 2], out_frames[k, 3] = w[0] / nw, w[1] / nw, w[2] / nw, w[3] / nw
     return err, count, moved
-
-
-@_jit
-def _row3q(a, k):
-    return (a[k, 0], a[k, 1], a[k, 2], a[k, 3])
 
 
 @_jit
@@ -735,9 +780,10 @@ def rig_limited(
     takes an array. Returns (error, steps, moved)."""
     target = np.array((tx, ty, tz))
     hint = np.array((px - pts[0, 0], py - pts[0, 1], pz - pts[0, 2]))
+    ps, vs, ts = workspace(pts.shape[0])
     err, count, moved = solve_row(
         pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, True, False, tol, cap, hint, has_pole,
-        True, errors, (out_pts, out_axes, out_dirs, out_turns),
+        True, errors, (out_pts, out_axes, out_dirs, out_turns), ps, vs, ts,
     )  # fmt: skip
     if moved:
         turned_locals(bx, by, bz, bw, frames, out_turns, out_locals, out_world)
@@ -747,7 +793,7 @@ def rig_limited(
 @_jit
 def rig_free(pts, target, tol, cap, hint, has_hint, errors, out):
     """A rig chain's unlimited solve: fabrik_free from its warm start. Returns (error, steps)."""
-    _, err, count = fabrik_free(pts, target, errors[:0], False, tol, cap, hint, has_hint, True, out, errors)
+    _, err, count = fabrik_free(pts, target, errors[:0], hint, tol, cap, ARC_START | (HAS_HINT if has_hint else 0), out, errors)
     return err, count
 
 
@@ -759,14 +805,26 @@ def fabrik_rows(pts, target, tol, cap, hints, has_hint, arc_start, out, iteratio
     Returns the first row whose points are not finite, or -1."""
     rows = pts.shape[0]
     bad = np.zeros(rows, np.bool_)
-    for i in numba.prange(rows):
+    if rows == 0:
+        return -1
+    n = pts.shape[1]
+    # Rows in chunks, each with its own work space: a row's solve is ~1 us, and five
+    # allocations a row would cost a tenth of it.
+    chunk = 64
+    chunks = (rows + chunk - 1) // chunk
+    for c in numba.prange(chunks):
         errors = np.empty(max(cap, 1))
-        status, e, count = fabrik_free(
-            pts[i], target[i], np.empty(0), False, tol, cap, hints[i], has_hint, arc_start, out[i], errors
-        )
-        bad[i] = status != OK
-        iterations[i] = count
-        error[i] = e
+        lengths = np.empty(n - 1)
+        ps = np.empty((7, n, 3))
+        ts = np.empty((5, 0, 4))
+        kinds = np.empty(0, np.int64)
+        for i in range(c * chunk, min(rows, (c + 1) * chunk)):
+            status, e, count = free_row(
+                pts[i], target[i], lengths, False, hints[i], has_hint, arc_start, tol, cap, out[i], errors, ps, ts, kinds
+            )
+            bad[i] = status != OK
+            iterations[i] = count
+            error[i] = e
     for i in range(rows):
         if bad[i]:
             return i
