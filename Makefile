@@ -39,10 +39,10 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $@
 
-# The numba kernels compile once (~30 s) into numba's cache, here rather than on the editor's
+# The numba kernels compile once (about a minute) into numba's cache, here rather than on the editor's
 # first solve; again after a core change (only the kernels it touches recompile).
 $(KERNELS_STAMP): $(STAMP) $(wildcard rigedit/core/*.py rigedit/core/ik/*.py) scripts/compile_kernels.py
-	@echo "Compiling the solver kernels (once; about 30 s on a fresh machine)..."
+	@echo "Compiling the solver kernels (once; about a minute on a fresh machine)..."
 	@$(BIN)/python scripts/compile_kernels.py
 	@touch $@
 
