@@ -18,7 +18,6 @@ wall time there is its CPU time over the cores it runs on).
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import sys
 import time
@@ -30,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rigedit  # noqa: E402
 from rigedit.core.ik import ChainLimits, ConeLimit, HingeLimit, fabrik, fabrik_batch  # noqa: E402
+from drag_loop import DragLoop  # noqa: E402 (beside this script)
 
 N_JOINTS = 10
 BONE_M = 0.1
@@ -84,19 +84,12 @@ def rig_drag_all(name, frames):
     """bench_rig.py's "drag all": each chain's target on a 5 cm loop around a point 4 cm in
     from its tip, a full turn every 120 frames; us per Rig.solve, share of solves short."""
     rig = rigedit.Rig.load(PRESETS / f"{name}.json")
-    names = rig.chain_names
-    home = {}
-    for n in names:
-        joints = rig.chain(n).joints
-        root, tip = rig.world_position(joints[0]), rig.world_position(joints[-1])
-        home[n] = tip + 0.04 * (root - tip) / np.linalg.norm(root - tip)
-    phase = {n: 2.0 * math.pi * k / len(names) for k, n in enumerate(names)}
+    loop = DragLoop(rig)
+    names = loop.names
     times, cpu, misses = [], [], 0
     warmup = 20
     for f in range(frames + warmup):
-        for n in names:
-            p = phase[n] + 2.0 * math.pi * f / 120
-            rig.chain(n).target = home[n] + 0.05 * np.array([math.cos(p), 0.5 * math.sin(2 * p), math.sin(p)])
+        loop.move(f)
         c0 = time.thread_time_ns()
         t0 = time.perf_counter_ns()
         reports = rig.solve()

@@ -57,6 +57,7 @@ sys.path.insert(0, str(ROOT))
 
 import rigedit  # noqa: E402
 from rigedit.core.ik import fabrik, fabrik_batch, two_bone_ik, two_bone_ik_batch  # noqa: E402
+from drag_loop import DragLoop  # noqa: E402 (beside this script)
 
 REFERENCE = Path(__file__).resolve().parent / "reference"
 PRESETS = ROOT / "resources" / "presets"
@@ -475,19 +476,11 @@ def humanoid_frame_seconds(frames: int) -> float:
     bench_rig's "drag all": a 5 cm loop a full turn every 120 frames, around a point 4 cm
     from the chain's tip toward its root), through the public API only."""
     rig = rigedit.Rig.load(PRESETS / "humanoid.json")
-    names = rig.chain_names
-    home = {}
-    for n in names:
-        joints = rig.chain(n).joints
-        root, tip = rig.world_position(joints[0]), rig.world_position(joints[-1])
-        home[n] = tip + 0.04 * (root - tip) / np.linalg.norm(root - tip)
-    phase = {n: 2.0 * math.pi * k / len(names) for k, n in enumerate(names)}
+    loop = DragLoop(rig)
     times = []
     warmup = 20
     for f in range(frames + warmup):
-        for n in names:
-            p = phase[n] + 2.0 * math.pi * f / 120
-            rig.chain(n).target = home[n] + 0.05 * np.array([math.cos(p), 0.5 * math.sin(2 * p), math.sin(p)])
+        loop.move(f)
         t0 = time.perf_counter_ns()
         rig.solve()
         if f >= warmup:

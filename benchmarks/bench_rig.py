@@ -18,13 +18,11 @@ frame) shows what the wall clock would be on an idle machine when the two disagr
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -32,12 +30,10 @@ from rigedit.core import rig_eval  # noqa: E402
 from rigedit.core import rig_chain  # noqa: E402
 from rigedit.core.rig import BUNDLED_PRESETS  # noqa: E402
 from rigedit.io.preset import load_preset  # noqa: E402
+from drag_loop import DragLoop  # noqa: E402 (beside this script)
 
 BUDGET_US = {"humanoid": 300.0}
 BIGGEST_BUDGET_US = 500.0
-RADIUS_M = 0.05
-INWARD_M = 0.04
-PERIOD_FRAMES = 120
 WARMUP = 20
 
 _solver_ns = [0]
@@ -83,13 +79,8 @@ def bench(path: Path, frames: int, case: str) -> tuple[float, float, float, floa
 
 def _run(path: Path, frames: int, case: str) -> tuple[float, float, float, float]:
     rig = load_preset(path)
-    names = rig.chain_names
-    home = {}
-    for n in names:
-        joints = rig.chain(n).joints
-        root, tip = rig.world_position(joints[0]), rig.world_position(joints[-1])
-        home[n] = tip + INWARD_M * (root - tip) / np.linalg.norm(root - tip)
-    phase = {n: 2.0 * math.pi * k / len(names) for k, n in enumerate(names)}
+    loop = DragLoop(rig)
+    names = loop.names
     total, cpu, inside, misses, solves = [], [], [], 0, 0
     for f in range(frames + WARMUP):
         if case == "drag all":
@@ -98,9 +89,7 @@ def _run(path: Path, frames: int, case: str) -> tuple[float, float, float, float
             moving = [names[f % len(names)]]
         else:
             moving = []
-        for n in moving:
-            p = phase[n] + 2.0 * math.pi * f / PERIOD_FRAMES
-            rig.chain(n).target = home[n] + RADIUS_M * np.array([math.cos(p), 0.5 * math.sin(2 * p), math.sin(p)])
+        loop.move(f, moving)
         _solver_ns[0] = 0
         c0 = time.process_time_ns()
         t0 = time.perf_counter_ns()

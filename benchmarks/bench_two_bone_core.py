@@ -14,7 +14,6 @@ Uses only the public API, so the same script times any revision (`git stash` to 
 """
 from __future__ import annotations
 
-import math
 import statistics
 import sys
 import time
@@ -27,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rigedit  # noqa: E402
 from rigedit.core.ik import two_bone_ik, two_bone_ik_batch  # noqa: E402
+from drag_loop import DragLoop  # noqa: E402 (beside this script)
 
 
 def reference_two_bone(root, mid, end, target, pole):
@@ -88,18 +88,10 @@ def limbs(n, seed=0):
 
 def humanoid_drag_all_us(frames=600, warmup=20) -> float:
     rig = rigedit.Rig.default()
-    names = rig.chain_names
-    home = {}
-    for n in names:
-        joints = rig.chain(n).joints
-        root, tip = rig.world_position(joints[0]), rig.world_position(joints[-1])
-        home[n] = tip + 0.04 * (root - tip) / np.linalg.norm(root - tip)
-    phase = {n: 2.0 * math.pi * k / len(names) for k, n in enumerate(names)}
+    loop = DragLoop(rig)
     times = []
     for f in range(frames + warmup):
-        for n in names:
-            p = phase[n] + 2.0 * math.pi * f / 120
-            rig.chain(n).target = home[n] + 0.05 * np.array([math.cos(p), 0.5 * math.sin(2 * p), math.sin(p)])
+        loop.move(f)
         t0 = time.perf_counter_ns()
         rig.solve()
         t1 = time.perf_counter_ns()
