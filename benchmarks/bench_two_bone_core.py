@@ -20,12 +20,12 @@ import time
 from math import sqrt
 from pathlib import Path
 
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rigedit  # noqa: E402
 from rigedit.core.ik import two_bone_ik, two_bone_ik_batch  # noqa: E402
+from bench_ik import _limb_inputs  # noqa: E402 (the same random limbs as bench_ik's batch rows)
 from drag_loop import DragLoop  # noqa: E402 (beside this script)
 
 
@@ -76,16 +76,6 @@ def per_call_us(fns, number=200, repeat=300) -> list[tuple[float, float]]:
     return [(statistics.median(t), min(t)) for t in samples]
 
 
-def limbs(n, seed=0):
-    rng = np.random.default_rng(seed)
-    root = rng.normal(size=(n, 3))
-    mid = root + rng.normal(size=(n, 3)) * 0.3
-    end = mid + rng.normal(size=(n, 3)) * 0.3
-    target = root + rng.normal(size=(n, 3)) * 0.4
-    pole = root + rng.normal(size=(n, 3))
-    return root, mid, end, target, pole
-
-
 def humanoid_drag_all_us(frames=600, warmup=20) -> float:
     rig = rigedit.Rig.default()
     loop = DragLoop(rig)
@@ -101,13 +91,13 @@ def humanoid_drag_all_us(frames=600, warmup=20) -> float:
 
 
 def main() -> None:
-    root, mid, end, target, pole = (a[0] for a in limbs(1))
+    root, mid, end, target, pole = (a[0] for a in _limb_inputs(1))
     floats = [tuple(v.tolist()) for v in (root, mid, end, target, pole)]
     (single, single_best), (reference, reference_best) = per_call_us(
         [lambda: two_bone_ik(root, mid, end, target, pole), lambda: reference_two_bone(*floats)]
     )
 
-    R, M, E, T, P = limbs(100_000)
+    R, M, E, T, P = _limb_inputs(100_000)
     two_bone_ik_batch(R, M, E, T, P)
     batch = []
     for _ in range(41):
