@@ -27,7 +27,8 @@ import numpy as np
 from . import scalar_quat as sq
 from .clip import Clip
 from .ik import registry, two_bone_ik_batch
-from .rig_solve import chain_pose, solve_fabrik, solve_two_bone, turn_toward
+from .bone_turns import chain_pose
+from .rig_solve import solve_fabrik, solve_two_bone, turn_toward
 from .rig_uses import aimed_targets, look_at_frames
 from .transforms import quat_between, quat_conj, quat_mul, quat_normalize, quat_rotate, quat_slerp
 

@@ -15,7 +15,8 @@ from .chain import Chain
 from .ik.chain_frames import PreparedLimits
 from .ik.fabrik import tip_of
 from .ik.soft import effective_target_float
-from .rig_solve import ChainSetup, chain_pose, fabrik_chain, fabrik_warm, local_turns, turned_locals, two_bone_chain
+from .bone_turns import chain_pose, local_turns
+from .rig_solve import ChainSetup, fabrik_chain, fabrik_warm, turned_locals, two_bone_chain
 
 
 # Named tuples, not frozen dataclasses: as immutable and named, compared by value, and made

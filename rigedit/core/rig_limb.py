@@ -60,7 +60,7 @@ def _explain(target, pole, tolerance, reach_clamp, softness, total, base_pos, ba
     """Raise two_bone_ik's own error for input the kernel refused (the slow path)."""
     from .ik.soft import effective_target_float
     from .ik.two_bone import two_bone_ik
-    from .rig_solve import chain_pose
+    from .bone_turns import chain_pose
 
     points, _ = chain_pose(base_pos, base_rot, offsets, warm)
     aim = target

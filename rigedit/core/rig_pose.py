@@ -23,7 +23,7 @@ import numpy as np
 from . import scalar_quat as sq
 from .ik.chain_frames import PreparedLimits, packed_limits
 from .rig_chain import ChainState, LimitedWarm, SolveInputs
-from .rig_solve import chain_pose
+from .bone_turns import chain_pose
 
 # A saved solution fits its chain when its rotations put the tip within this of where the
 # saved error says (metres, plus the same again per metre of chain and target distance):

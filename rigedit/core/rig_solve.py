@@ -19,7 +19,7 @@ from math import sqrt
 import numpy as np
 
 from . import scalar_quat as sq
-from .bone_turns import add_rotated, chain_pose, local_turns  # noqa: F401 (chain_pose: the rig's callers import it from here)
+from .bone_turns import add_rotated, local_turns
 from .ik import registry
 from .ik.chain_frames import PreparedLimits, bone_directions, packed_limits, plan_limits, planned_limits
 from .ik.fabrik import fabrik_kernel

@@ -127,7 +127,7 @@ def turn_unit(c, u, q) -> Quat:
     """q turned by the shortest arc from unit direction c to unit direction u, normalised.
 
     The solvers' carried limit frames (ik/chain_frames.py) and the rig's write-back
-    (rig_solve.local_turns) both turn bones this way; one function keeps their frames bit
+    (bone_turns.local_turns) both turn bones this way; one function keeps their frames bit
     for bit alike, which the limits' hold-after-write tests rely on. The arc's own
     normalisation folds into the product's."""
     cx, cy, cz = c

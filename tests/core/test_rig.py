@@ -391,7 +391,8 @@ def test_fabrik_limits_hold_in_the_written_pose_while_dragging(steps):
 # --- the write-back agrees with skeleton.write_chain_positions ---------------------------------
 
 from rigedit.core import scalar_quat as sq  # noqa: E402
-from rigedit.core.rig_solve import chain_pose, turn_toward  # noqa: E402
+from rigedit.core.bone_turns import chain_pose  # noqa: E402
+from rigedit.core.rig_solve import turn_toward  # noqa: E402
 from rigedit.core.skeleton import write_chain_positions  # noqa: E402
 
 unit_quats = st.tuples(*[st.floats(-1.0, 1.0)] * 4).filter(lambda q: sum(c * c for c in q) > 0.1)

@@ -1,6 +1,6 @@
 """rig_limb.solve_limb, the rig's one-pass two-bone chain: the contract in the pose it writes
 (targets hit, lengths kept, limits held, the pole's plane), and agreement to round-off with
-the rig's general chain path (rig_solve.chain_pose, two_bone_chain, local_turns)."""
+the rig's general chain path (bone_turns.chain_pose, rig_solve.two_bone_chain, bone_turns.local_turns)."""
 from __future__ import annotations
 
 import math
@@ -15,7 +15,8 @@ from rigedit.core.ik.limits import ConeLimit, HingeLimit, limit_error_deg
 from rigedit.core.ik.soft import effective_target_float
 from rigedit.core.rig import Rig
 from rigedit.core.rig_limb import solve_limb
-from rigedit.core.rig_solve import _limit_params, chain_pose, local_turns, two_bone_chain
+from rigedit.core.bone_turns import chain_pose, local_turns
+from rigedit.core.rig_solve import _limit_params, two_bone_chain
 from rigedit.core.skeleton import Skeleton
 from tests.core.helpers import assert_pose
 
