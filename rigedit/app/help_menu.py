@@ -51,6 +51,12 @@ TIMELINE_KEYS = {
     _K.Key_Left: "previous frame", _K.Key_Right: "next frame", _K.Key_Home: "first frame", _K.Key_End: "last frame",
     _K.Key_Delete: "delete the selected key", _K.Key_Backspace: "delete the selected key", _K.Key_Space: "play / pause",
 }
+# Keys of a few keyboards (Sun's Undo is F14; dedicated Copy, Undo... keys) that Qt's standard
+# bindings add next to Ctrl+Z and the like: left out of the list when the action has others.
+_RARE_KEYS = {int(getattr(_K, f"Key_F{n}").value) for n in range(13, 36)} | {
+    int(k.value) for k in (_K.Key_Undo, _K.Key_Redo, _K.Key_Copy, _K.Key_Cut, _K.Key_Paste, _K.Key_Open, _K.Key_Save,
+                           _K.Key_Find, _K.Key_Close, _K.Key_Help, _K.Key_Print)
+}
 _BUTTONS = {Qt.MouseButton.LeftButton: "left", Qt.MouseButton.MiddleButton: "middle", Qt.MouseButton.RightButton: "right"}
 _MODIFIERS = ((Qt.KeyboardModifier.ControlModifier, "Ctrl"), (Qt.KeyboardModifier.ShiftModifier, "Shift"),
               (Qt.KeyboardModifier.AltModifier, "Alt"), (Qt.KeyboardModifier.MetaModifier, "Meta"))
@@ -121,7 +127,9 @@ def _timeline_keys() -> list:
 
 
 def _keys(act: QAction) -> str:
-    return ", ".join(_key_text(s) for s in act.shortcuts())
+    seqs = act.shortcuts()
+    common = [s for s in seqs if not (s.count() == 1 and int(s[0].key().value) in _RARE_KEYS)]
+    return ", ".join(_key_text(s) for s in (common or seqs))
 
 
 def _key_text(seq: QKeySequence) -> str:
