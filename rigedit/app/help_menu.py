@@ -91,7 +91,7 @@ def shortcut_rows(w: "MainWindow") -> list[tuple[str, str, str]]:
         if id(act) not in seen and act.shortcuts():
             seen.add(id(act))
             rows.append((_keys(act), _plain(act.text()), _where(act)))
-    rows.append((_key_text(QKeySequence(_K.Key_Escape)), "during a drag: put the handle back and end the drag", "Viewport"))
+    rows.append((_key_text(QKeySequence(_K.Key_Escape)), "cancel a drag (the handle goes back)", "Viewport"))
     for key in getattr(w.viewport, "noRepeatKeys", []):
         if key not in UNUSED_VIEWPORT_KEYS:
             rows.append((_key_text(QKeySequence(key)), VIEWPORT_KEYS.get(key, NO_DESCRIPTION), "Viewport"))
@@ -166,11 +166,15 @@ class ShortcutsDialog(QDialog):
         self.table.setObjectName("shortcutsTable")
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.table.setWordWrap(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         for r, row in enumerate(rows):
             for c, text in enumerate(row):
-                self.table.setItem(r, c, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.table)
