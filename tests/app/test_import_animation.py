@@ -132,8 +132,7 @@ def test_the_import_file_dialog_remembers_its_folder(walk_window, multi, qtbot, 
         return str(multi), ""
 
     monkeypatch.setattr(QFileDialog, "getOpenFileName", fake_dialog)
-    ctl = importer(walk_window)
-    ctl.import_dialog = type(ctl).import_dialog.__get__(ctl)
+    importer(walk_window)  # File > Import is installed
     for _ in range(2):
         _later(lambda: _click_ok(_dialog()), {})
         walk_window.action_import.trigger()
@@ -157,8 +156,7 @@ def _recent_action(window, path):
 
 
 def test_imports_go_into_open_recent_and_open_again_the_same_way(walk_window, multi, qtbot, errors):  # noqa: F811
-    ctl = importer(walk_window)
-    assert ctl.import_file(multi, ask=False, up="+y", animation="Slow")
+    assert importer(walk_window).import_file(multi, ask=False, up="+y", animation="Slow")
     preset = multi.parent / "rig.json"
     assert walk_window.save_preset(preset)  # a preset next to it in the list
     assert settings.recent_files()[:2] == [str(preset.resolve()), str(multi.resolve())]
