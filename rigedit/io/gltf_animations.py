@@ -76,7 +76,7 @@ def pick_animation(doc: GltfDocument, animation: int | str | None) -> int | None
         named = [i for i, an in enumerate(anims) if an.name == animation]
         if named:
             return named[0]
-        if not animation.strip().isdigit():
+        if not _is_number(animation):
             raise doc.error("animations", f"no animation named {animation!r}; {_listing(doc)}")
         animation = int(animation.strip())
     if animation == 0 and not anims:
@@ -84,6 +84,11 @@ def pick_animation(doc: GltfDocument, animation: int | str | None) -> int | None
     if not 0 <= animation < len(anims):
         raise doc.error("animations", f"has no animation {animation} (counting from 0); {_listing(doc)}")
     return animation
+
+
+def _is_number(text: str) -> bool:
+    digits = text.strip()
+    return digits.isascii() and digits.isdigit()  # "²" is a digit to Python, not to int()
 
 
 def _listing(doc: GltfDocument) -> str:

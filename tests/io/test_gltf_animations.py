@@ -1,10 +1,15 @@
 """Choosing a glTF's animation by name or index, and listing a file's animations."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rigedit.io.gltf import GltfError, list_animations, read_gltf
+from rigedit.io.gltf_animations import pick_animation
 
 from .multi_animation import DATA, durations, write_multi_animation
 
@@ -97,3 +102,39 @@ def test_a_name_in_a_file_without_that_many_animations(tmp_path):
 def test_an_animation_that_is_neither_name_nor_index(multi, bad):
     with pytest.raises(GltfError, match="name or an index"):
         read_gltf(multi, animation=bad)
+
+
+class _FakeDoc:
+    """Just what pick_animation reads of a GltfDocument."""
+
+    def __init__(self, names):
+        self.path = "fake.glb"
+        self.gltf = SimpleNamespace(animations=[SimpleNamespace(name=n) for n in names])
+
+    def error(self, field, problem):
+        return GltfError(self.path, field, problem)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    names=st.lists(st.one_of(st.none(), st.text(max_size=6), st.sampled_from(["0", "1", "Walk"])), max_size=5),
+    choice=st.one_of(st.integers(-2, 6), st.text(max_size=6), st.sampled_from(["0", "1", " 2", "Walk", "²", "٣"])),
+)
+def test_pick_is_the_first_of_that_name_else_the_index_else_an_error_listing_all(names, choice):
+    doc = _FakeDoc(names)
+    if isinstance(choice, str) and choice in names:
+        expected = names.index(choice)
+    elif isinstance(choice, int) or (choice.strip().isascii() and choice.strip().isdigit()):
+        number = int(choice) if isinstance(choice, int) else int(choice.strip())
+        expected = number if 0 <= number < len(names) else ("none" if number == 0 and not names else "error")
+    else:
+        expected = "error"
+    if expected == "error":
+        with pytest.raises(GltfError) as e:
+            pick_animation(doc, choice)
+        text = str(e.value)
+        assert text.startswith("fake.glb")
+        for i, n in enumerate(names):
+            assert (repr(n) if n else f"animations[{i}] (unnamed)") in text
+    else:
+        assert pick_animation(doc, choice) == (None if expected == "none" else expected)
