@@ -1,7 +1,9 @@
 """`rigedit import` and `rigedit bake`: mocap and glTF characters in, baked BVH out.
 
     rigedit import FILE.bvh|.glb|.gltf -o PRESET.json [--scale S] [--up x|y|z|-x|-y|-z|auto] [--fps N] [--skin NAME]
-    rigedit bake PRESET.json --clip CLIP.bvh|.glb -o OUT.bvh [--fps N]
+                   [--animation NAME|INDEX]
+    rigedit import FILE.glb --list-animations      name, duration and channels of each animation
+    rigedit bake PRESET.json --clip CLIP.bvh|.glb -o OUT.bvh [--fps N] [--animation NAME|INDEX]
 
 The clip is not copied into the preset: a mocap clip is large and already on disk. `bake`
 names it with --clip and reads it against the preset's skeleton (joints by name; the unit
@@ -40,6 +42,35 @@ def _up(text: str) -> str:
     return key
 
 
+ANIMATION_HELP = "glTF: the animation to import, by name or index from 0 (default: the first; --list-animations shows them)"
+
+
+def _no_animation_option_for_bvh(args, path: str) -> None:
+    if getattr(args, "animation", None) is not None and Path(path).suffix.lower() == ".bvh":
+        raise ValueError(f"{path}: --animation picks one of a glTF file's animations; a BVH file holds one motion")
+
+
+def _list_animations(path: str) -> int:
+    if Path(path).suffix.lower() not in (".glb", ".gltf"):
+        print(f"{path}: --list-animations reads .glb and .gltf files", file=sys.stderr)
+        return 1
+    from rigedit.io.gltf import list_animations
+
+    try:
+        anims = list_animations(path)
+    except ValueError as e:
+        print(_named(str(e), path), file=sys.stderr)
+        return 1
+    if not anims:
+        print(f"{path}: no animations")
+        return 0
+    w = max(len(a.label) for a in anims)
+    print(f"{'index':>5}  {'name':<{w}}  {'seconds':>7}  {'channels':>8}")
+    for a in anims:
+        print(f"{a.index:>5}  {a.label:<{w}}  {a.duration:7.3f}  {a.channels:>8}")
+    return 0
+
+
 def _named(message: str, *paths: str) -> str:
     """The message, led by the input file's name unless it already names one of `paths`."""
     return message if any(p and p in message for p in paths) else f"{paths[0]}: {message}"
@@ -48,6 +79,7 @@ def _named(message: str, *paths: str) -> str:
 def _load_character(args):
     """(skeleton, clip or None, summary line) of a BVH or glTF file."""
     ext = Path(args.file).suffix.lower()
+    _no_animation_option_for_bvh(args, args.file)
     if ext == ".bvh":
         from rigedit.io.bvh import read_bvh
 
@@ -63,7 +95,8 @@ def _load_character(args):
     if ext in (".glb", ".gltf"):
         from rigedit.io.gltf import read_gltf
 
-        imp = read_gltf(args.file, skin=args.skin, fps=args.fps, up_axis=args.up or "auto")
+        animation = 0 if args.animation is None else args.animation
+        imp = read_gltf(args.file, skin=args.skin, fps=args.fps, up_axis=args.up or "auto", animation=animation)
         lines = [f"{args.file}: {imp.summary()}"] + [f"  warning: {w}" for w in imp.warnings]
         return imp.skeleton, imp.clip, lines
     raise ValueError(f"{args.file}: rigedit imports .bvh, .glb and .gltf files")
@@ -75,7 +108,7 @@ def cmd_import(argv: list[str]) -> int:
         description="Import a BVH or glTF character as a rig preset with IK chains proposed from its joint names.",
     )
     p.add_argument("file", metavar="FILE", help=".bvh, .glb or .gltf")
-    p.add_argument("-o", "--output", required=True, metavar="PRESET.json")
+    p.add_argument("-o", "--output", metavar="PRESET.json", help="the preset to write (required unless --list-animations)")
     p.add_argument("--scale", help="BVH: metres per file unit, or m, cm, mm, in, cmu (default: guessed from the figure's size)")
     p.add_argument("--up", "--up-axis", dest="up", type=_up, default=None, metavar="{x,y,z,-x,-y,-z,auto}",
                    help="the file's up axis, turned to rigedit's +Y (default: auto, guessed from where head and "
@@ -83,7 +116,13 @@ def cmd_import(argv: list[str]) -> int:
     p.add_argument("--fps", type=_fps, help=f"glTF: resample the animation at this rate, {FPS_RANGE[0]:g} to {FPS_RANGE[1]:g} "
                    "(default: the keys' spacing, else 30)")
     p.add_argument("--skin", help="glTF: import only this skin (default: all)")
+    p.add_argument("--animation", metavar="NAME|INDEX", help=ANIMATION_HELP)
+    p.add_argument("--list-animations", action="store_true", help="glTF: list the file's animations and exit")
     args = p.parse_args(argv)
+    if args.list_animations:
+        return _list_animations(args.file)
+    if not args.output:
+        p.error("the following arguments are required: -o/--output")
     from rigedit.core.autochains import propose_chains
     from rigedit.core.rig import Rig
     from rigedit.io.preset import save_preset
@@ -124,6 +163,7 @@ def cmd_bake(argv: list[str]) -> int:
     p.add_argument("--clip", required=True, metavar="CLIP", help=".bvh, .glb or .gltf with the preset's joints")
     p.add_argument("-o", "--output", required=True, metavar="OUT.bvh")
     p.add_argument("--fps", type=_fps, help=f"glTF clip: resample at this rate, {FPS_RANGE[0]:g} to {FPS_RANGE[1]:g} (default: the keys' spacing)")
+    p.add_argument("--animation", metavar="NAME|INDEX", help="glTF clip: " + ANIMATION_HELP.removeprefix("glTF: "))
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     from rigedit.core.bake import bake
@@ -133,8 +173,9 @@ def cmd_bake(argv: list[str]) -> int:
 
     bar = None if args.quiet else ProgressBar(sys.stderr)
     try:
+        _no_animation_option_for_bvh(args, args.clip)
         rig = load_preset(args.preset)
-        matched = read_clip_for(rig.skeleton, args.clip, fps=args.fps)
+        matched = read_clip_for(rig.skeleton, args.clip, fps=args.fps, animation=0 if args.animation is None else args.animation)
         rig.clip = matched.clip
         result = bake(rig, progress=bar)
         if bar is not None:

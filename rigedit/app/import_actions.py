@@ -6,15 +6,21 @@ Export bakes the rig's IK over its clip, with a progress dialog that can cancel,
 BVH: in the imported file's hierarchy, channel orders, units and axes when the rig came from
 a BVH import, in metres with default channels otherwise.
 
+A glTF file's animation is chosen in the dialog (or given: `animation=` a name or an index).
+The file dialog starts in the folder of the last import, and every import goes into File >
+Open Recent with the up axis and animation it was read with (rigedit/app/recent.py reads
+it again that way).
+
 Nothing here raises to the caller: failures are shown in the editor's error dialog, and the
 editor keeps the rig (and the file on disk) it had.
 
-Automation surface: `window.importer.import_file(path, ask=False)` and
+Automation surface: `window.importer.import_file(path, ask=False, up=..., animation=...)` and
 `window.importer.export_bvh(path)`, the actions `window.action_import` and
 `window.action_export_bvh`.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,11 +30,13 @@ from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QProgressDialo
 
 from rigedit.core.autochains import propose_chains
 from rigedit.core.bake import BakeCancelled, bake
+from rigedit.core.clip import Clip
 from rigedit.core.rig import Rig
+from rigedit.core.skeleton import Skeleton
 from rigedit.io.bvh import BvhLayout, read_bvh, write_bvh
-from rigedit.io.gltf import read_gltf
+from rigedit.io.gltf import list_animations, read_gltf
 
-from . import dialogs
+from . import dialogs, settings
 from .import_dialog import ChainProposalDialog
 
 if TYPE_CHECKING:
@@ -48,7 +56,12 @@ class ImportController(QObject):
         # Off where no one could answer a dialog (a --screenshot run): the failure is still
         # kept in last_error for the caller to report.
         self.show_errors = True
+        # Off for runs that should leave no trace in the user's settings (a --screenshot run):
+        # no Open Recent entry, no remembered folder.
+        self.remember = True
         self.last_summary: str = ""
+        # How the last import was read: {"up": ..., "animation": name or index or None}.
+        self.last_options: dict | None = None
         # The BVH layout of the imported rig, for writing it back the way it came.
         self._layout_for: tuple[Rig, BvhLayout] | None = None
         self.progress: QProgressDialog | None = None
@@ -58,34 +71,42 @@ class ImportController(QObject):
     def import_dialog(self) -> None:
         if not self.w.files.maybe_save():
             return
-        path, _ = QFileDialog.getOpenFileName(self.w, "Import motion or character", "", IMPORT_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self.w, "Import motion or character", settings.last_folder("import"), IMPORT_FILTER)
         if path:
+            settings.set_last_folder("import", Path(path).parent)
             self.import_file(path)
 
-    def import_file(self, path: str | Path, *, ask: bool = True) -> bool:
-        """Read `path`, propose chains (asking, unless ask=False), and edit the result."""
+    def import_file(self, path: str | Path, *, ask: bool = True, up: str = "auto", animation: int | str | None = None) -> bool:
+        """Read `path`, propose chains (asking, unless ask=False), and edit the result.
+
+        up: the file's up axis ("auto" guesses). animation: a glTF's animation by name or
+        index (None: the first); the dialog offers the others.
+        """
         path = Path(path)
         read: dict = {}
 
-        def reread(up: str):
-            """Read (again) with this up axis: the dialog's override."""
-            skeleton, clip, layout, summary = _read(path, up)
-            proposals = propose_chains(skeleton, skeleton.rest_pose() if clip is None else clip.frame(0))
-            read.update(skeleton=skeleton, clip=clip, layout=layout, summary=summary)
-            return proposals, f"{path.name}: {summary}"
+        def reread(up: str, animation=animation):
+            """Read (again) with this up axis and animation: the dialog's overrides."""
+            r = _read(path, up, animation)
+            proposals = propose_chains(r.skeleton, r.skeleton.rest_pose() if r.clip is None else r.clip.frame(0))
+            read.update(read=r, up=up)
+            return proposals, f"{path.name}: {r.summary}"
 
         try:
-            proposals, head = reread("auto")
+            proposals, head = reread(up)
+            anims = [(a.label, a.duration) for a in list_animations(path)] if _is_gltf(path) else []
         except Exception as e:  # BvhError / GltfError name file, line or field; nothing else may escape either
             message = str(e)
             self._fail("Cannot import", message if str(path) in message else f"{path}: {message}")
             return False
         if ask:
-            dialog = ChainProposalDialog(proposals, head, self.w, reread=reread)
+            first = read["read"].animation or 0
+            dialog = ChainProposalDialog(proposals, head, self.w, up_axis=up, reread=reread, animations=anims, animation=first)
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return False
             proposals = dialog.chains()
-        skeleton, clip, layout, summary = read["skeleton"], read["clip"], read["layout"], read["summary"]
+        r: _Read = read["read"]
+        skeleton, clip, layout, summary = r.skeleton, r.clip, r.layout, r.summary
         try:
             rig = Rig(skeleton, clip=clip, name=path.stem)
             for c in proposals:
@@ -97,6 +118,16 @@ class ImportController(QObject):
         self.w.document.replace_rig(rig, None)
         self.last_summary = summary
         self.last_error = None
+        # A name survives the file being re-exported with its animations in another order;
+        # an index is kept where the name is missing or not the only one of its kind.
+        chosen = r.animation
+        if r.animation_name and [label for label, _ in anims].count(r.animation_name) == 1:
+            chosen = r.animation_name
+        self.last_options = {"up": read["up"], "animation": chosen}
+        if self.remember:
+            settings.add_recent_file(path, self.last_options)
+            settings.set_last_folder("import", path.parent)
+            self.w.refresh_recent_menu()
         self.w.statusBar().showMessage(f"Imported {path.name}: {len(proposals)} chains; {summary}", 10_000)
         return True
 
@@ -149,16 +180,32 @@ class ImportController(QObject):
             dialogs.show_error(self.w, title, message)
 
 
-def _read(path: Path, up: str = "auto"):
-    """(skeleton, clip or None, BVH layout or None, one-line summary)."""
+@dataclass
+class _Read:
+    skeleton: Skeleton
+    clip: Clip | None
+    layout: BvhLayout | None
+    summary: str  # one line
+    animation: int | None = None  # a glTF's animation index
+    animation_name: str = ""  # its name in the file ("" when unnamed)
+
+
+def _is_gltf(path: Path) -> bool:
+    return path.suffix.lower() in (".glb", ".gltf")
+
+
+def _read(path: Path, up: str = "auto", animation: int | str | None = None) -> _Read:
     ext = path.suffix.lower()
     if ext == ".bvh":
+        if animation is not None:
+            raise ValueError(f"{path}: an animation was asked for, but a BVH file holds one motion")
         imp = read_bvh(path, up_axis=up)
-        return imp.skeleton, imp.clip, imp.layout, imp.summary()
-    if ext in (".glb", ".gltf"):
-        imp = read_gltf(path, up_axis=up)
+        return _Read(imp.skeleton, imp.clip, imp.layout, imp.summary())
+    if _is_gltf(path):
+        imp = read_gltf(path, up_axis=up, animation=0 if animation is None else animation)
         turned = [w for w in imp.warnings if w.startswith("turned")]
-        return imp.skeleton, imp.clip, None, "; ".join([imp.summary()] + turned)
+        name = "" if imp.animation is None or imp.animation == f"animations[{imp.animation_index}]" else imp.animation
+        return _Read(imp.skeleton, imp.clip, None, "; ".join([imp.summary()] + turned), imp.animation_index, name)
     raise ValueError(f"{path}: rigedit imports .bvh, .glb and .gltf files")
 
 

@@ -7,11 +7,15 @@ while two kept chains share a name or a name is empty, with the reason shown in 
 The file's up axis is a guess (from where head and feet joints are), so a "File up axis" box offers the override: picking
 an axis asks the importer (`reread`) to read the file again that way, and the summary and the
 proposed chains are redone from the result.
+
+A glTF file with several animations gets an "Animation" box (name and duration of each, the
+first by default, or the one asked for): picking one reads the file again with it, as the up
+axis box does, so the chains are proposed on that animation's first frame.
 """
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable
+from typing import Callable, Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -34,7 +38,8 @@ from rigedit.core.ik import registry
 COLUMNS = ("Use", "Name", "Solver", "Joints", "Pole")
 # The up-axis choices offered, as read_bvh takes them ("auto" is the guess).
 UP_AXES = ("auto", "+y", "+z", "-z", "+x", "-x", "-y")
-Reread = Callable[[str], "tuple[list[ChainProposal], str]"]
+# reread(up axis, animation index or None when the dialog offers no choice)
+Reread = Callable[[str, "int | None"], "tuple[list[ChainProposal], str]"]
 USE, NAME, SOLVER, JOINTS, POLE = range(len(COLUMNS))
 
 
@@ -47,7 +52,11 @@ class ChainProposalDialog(QDialog):
         *,
         up_axis: str = "auto",
         reread: Reread | None = None,
+        animations: Sequence[tuple[str, float]] = (),
+        animation: int = 0,
     ) -> None:
+        """animations: (name, duration in seconds) of each of the file's animations, in file
+        order; a box to pick one is shown when there are two or more (and `reread` is given)."""
         super().__init__(parent)
         self.setObjectName("chainProposalDialog")
         self.setWindowTitle("Import: IK chains")
@@ -60,6 +69,23 @@ class ChainProposalDialog(QDialog):
         self.head = head
         layout.addWidget(head)
         self.up_box: QComboBox | None = None
+        self.animation_box: QComboBox | None = None
+        self._read_as = (up_axis, animation if len(animations) > 1 else None)  # what the proposals come from
+        if reread is not None and len(animations) > 1:
+            row = QHBoxLayout()
+            label = QLabel("&Animation:")
+            row.addWidget(label)
+            self.animation_box = QComboBox()
+            self.animation_box.setObjectName("importAnimation")
+            for i, (name, seconds) in enumerate(animations):
+                self.animation_box.addItem(f"{name}  ({seconds:.2f} s)", i)
+            self.animation_box.setCurrentIndex(animation)
+            self.animation_box.setToolTip("The file's animation to import as the clip under the IK")
+            self.animation_box.activated.connect(lambda i: self.set_animation(i))
+            label.setBuddy(self.animation_box)
+            row.addWidget(self.animation_box)
+            row.addStretch(1)
+            layout.addLayout(row)
         if reread is not None:
             row = QHBoxLayout()
             row.addWidget(QLabel("File up axis:"))
@@ -98,17 +124,34 @@ class ChainProposalDialog(QDialog):
         self.resize(760, 120 + 32 * max(3, len(self.proposals)))
         self._check()
 
+    def up_axis(self) -> str:
+        return self._read_as[0]
+
+    def animation(self) -> int | None:
+        """The index of the animation the proposals were made from (None: no choice offered)."""
+        return self._read_as[1]
+
     def set_up_axis(self, up: str) -> bool:
         """Read the file again with this up axis and redo the proposals (False if it failed)."""
+        return self._reread(up, self._read_as[1])
+
+    def set_animation(self, index: int) -> bool:
+        """Read the file again with this animation and redo the proposals (False if it failed)."""
+        if self.animation_box is None or not 0 <= index < self.animation_box.count():
+            return False
+        return self._reread(self._read_as[0], index)
+
+    def _reread(self, up: str, animation: int | None) -> bool:
         if self.reread is None:
             return False
-        if self.up_box is not None and self.up_box.currentText() != up:
-            self.up_box.setCurrentText(up)
+        self._show_read_as(up, animation)
         try:
-            proposals, summary = self.reread(up)
+            proposals, summary = self.reread(up, animation)
         except ValueError as e:
             self.problem.setText(str(e))
+            self._show_read_as(*self._read_as)  # the boxes say what the table was made from
             return False
+        self._read_as = (up, animation)
         self.head.setText(summary)
         self.proposals = list(proposals)
         self.table.blockSignals(True)
@@ -120,6 +163,12 @@ class ChainProposalDialog(QDialog):
         self.none_found.setVisible(not self.proposals)
         self._check()
         return True
+
+    def _show_read_as(self, up: str, animation: int | None) -> None:
+        if self.up_box is not None and self.up_box.currentText() != up:
+            self.up_box.setCurrentText(up)
+        if self.animation_box is not None and animation is not None and self.animation_box.currentIndex() != animation:
+            self.animation_box.setCurrentIndex(animation)
 
     def _fill_row(self, row: int, p: ChainProposal) -> None:
         use = QTableWidgetItem()

@@ -1,6 +1,7 @@
 """Start the editor.
 
     rigedit [FILE]                                   open the editor (on FILE, or the humanoid)
+    rigedit FILE.glb --animation NAME|INDEX          import that animation of a glTF (default: the first)
     rigedit --screenshot OUT.png [FILE] [--size WxH] render once the solver has answered, save, exit
     rigedit --demo OUT.png [--size WxH]              drag the humanoid's left-hand target, save, exit
 """
@@ -35,8 +36,13 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("file", nargs="?", metavar="FILE", help="a rig preset (.json), or a .bvh/.glb/.gltf to import; default: the bundled humanoid")
     p.add_argument("--screenshot", metavar="OUT.png", help="save a screenshot of the window and exit")
     p.add_argument("--demo", metavar="OUT.png", help="drag the left-hand target, save a screenshot and exit")
+    p.add_argument("--animation", metavar="NAME|INDEX",
+                   help="when FILE is a .glb/.gltf to import: its animation, by name or index from 0 (default: the first)")
     p.add_argument("--size", type=_size, default=(1280, 800), metavar="WxH", help="window size (default 1280x800)")
-    return p.parse_args(list(argv))
+    args = p.parse_args(list(argv))
+    if args.animation is not None and not (args.file and Path(args.file).suffix.lower() in (".glb", ".gltf")):
+        p.error("--animation picks the animation of a .glb or .gltf FILE to import")
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -83,13 +89,14 @@ def _open_imported(app, args, capturing: bool) -> int:
     window = MainWindow(None, None, keep_layout=not capturing)
     if capturing:
         window.importer.show_errors = False
-        if not window.importer.import_file(args.file, ask=False):
+        window.importer.remember = False  # a screenshot leaves Open Recent as it was
+        if not window.importer.import_file(args.file, ask=False, animation=args.animation):
             print(f"rigedit: {window.importer.last_error}", file=sys.stderr)
             return 1
         return _capture(app, window, args)
     window.show()
     gc.freeze()
-    window.importer.import_file(args.file)  # a failure shows a dialog; the humanoid stays
+    window.importer.import_file(args.file, animation=args.animation)  # a failure shows a dialog; the humanoid stays
     return app.exec()
 
 

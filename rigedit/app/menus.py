@@ -1,13 +1,13 @@
 """The menu bar: File, Edit, View."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
-from . import settings
+from .help_menu import install_help_menu
+from .recent import fill_recent  # noqa: F401 - the window refreshes Open Recent through here
 from .viewport import navigation
 
 if TYPE_CHECKING:
@@ -62,6 +62,8 @@ def build_menus(w: "MainWindow") -> None:
     m.addSeparator()
     panels = m.addMenu("&Panels")
     w.panels_menu = panels
+
+    install_help_menu(w)
 
 
 # Blender's numpad views: (name, label, key, the key with Num Lock off); Ctrl gives the opposite.
@@ -118,23 +120,6 @@ def set_navigation(w: "MainWindow", preset: str) -> None:
     act = w.navigation_actions[preset]
     if not act.isChecked():
         act.setChecked(True)
-
-
-def fill_recent(w: "MainWindow") -> None:
-    menu = w.recent_menu
-    menu.clear()
-    files = settings.recent_files()
-    for i, f in enumerate(files):
-        act = menu.addAction(f"&{i + 1} {Path(f).name}")
-        act.setToolTip(f)
-        act.setData(f)
-        act.setEnabled(Path(f).exists())
-        act.triggered.connect(lambda _c=False, p=f: w.files.open_recent(p))
-    if not files:
-        menu.addAction("(none)").setEnabled(False)
-    else:
-        menu.addSeparator()
-        menu.addAction("Clear list", lambda: (settings.clear_recent_files(), fill_recent(w)))
 
 
 def _action(w, menu, text, shortcut, slot) -> QAction:

@@ -36,16 +36,19 @@ class MatchedClip:
     source: str  # "bvh" or "gltf"
 
 
-def read_clip_for(skeleton: Skeleton, path: str | os.PathLike, *, fps: float | None = None) -> MatchedClip:
+def read_clip_for(
+    skeleton: Skeleton, path: str | os.PathLike, *, fps: float | None = None, animation: int | str = 0
+) -> MatchedClip:
     """The clip in `path`, in metres and in `skeleton`'s joint order. Raises BvhError,
     GltfError or ClipMismatch (all ValueErrors) naming the file and the problem. `fps`
-    resamples a glTF clip (a BVH clip keeps its frames)."""
+    resamples a glTF clip (a BVH clip keeps its frames); `animation` picks a glTF's clip by
+    name or index (read_gltf's rule)."""
     path = os.fspath(path)
     ext = os.path.splitext(path)[1].lower()
     if ext == ".bvh":
         return _bvh_for(skeleton, path)
     if ext in (".glb", ".gltf"):
-        imp = read_gltf(path, fps=fps)
+        imp = read_gltf(path, fps=fps, animation=animation)
         if imp.clip is None:
             raise ClipMismatch(f"{path}: the file has no animation")
         clip = _reorder(imp.skeleton, imp.clip, skeleton, path)

@@ -1,4 +1,4 @@
-"""Import a glTF 2.0 skin (.glb or .gltf) as a Skeleton, and its first animation as a Clip.
+"""Import a glTF 2.0 skin (.glb or .gltf) as a Skeleton, and one of its animations as a Clip.
 
 What is imported:
 - The joints of every skin (or of the one named by `skin`); several skins sharing joints give
@@ -14,9 +14,10 @@ What is imported:
   polar decomposition; with non-uniform scale the axes are no longer orthogonal and that is the
   closest rigid frame). A mesh skinned to the result would need the scale back; rigedit poses
   joints, not meshes.
-- The first animation (or the one at `animation`) becomes a Clip: translation, rotation and
-  scale channels, LINEAR, STEP and CUBICSPLINE, resampled at `fps`, or by default at the keys'
-  own spacing when they are evenly spaced (30 fps otherwise), from the first key to the last.
+- The first animation (or the one `animation` names, by name or index; list_animations says
+  what a file holds) becomes a Clip: translation, rotation and scale channels, LINEAR, STEP
+  and CUBICSPLINE, resampled at `fps`, or by default at the keys' own spacing when they are
+  evenly spaced (30 fps otherwise), from the first key to the last.
   Morph-target weights are ignored.
 """
 from __future__ import annotations
@@ -34,9 +35,10 @@ from .bvh import AUTO_TURNS
 from .bvh_axes import UP_TO_Y, parse_up, turned
 from .bvh_format import MAX_JOINTS
 from .bvh_units import guess_up_axis
+from .gltf_animations import AnimationInfo, list_animations, pick_animation
 from .gltf_data import GltfDocument, GltfError
 
-__all__ = ["GltfError", "GltfImport", "read_gltf"]
+__all__ = ["AnimationInfo", "GltfError", "GltfImport", "list_animations", "read_gltf"]
 
 DEFAULT_FPS = 30.0
 # Resampling rates accepted (frames per second): slower than 1 fps is no animation, faster
@@ -61,6 +63,7 @@ class GltfImport:
     nodes: list[int]  # the glTF node index of each skeleton joint
     animation: str | None  # name (or "animations[i]") of the imported animation
     warnings: list[str] = field(default_factory=list)
+    animation_index: int | None = None  # its index in the file's animations
 
     def summary(self) -> str:
         anim = "no animation" if self.clip is None else (
@@ -73,7 +76,7 @@ def read_gltf(
     path: str | os.PathLike,
     *,
     skin: str | int | None = None,
-    animation: int = 0,
+    animation: int | str | None = 0,
     fps: float | None = None,
     up_axis: str | None = None,
 ) -> GltfImport:
@@ -81,6 +84,8 @@ def read_gltf(
 
     up_axis: None trusts the file (glTF is +Y up by definition); an axis ("z", "-x", ...)
     declares the file's up and turns it to +Y; "auto" guesses it from head and feet, as for BVH.
+    animation: an index, or a name (or digits, as a command line gives an index); None
+    imports no clip. An unknown one is a GltfError that lists the file's animations.
     """
     doc = GltfDocument(path)
     try:
@@ -111,6 +116,7 @@ def _read(doc: GltfDocument, skin, animation, fps) -> GltfImport:
             raise doc.error(None, f"fps must be a number, got {fps!r}") from None
         if not FPS_RANGE[0] <= fps <= FPS_RANGE[1]:
             raise doc.error(None, f"fps must be between {FPS_RANGE[0]:g} and {FPS_RANGE[1]:g}, got {fps!r}")
+    index = pick_animation(doc, animation)  # before the work: a mistyped name fails at once
     skins = _pick_skins(doc, skin)
     parent_of = _node_parents(doc)
     order, parents = _skeleton_nodes(doc, skins, parent_of)
@@ -122,16 +128,14 @@ def _read(doc: GltfDocument, skin, animation, fps) -> GltfImport:
     skeleton = Skeleton(names, parents, trans[0], rot[0])
 
     clip, anim_name = None, None
-    if animation < len(g.animations):
-        anim_name = g.animations[animation].name or f"animations[{animation}]"
-        local, frame_time = _sample_animation(doc, animation, rest_local, fps, warnings)
+    if index is not None:
+        anim_name = g.animations[index].name or f"animations[{index}]"
+        local, frame_time = _sample_animation(doc, index, rest_local, fps, warnings)
         if local is not None:
             rot, trans = _local_rigid(_finite_world(doc, local, order, parent_of), order, parents)
             clip = Clip(rot, trans, frame_time)
-    elif animation != 0:
-        raise doc.error("animations", f"has no animation {animation} (the file has {len(g.animations)})")
     skin_names = [g.skins[s].name or f"skins[{s}]" for s in skins]
-    return GltfImport(doc.path, skeleton, clip, skin_names, order, anim_name, warnings)
+    return GltfImport(doc.path, skeleton, clip, skin_names, order, anim_name, warnings, index)
 
 
 def _upright(imp: GltfImport, up: str) -> GltfImport:

@@ -52,6 +52,11 @@ def gesture(preset: str, button, modifiers) -> str | None:
     return _GESTURES.get(preset, _GESTURES[DEFAULT_PRESET]).get((button, mods))
 
 
+def bindings(preset: str) -> list[tuple[Qt.MouseButton, Qt.KeyboardModifier, str]]:
+    """(button, modifiers, gesture) of every camera drag `preset` has (the Help menu lists them)."""
+    return [(button, mods, g) for (button, mods), g in _GESTURES[preset].items()]
+
+
 def saved_preset() -> str:
     value = settings.settings().value(SETTING, DEFAULT_PRESET)
     return value if value in PRESETS else DEFAULT_PRESET
