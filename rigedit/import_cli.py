@@ -1,14 +1,13 @@
 """`rigedit import` and `rigedit bake`: mocap and glTF characters in, baked BVH out.
 
     rigedit import FILE.bvh|.glb|.gltf -o PRESET.json [--scale S] [--up x|y|z|-x|-y|-z|auto] [--fps N] [--skin NAME]
-    rigedit bake PRESET.json --clip CLIP.bvh|.glb -o OUT.bvh [--fps N]
+    rigedit bake PRESET.json [--clip CLIP.bvh|.glb] -o OUT.bvh [--fps N]
 
-The clip is not copied into the preset: a mocap clip is large and already on disk. `bake`
-names it with --clip and reads it against the preset's skeleton (joints by name; the unit
-and up axis found by matching the file's offsets to the rig's, see io/clip_match.py), so a
-clip cannot come in at another size than the rig it animates. The preset format has no
-field for a clip path yet; when it has one, `import` will store the path relative to the
-preset and --clip will default to it.
+`import` saves the file's clip with the preset, in PRESET.clip.npz beside it (io/clip_file.py),
+as the editor's File > Save does, so the preset opens with its animation. `bake` bakes that
+stored clip; --clip bakes another file instead, read against the preset's skeleton (joints
+by name; the unit and up axis found by matching the file's offsets to the rig's, see
+io/clip_match.py), so a clip cannot come in at another size than the rig it animates.
 """
 from __future__ import annotations
 
@@ -47,6 +46,8 @@ def _named(message: str, *paths: str) -> str:
 
 def _load_character(args):
     """(skeleton, clip or None, summary line) of a BVH or glTF file."""
+    from rigedit.io.clip_file import remember_source
+
     ext = Path(args.file).suffix.lower()
     if ext == ".bvh":
         from rigedit.io.bvh import read_bvh
@@ -58,12 +59,14 @@ def _load_character(args):
             except ValueError:
                 pass  # a unit name: read_bvh knows them
         imp = read_bvh(args.file, scale=scale, up_axis=args.up or "auto")
+        remember_source(imp)
         lines = [f"{args.file}: {imp.summary()}"] + [f"  warning: {w}" for w in imp.warnings]
         return imp.skeleton, imp.clip, lines
     if ext in (".glb", ".gltf"):
         from rigedit.io.gltf import read_gltf
 
         imp = read_gltf(args.file, skin=args.skin, fps=args.fps, up_axis=args.up or "auto")
+        remember_source(imp)
         lines = [f"{args.file}: {imp.summary()}"] + [f"  warning: {w}" for w in imp.warnings]
         return imp.skeleton, imp.clip, lines
     raise ValueError(f"{args.file}: rigedit imports .bvh, .glb and .gltf files")
@@ -92,7 +95,7 @@ def cmd_import(argv: list[str]) -> int:
         skeleton, clip, lines = _load_character(args)
         pose = skeleton.rest_pose() if clip is None else clip.frame(0)
         proposals = propose_chains(skeleton, pose)
-        rig = Rig(skeleton, name=Path(args.file).stem)
+        rig = Rig(skeleton, clip=clip, name=Path(args.file).stem)
         for c in proposals:
             rig.add_chain(c.name, c.joints, solver=c.solver, target=c.target, pole=c.pole)
         save_preset(rig, args.output)
@@ -108,10 +111,15 @@ def cmd_import(argv: list[str]) -> int:
             print(f"  {c.name:<{w}}  {c.solver:<8}  {' > '.join(c.joints)}")
     else:
         print("no chains proposed (add them in the editor)")
-    print(f"wrote {args.output}")
-    if clip is not None:
-        baked = f"{Path(args.output).with_suffix('')}_baked.bvh"
-        print(f"the clip is not copied into the preset; bake it with: rigedit bake {args.output} --clip {args.file} -o {baked}")
+    if clip is None:
+        print(f"wrote {args.output} (the file has no animation)")
+        return 0
+    from rigedit.io.clip_file import sidecar_name
+
+    sidecar = Path(args.output).with_name(sidecar_name(args.output))
+    print(f"wrote {args.output} and its clip, {sidecar} ({clip.describe()}); keep the two together")
+    baked = f"{Path(args.output).with_suffix('')}_baked.bvh"
+    print(f"bake it with: rigedit bake {args.output} -o {baked}")
     return 0
 
 
@@ -121,7 +129,7 @@ def cmd_bake(argv: list[str]) -> int:
         description="Apply a preset's IK (weights and targets from its timeline) to every frame of a clip and write BVH.",
     )
     p.add_argument("preset", metavar="PRESET.json")
-    p.add_argument("--clip", required=True, metavar="CLIP", help=".bvh, .glb or .gltf with the preset's joints")
+    p.add_argument("--clip", metavar="CLIP", help=".bvh, .glb or .gltf with the preset's joints (default: the clip saved with the preset)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.bvh")
     p.add_argument("--fps", type=_fps, help=f"glTF clip: resample at this rate, {FPS_RANGE[0]:g} to {FPS_RANGE[1]:g} (default: the keys' spacing)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
@@ -134,16 +142,22 @@ def cmd_bake(argv: list[str]) -> int:
     bar = None if args.quiet else ProgressBar(sys.stderr)
     try:
         rig = load_preset(args.preset)
-        matched = read_clip_for(rig.skeleton, args.clip, fps=args.fps)
-        rig.clip = matched.clip
+        layout = None  # a stored clip is written in metres with default channels
+        if args.clip is not None:
+            matched = read_clip_for(rig.skeleton, args.clip, fps=args.fps)
+            rig.clip, layout = matched.clip, matched.layout
+        elif rig.clip is None:
+            raise ValueError(f"{args.preset}: no clip is saved with this preset; name one with --clip CLIP")
+        elif args.fps is not None:
+            raise ValueError("--fps resamples a glTF clip given with --clip; the preset's own clip is baked at its own rate")
         result = bake(rig, progress=bar)
         if bar is not None:
             bar.finish()
-        write_bvh(args.output, rig.skeleton, result.clip, matched.layout)
+        write_bvh(args.output, rig.skeleton, result.clip, layout)
     except ValueError as e:
         if bar is not None:
             bar.finish()
-        print(_named(str(e), args.clip, args.preset, args.output), file=sys.stderr)
+        print(_named(str(e), *([args.clip] if args.clip else []), args.preset, args.output), file=sys.stderr)
         return 1
     except OSError as e:
         if bar is not None:

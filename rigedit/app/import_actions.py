@@ -26,6 +26,7 @@ from rigedit.core.autochains import propose_chains
 from rigedit.core.bake import BakeCancelled, bake
 from rigedit.core.rig import Rig
 from rigedit.io.bvh import BvhLayout, read_bvh, write_bvh
+from rigedit.io.clip_file import remember_source
 from rigedit.io.gltf import read_gltf
 
 from . import dialogs
@@ -154,9 +155,11 @@ def _read(path: Path, up: str = "auto"):
     ext = path.suffix.lower()
     if ext == ".bvh":
         imp = read_bvh(path, up_axis=up)
+        remember_source(imp)  # saved with the rig, for its summary
         return imp.skeleton, imp.clip, imp.layout, imp.summary()
     if ext in (".glb", ".gltf"):
         imp = read_gltf(path, up_axis=up)
+        remember_source(imp)
         turned = [w for w in imp.warnings if w.startswith("turned")]
         return imp.skeleton, imp.clip, None, "; ".join([imp.summary()] + turned)
     raise ValueError(f"{path}: rigedit imports .bvh, .glb and .gltf files")

@@ -216,6 +216,9 @@ class Rig:
 
     @property
     def clip(self) -> Clip | None:
+        """The animation under the IK (None: the rest pose is). It belongs to the rig: save
+        writes it with the preset (a preset's own clip inside it, any other in NAME.clip.npz
+        beside it) and load brings it back, with its source (clip.source) and the time."""
         return self._clip
 
     @clip.setter
@@ -278,6 +281,8 @@ class Rig:
 
     @property
     def time(self) -> float:
+        """Seconds: the clip's animated pose and the timeline are taken there (the clip is
+        held at its ends). Saved with the rig, so a file opens on the frame it was left at."""
         return self._time
 
     @time.setter

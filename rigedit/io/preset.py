@@ -3,6 +3,13 @@
 Every problem is a PresetError naming the file, the JSON path and the problem. Saving builds
 and re-validates the whole text before the disk is touched, then replaces the file
 atomically, keeping the previous one as NAME.json.bak.
+
+The clip goes with the rig. A preset's own clip (a bundled scene's: a few joints turning)
+stays in the JSON, sparse, as it came; any other clip (an imported BVH or glTF take) is
+saved beside the preset as NAME.clip.npz (io/clip_file.py explains why), referenced by its
+bare name so the pair can move together. A missing or damaged clip file refuses the preset
+with a PresetError naming both files: opening it without its clip would play the rest pose
+where the animator saved a take, and the next save would drop the clip for good.
 """
 from __future__ import annotations
 
@@ -16,7 +23,7 @@ from pydantic import ValidationError
 
 from rigedit.core.chain import Chain, LimitFitError
 from rigedit.core.chain_uses import DEFAULT_REACH_CLAMP, DEFAULT_SOFTNESS, LookAtSettings
-from rigedit.core.clip import Clip
+from rigedit.core.clip import Clip, ClipSource
 from rigedit.core.rig_gait import GaitSettings
 from rigedit.core.ground import HeightField
 from rigedit.core.ik import registry
@@ -25,7 +32,8 @@ from rigedit.core.rig import BUNDLED_PRESETS, Rig, register_preset_io
 from rigedit.core.rig_pose import LimitedStart, SolvedChain, SolvedPose
 from rigedit.core.skeleton import Skeleton
 
-from .atomic import atomic_write_text
+from . import clip_file
+from .atomic import atomic_write_bytes, atomic_write_text
 from .preset_errors import PresetError, json_path, problems_from, show
 from .preset_model import FORMAT, VERSION, PresetModel
 from .timeline_model import timeline_document, timeline_from_model
@@ -37,6 +45,8 @@ MIGRATIONS: dict[int, Callable[[dict], dict]] = {
     # Version 2 adds the optional solved `pose`; a version-1 file has none, so it opens as
     # it always did: the rig solved afresh from its animated pose.
     1: lambda doc: doc,
+    # Version 3 adds the optional `clip_file` and a clip's `source`; older files have neither.
+    2: lambda doc: doc,
 }
 
 
@@ -65,18 +75,62 @@ def loads_preset(text: str | bytes, file: str = "<preset>") -> Rig:
 
 
 def save_preset(rig: Rig, path: str | Path) -> None:
+    """Write the preset, and its clip file beside it when the clip is not the preset's own."""
     path = Path(path)
+    sidecar = None
+    if _clip_goes_beside(rig):
+        sidecar = path.with_name(clip_file.sidecar_name(path))
+        data = clip_file.clip_bytes(rig.clip, list(rig.skeleton.names))
     text = dumps_preset(rig, str(path))
+    if sidecar is None:
+        try:
+            atomic_write_text(path, text)
+        except OSError as e:
+            raise PresetError(str(path), [("", f"cannot write: {e.strerror or e}")]) from None
+        return
+    _write_pair(path, text, sidecar, data)
+
+
+def _write_pair(path: Path, text: str, sidecar: Path, data: bytes) -> None:
+    """The clip file first, then the preset, each atomically; if the preset cannot be
+    written, the clip file is put back as it was, so the old pair still opens. (A power cut
+    between the two renames leaves the new clip file beside the old preset: its checksum
+    then tells, and the old clip file is NAME.clip.npz.bak.) An unchanged clip file (the
+    bytes depend only on the clip) is not written again."""
+    try:
+        old = sidecar.read_bytes()
+    except FileNotFoundError:
+        old = None
+    except OSError as e:
+        raise PresetError(str(path), [("clip_file", f"{sidecar}: cannot read the clip file there: {e.strerror or e}")]) from None
+    changed = old != data
+    if changed:
+        try:
+            atomic_write_bytes(sidecar, data)
+        except OSError as e:
+            raise PresetError(str(path), [("clip_file", f"{sidecar}: cannot write the clip file: {e.strerror or e}")]) from None
     try:
         atomic_write_text(path, text)
-    except OSError as e:
-        raise PresetError(str(path), [("", f"cannot write: {e.strerror or e}")]) from None
+    except BaseException as e:
+        if changed:
+            try:
+                if old is None:
+                    sidecar.unlink()
+                else:
+                    atomic_write_bytes(sidecar, old, backup=False)
+            except OSError:
+                pass  # the checksum in the old preset still tells the two apart
+        if isinstance(e, OSError):
+            raise PresetError(str(path), [("", f"cannot write: {e.strerror or e}")]) from None
+        raise
 
 
 def dumps_preset(rig: Rig, file: str = "<preset>") -> str:
-    """The preset text for a rig, checked by the same model that reads it back."""
+    """The preset text for a rig, checked by the same model that reads it back. A clip that
+    is not the preset's own is referenced as the clip file save_preset writes beside `file`
+    (NAME.clip.npz); this text alone does not carry it."""
     try:
-        doc = _document_from(rig)
+        doc = _document_from(rig, file)
         PresetModel.model_validate(doc)
         text = _pretty(doc) + "\n"
     except ValidationError as e:
@@ -228,6 +282,8 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
     if model.clip is not None:
         rig.clip = _clip_from(model.clip, skeleton)
         rig.clip_in_preset = True
+    elif model.clip_file is not None:
+        rig.clip = _clip_file_from(model.clip_file, skeleton, file)
     if model.pose is not None:
         # The pose as saved: each chain's last solution put back, not solved again (a solve
         # depends on history: rig_pose.py). A gait's feet stay where the saved targets put
@@ -235,7 +291,7 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
         rig.time = model.pose.time
         rig.restore_state(_solved_from(model.pose))
         rig.resume_gait()
-    elif model.clip is not None or model.ground is not None:
+    elif model.clip is not None or model.clip_file is not None or model.ground is not None:
         # The pose on loading is the first frame as solved (feet on the ground, a gait's
         # feet planted), as for a preset without them it is the rest pose its targets hold.
         rig.reset()
@@ -280,7 +336,24 @@ def _clip_from(m, skeleton: Skeleton) -> Clip:
         rot[:, skeleton.index(name)] = np.where(np.abs(norm - 1.0) <= 1e-12, q, q / norm)
     if m.root_translations is not None:
         trans[:, 0] = np.array(m.root_translations, dtype=np.float64)
-    return Clip(rot, trans, m.frame_time)
+    return Clip(rot, trans, m.frame_time, _source_from(m.source))
+
+
+def _clip_file_from(m, skeleton: Skeleton, file: str) -> Clip:
+    """The clip in the file the preset names, relative to the preset's own folder."""
+    where = Path(file).parent / m.file
+    try:
+        clip = clip_file.read_clip_file(
+            where, joints=list(skeleton.names), frames=m.frames, frame_time=m.frame_time, sha256=m.sha256
+        )
+    except clip_file.ClipFileError as e:
+        raise PresetError(file, [("clip_file", str(e))]) from None
+    clip.source = _source_from(m.source)
+    return clip
+
+
+def _source_from(m) -> ClipSource | None:
+    return None if m is None else ClipSource(m.file, m.up_axis, m.scale, m.animation)
 
 
 def _parents_first(model: PresetModel) -> list:
@@ -306,7 +379,7 @@ def _parents_first(model: PresetModel) -> list:
 # --- writing -------------------------------------------------------------------------------
 
 
-def _document_from(rig: Rig) -> dict:
+def _document_from(rig: Rig, file: str = "<preset>") -> dict:
     sk = rig.skeleton
     joints = [
         {
@@ -340,8 +413,18 @@ def _document_from(rig: Rig) -> dict:
             "step_time": gait.step_time,
             "step_height": gait.step_height,
         }
-    if rig.clip is not None and getattr(rig, "clip_in_preset", False):
+    if rig.clip is not None and not _clip_goes_beside(rig):
         doc["clip"] = _clip_document(rig)
+    elif rig.clip is not None:
+        clip = rig.clip
+        doc["clip_file"] = {
+            "file": clip_file.sidecar_name(file),
+            "frames": clip.n_frames,
+            "frame_time": float(clip.frame_time),
+            "sha256": clip_file.digest(clip, list(rig.skeleton.names)),
+        }
+        if clip.source is not None:
+            doc["clip_file"]["source"] = _source_document(clip.source)
     pose = _pose_document(rig)
     if pose is not None:
         doc["pose"] = pose
@@ -349,9 +432,10 @@ def _document_from(rig: Rig) -> dict:
 
 
 def _pose_document(rig: Rig) -> dict | None:
-    """Each solved chain's last solution, in chain order; None for a rig never solved."""
+    """The time and each solved chain's last solution, in chain order; None for a rig never
+    solved, at time 0 (so presets that never used either stay as they were)."""
     solved = rig.solved_state().chains
-    if not solved:
+    if not solved and rig.time == 0.0:
         return None
     chains = {}
     for name in rig.chain_names:
@@ -366,6 +450,28 @@ def _pose_document(rig: Rig) -> dict | None:
             c["limited"] = {k: getattr(lim, k).tolist() for k in ("points", "frames", "dirs", "axes")}
         chains[name] = c
     return {"time": rig.time, "chains": chains}
+
+
+def _clip_goes_beside(rig: Rig) -> bool:
+    """Whether the rig's clip is saved in a clip file: every clip but the preset's own, and
+    the preset's own too once it moves a joint the sparse form cannot hold (a translation
+    other than the root's)."""
+    clip = rig.clip
+    if clip is None:
+        return False
+    if not getattr(rig, "clip_in_preset", False):
+        return True
+    rest = rig.skeleton.offsets[1:]
+    return not np.allclose(clip.translations[:, 1:], rest, atol=1e-12, rtol=0.0)
+
+
+def _source_document(src: ClipSource) -> dict:
+    out: dict[str, Any] = {"file": src.file}
+    for key in ("up_axis", "scale", "animation"):
+        value = getattr(src, key)
+        if value is not None:
+            out[key] = value
+    return out
 
 
 def _clip_document(rig: Rig) -> dict:
@@ -383,6 +489,8 @@ def _clip_document(rig: Rig) -> dict:
     if not np.allclose(root, sk.offsets[0], atol=1e-12, rtol=0.0) or not rotations:
         out["root_translations"] = root.tolist()
     out["rotations"] = rotations
+    if clip.source is not None:
+        out["source"] = _source_document(clip.source)
     return out
 
 
