@@ -126,7 +126,7 @@ def read_clip_file(path: str | Path, *, joints: list[str], frames: int, frame_ti
     n = len(joints)
     with z:
         read = _Reader(file, z)
-        fmt = read("format", (), "U", len(FORMAT))
+        fmt = read("format", (), "U", MAX_NAME)
         if str(fmt) != FORMAT:
             raise ClipFileError(file, "format", f"not a rigedit clip file: expected {FORMAT!r}, got {str(fmt)[:40]!r}")
         version = int(read("version", (), "iu", 8))
