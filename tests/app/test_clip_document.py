@@ -102,3 +102,18 @@ def test_a_missing_clip_file_keeps_the_rig_the_editor_had(make_window, qtbot, tm
     assert window.rig is before
     [(title, text)] = errors
     assert str(tmp_path / "z.json") in text and str(tmp_path / "z.clip.npz") in text and "missing" in text
+
+
+def test_autosave_keeps_the_clip_and_discarding_removes_its_file(tmp_path):
+    from rigedit.app import recovery
+
+    imp = read_bvh(DATA / "pybvh_bvh_test1.bvh")
+    rig = Rig(imp.skeleton, clip=imp.clip)
+    rig.time = 0.5
+    rec = recovery.write_recovery(rig, tmp_path / "z.json")
+    sidecar = rec.with_name(rec.stem + ".clip.npz")
+    assert sidecar.exists()
+    back = Rig.load(recovery.pending_recovery(tmp_path / "z.json"))
+    assert back.clip.n_frames == imp.clip.n_frames and back.time == 0.5
+    recovery.discard_recovery(tmp_path / "z.json")
+    assert not rec.exists() and not sidecar.exists()

@@ -363,3 +363,15 @@ def test_a_preset_with_both_clips_or_a_bad_reference_is_refused(pair):
     more["clip_file"]["frames"] += 1
     with pytest.raises(PresetError, match="rotations: must have shape"):
         loads_preset(json.dumps(more), str(preset))
+
+
+def test_a_preset_clip_that_moves_more_than_the_root_goes_beside_it(tmp_path):
+    rig = load_preset(BUNDLED_PRESETS / "uneven_ground_walk.json")
+    clip = rig.clip
+    clip.translations[:, 1, 0] += np.linspace(0.0, 0.05, clip.n_frames)  # the sparse form cannot say this
+    rig.clip = clip
+    rig.clip_in_preset = True
+    save_preset(rig, tmp_path / "u.json")
+    assert (tmp_path / "u.clip.npz").exists()
+    opened = load_preset(tmp_path / "u.json")
+    np.testing.assert_allclose(all_frames_world(opened.skeleton, opened.clip), all_frames_world(rig.skeleton, clip), atol=CLIP_ATOL)
