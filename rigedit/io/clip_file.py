@@ -87,6 +87,25 @@ def digest(clip: Clip, joints: list[str]) -> str:
     return h.hexdigest()
 
 
+def clip_problem(rot: np.ndarray, trans: np.ndarray, frame_time: float, joints: list[str]) -> tuple[str, str] | None:
+    """(member, problem) for values a clip file may not hold, else None: checked before
+    writing as after reading, so a clip that saves is a clip that opens."""
+    for name, arr in (("frame_time", np.float64(frame_time)), ("rotations", rot), ("translations", trans)):
+        flat = np.atleast_1d(arr)
+        bad = np.argwhere(~np.isfinite(flat))
+        if len(bad):
+            where = "" if np.ndim(arr) == 0 else f" at {tuple(int(i) for i in bad[0])}"
+            return name, f"must be finite, got {flat[tuple(bad[0])]}{where}"
+    if not frame_time > 0:
+        return "frame_time", f"must be positive, got {frame_time!r}"
+    norms = np.linalg.norm(rot, axis=-1)
+    off = np.argwhere(np.abs(norms - 1.0) > UNIT_TOLERANCE)
+    if len(off):
+        f, j = (int(i) for i in off[0])
+        return "rotations", f"frame {f}, joint {joints[j]!r}: not a unit quaternion (length {norms[f, j]!r})"
+    return None
+
+
 def clip_bytes(clip: Clip, joints: list[str]) -> bytes:
     """The clip file's bytes."""
     members = {
@@ -144,18 +163,11 @@ def read_clip_file(path: str | Path, *, joints: list[str], frames: int, frame_ti
     for k, (got, want) in enumerate(zip(names.tolist(), joints)):
         if got != want:
             raise ClipFileError(file, f"joints[{k}]", f"is {got!r}, the preset's skeleton has {want!r} there")
-    for name, arr in (("frame_time", np.float64(ft)), ("rotations", rot), ("translations", trans)):
-        bad = np.argwhere(~np.isfinite(np.atleast_1d(arr)))
-        if len(bad):
-            where = "" if arr.ndim == 0 else f" at {tuple(int(i) for i in bad[0])}"
-            raise ClipFileError(file, name, f"must be finite, got {np.atleast_1d(arr)[tuple(bad[0])]}{where}")
-    if not (ft > 0 and math.isclose(ft, frame_time, rel_tol=1e-12, abs_tol=0.0)):
+    problem = clip_problem(rot, trans, ft, joints)
+    if problem is not None:
+        raise ClipFileError(file, *problem)
+    if not math.isclose(ft, frame_time, rel_tol=1e-12, abs_tol=0.0):
         raise ClipFileError(file, "frame_time", f"is {ft!r} s, the preset says {frame_time!r} s")
-    norms = np.linalg.norm(rot, axis=-1)
-    off = np.argwhere(np.abs(norms - 1.0) > UNIT_TOLERANCE)
-    if len(off):
-        f, j = (int(i) for i in off[0])
-        raise ClipFileError(file, "rotations", f"frame {f}, joint {joints[j]!r}: not a unit quaternion (length {norms[f, j]!r})")
     clip = Clip(rot, trans, ft)
     if digest(clip, joints) != sha256:
         raise ClipFileError(

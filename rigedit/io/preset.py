@@ -80,7 +80,11 @@ def save_preset(rig: Rig, path: str | Path) -> None:
     sidecar = None
     if _clip_goes_beside(rig):
         sidecar = path.with_name(clip_file.sidecar_name(path))
-        data = clip_file.clip_bytes(rig.clip, list(rig.skeleton.names))
+        clip, names = rig.clip, list(rig.skeleton.names)
+        problem = clip_file.clip_problem(clip.rotations, clip.translations, clip.frame_time, names)
+        if problem is not None:
+            raise PresetError(str(path), [(f"clip_file.{problem[0]}", f"cannot save: {problem[1]}")])
+        data = clip_file.clip_bytes(clip, names)
     text = dumps_preset(rig, str(path))
     if sidecar is None:
         try:
@@ -476,8 +480,8 @@ def _source_document(src: ClipSource) -> dict:
 
 def _clip_document(rig: Rig) -> dict:
     """A preset's clip, sparse: rotations of the joints that move, the root's translations.
-    Other joints' translations are their offsets (a clip that moves them is a BVH's, which
-    the preset does not carry)."""
+    Other joints' translations are their offsets (a clip that moves them goes in a clip file:
+    _clip_goes_beside)."""
     sk, clip = rig.skeleton, rig.clip
     rotations = {}
     for j, name in enumerate(sk.names):

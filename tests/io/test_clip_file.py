@@ -375,3 +375,16 @@ def test_a_preset_clip_that_moves_more_than_the_root_goes_beside_it(tmp_path):
     assert (tmp_path / "u.clip.npz").exists()
     opened = load_preset(tmp_path / "u.json")
     np.testing.assert_allclose(all_frames_world(opened.skeleton, opened.clip), all_frames_world(rig.skeleton, clip), atol=CLIP_ATOL)
+
+
+def test_a_clip_that_would_not_open_is_not_saved(tmp_path):
+    imp = read_bvh(DATA / "pybvh_bvh_test1.bvh")
+    rig = Rig(imp.skeleton, clip=imp.clip)
+    rig.clip.rotations[5, 3] = [0.0, 0.0, 0.0, 2.0]
+    with pytest.raises(PresetError, match=r"clip_file\.rotations: cannot save: frame 5, joint .*not a unit quaternion"):
+        save_preset(rig, tmp_path / "z.json")
+    rig.clip.rotations[5, 3] = [0.0, 0.0, 0.0, 1.0]
+    rig.clip.translations[7, 0, 2] = np.inf
+    with pytest.raises(PresetError, match=r"clip_file\.translations: cannot save: must be finite"):
+        save_preset(rig, tmp_path / "z.json")
+    assert os.listdir(tmp_path) == []
