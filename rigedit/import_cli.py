@@ -5,7 +5,8 @@
 
 `import` saves the file's clip with the preset, in PRESET.clip.npz beside it (io/clip_file.py),
 as the editor's File > Save does, so the preset opens with its animation. `bake` bakes that
-stored clip; --clip bakes another file instead, read against the preset's skeleton (joints
+stored clip, written as the imported BVH file was laid out (hierarchy, channels, units, axes;
+a glTF clip in metres); --clip bakes another file instead, read against the preset's skeleton (joints
 by name; the unit and up axis found by matching the file's offsets to the rig's, see
 io/clip_match.py), so a clip cannot come in at another size than the rig it animates.
 """
@@ -136,13 +137,14 @@ def cmd_bake(argv: list[str]) -> int:
     args = p.parse_args(argv)
     from rigedit.core.bake import bake
     from rigedit.io.bvh import write_bvh
+    from rigedit.io.clip_file import bvh_layout
     from rigedit.io.clip_match import read_clip_for
     from rigedit.io.preset import load_preset
 
     bar = None if args.quiet else ProgressBar(sys.stderr)
     try:
         rig = load_preset(args.preset)
-        layout = None  # a stored clip is written in metres with default channels
+        layout = bvh_layout(rig.clip.source) if rig.clip is not None else None  # as its file was
         if args.clip is not None:
             matched = read_clip_for(rig.skeleton, args.clip, fps=args.fps)
             rig.clip, layout = matched.clip, matched.layout

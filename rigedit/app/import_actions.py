@@ -3,8 +3,8 @@
 Import reads the file, proposes chains (the dialog lets the user keep, rename and re-solve
 them) and opens the result as a new, untitled rig with the file's animation under the IK.
 Export bakes the rig's IK over its clip, with a progress dialog that can cancel, and writes
-BVH: in the imported file's hierarchy, channel orders, units and axes when the rig came from
-a BVH import, in metres with default channels otherwise.
+BVH: in the imported file's hierarchy, channel orders, units and axes when the rig's clip came
+from a BVH import (now or before it was saved), in metres with default channels otherwise.
 
 Nothing here raises to the caller: failures are shown in the editor's error dialog, and the
 editor keeps the rig (and the file on disk) it had.
@@ -26,7 +26,7 @@ from rigedit.core.autochains import propose_chains
 from rigedit.core.bake import BakeCancelled, bake
 from rigedit.core.rig import Rig
 from rigedit.io.bvh import BvhLayout, read_bvh, write_bvh
-from rigedit.io.clip_file import remember_source
+from rigedit.io.clip_file import bvh_layout, remember_source
 from rigedit.io.gltf import read_gltf
 
 from . import dialogs
@@ -115,6 +115,8 @@ class ImportController(QObject):
         """Bake the rig over its clip (the rest pose over the timeline when it has none) and write BVH."""
         rig = self.w.document.rig
         layout = self._layout_for[1] if self._layout_for and self._layout_for[0] is rig else None
+        if layout is None and rig.clip is not None:
+            layout = bvh_layout(rig.clip.source)  # a saved rig's clip from a BVH file
         self.progress = QProgressDialog("Baking IK over the clip…", "Cancel", 0, 100, self.w)
         self.progress.setObjectName("bakeProgress")
         self.progress.setWindowModality(Qt.WindowModality.WindowModal)

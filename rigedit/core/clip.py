@@ -18,6 +18,9 @@ class ClipSource:
     up_axis: str | None = None  # the file's up axis as read ("+y", "+z"...); None: not known
     scale: float | None = None  # metres per file unit; None: not known (glTF is in metres)
     animation: str | None = None  # which of the file's animations (glTF); None: the only one
+    # A BVH file's layout as plain data (channels per joint, End Sites, scale, up: io/bvh.py
+    # BvhLayout), so a bake of the saved rig is written the way the file was.
+    bvh: dict | None = None
 
     def describe(self) -> str:
         parts = [self.file]

@@ -64,9 +64,27 @@ def remember_source(imp) -> None:
     if up is None:  # glTF says +Y up unless the reader turned it (and then says from what)
         turned = next((m for m in map(_TURNED.match, getattr(imp, "warnings", ())) if m), None)
         up = turned.group(1) if turned else "+y"
+    layout = getattr(imp, "layout", None)
+    bvh = None if layout is None else {
+        "channels": {name: list(ch) for name, ch in layout.channels.items()},
+        "end_sites": sorted(layout.end_sites),
+        "scale": float(layout.scale),
+        "up": layout.up,
+    }
     imp.clip.source = ClipSource(
-        Path(imp.path).name, up, getattr(imp, "scale", None), getattr(imp, "animation", None)
+        Path(imp.path).name, up, getattr(imp, "scale", None), getattr(imp, "animation", None), bvh
     )
+
+
+def bvh_layout(source: ClipSource | None):
+    """The BvhLayout a clip from a BVH file was read with (to write a bake the way the file
+    was), or None: a clip from elsewhere is written in metres with default channels."""
+    if source is None or source.bvh is None:
+        return None
+    from .bvh import BvhLayout
+
+    b = source.bvh
+    return BvhLayout({k: tuple(v) for k, v in b["channels"].items()}, frozenset(b["end_sites"]), b["scale"], up=b["up"])
 
 
 _TURNED = re.compile(r"turned from (\S+) up")

@@ -357,7 +357,10 @@ def _clip_file_from(m, skeleton: Skeleton, file: str) -> Clip:
 
 
 def _source_from(m) -> ClipSource | None:
-    return None if m is None else ClipSource(m.file, m.up_axis, m.scale, m.animation)
+    if m is None:
+        return None
+    bvh = None if m.bvh is None else m.bvh.model_dump()
+    return ClipSource(m.file, m.up_axis, m.scale, m.animation, bvh)
 
 
 def _parents_first(model: PresetModel) -> list:
@@ -471,7 +474,7 @@ def _clip_goes_beside(rig: Rig) -> bool:
 
 def _source_document(src: ClipSource) -> dict:
     out: dict[str, Any] = {"file": src.file}
-    for key in ("up_axis", "scale", "animation"):
+    for key in ("up_axis", "scale", "animation", "bvh"):
         value = getattr(src, key)
         if value is not None:
             out[key] = value

@@ -237,6 +237,20 @@ class HeightFieldModel(_Model):
         return self
 
 
+BvhChannel = Literal["Xposition", "Yposition", "Zposition", "Xrotation", "Yrotation", "Zrotation"]
+
+
+class BvhLayoutModel(_Model):
+    """How a BVH file was laid out, so a bake of the rig is written the same way."""
+
+    channels: dict[Name, Annotated[list[BvhChannel], Field(max_length=6)]] = Field(
+        description="joint name -> its channels in file order"
+    )
+    end_sites: list[Name] = Field(default_factory=list, description="joints that were End Sites")
+    scale: Annotated[float, Field(gt=0.0)] = Field(description="metres per file unit")
+    up: Literal["+x", "+y", "+z", "-x", "-y", "-z"] = Field(description="the file's up axis, turned to +Y on import")
+
+
 class ClipSourceModel(_Model):
     """Where a clip was imported from, for summaries: the data is in the preset or its clip file."""
 
@@ -244,6 +258,7 @@ class ClipSourceModel(_Model):
     up_axis: str | None = Field(default=None, description="the file's up axis as read, e.g. '+y' or '+z'")
     scale: Annotated[float, Field(gt=0.0)] | None = Field(default=None, description="metres per file unit")
     animation: str | None = Field(default=None, description="which of the file's animations (glTF)")
+    bvh: BvhLayoutModel | None = Field(default=None, description="a BVH file's layout, for writing bakes the same way")
 
 
 MAX_CLIP_FRAMES = 10_000_000  # ~23 hours at 120 fps: beyond any take, far below a count that overflows

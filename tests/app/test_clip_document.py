@@ -13,6 +13,7 @@ from rigedit.core.autochains import propose_chains
 from rigedit.core.rig import Rig
 from rigedit.core.skeleton import Pose
 from rigedit.io.bvh import read_bvh
+from rigedit.io.bvh_format import parse_bvh
 from rigedit.io.gltf import read_gltf
 
 from .helpers import wait_solved
@@ -89,6 +90,11 @@ def test_import_save_open_keeps_clip_time_and_range(make_window, qtbot, tmp_path
     assert (panel2.timeline.start, panel2.timeline.end) == pytest.approx((0.0, clip.duration))
     assert panel2.plot._range == pytest.approx((0.0, clip.duration))
     assert name in second.statusBar().currentMessage()
+    if path.suffix == ".bvh":  # Export Baked BVH writes the file's own layout, after reopening too
+        importer2 = second.importer if hasattr(second, "importer") else install_import_actions(second)
+        assert importer2.export_bvh(tmp_path / "baked.bvh"), importer2.last_error
+        src, baked = parse_bvh(path.read_text()), parse_bvh((tmp_path / "baked.bvh").read_text())
+        assert [(j.name, j.channels) for j in baked.joints] == [(j.name, j.channels) for j in src.joints]
 
 
 def test_a_missing_clip_file_keeps_the_rig_the_editor_had(make_window, qtbot, tmp_path, errors):

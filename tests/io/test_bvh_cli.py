@@ -153,8 +153,8 @@ def test_import_saves_the_clip_beside_the_preset(name, tmp_path, capsys):
     assert rig.clip.source.file == name
 
 
-def test_bake_uses_the_stored_clip_when_no_clip_is_given(tmp_path, capsys):
-    name = "dataset-1_walk-right_normal_001.bvh"
+@pytest.mark.parametrize("name", ["dataset-1_walk-right_normal_001.bvh", "pybvh_bvh_test1.bvh"])
+def test_bake_uses_the_stored_clip_when_no_clip_is_given(name, tmp_path, capsys):
     preset = tmp_path / "rig.json"
     assert cmd_import([str(DATA / name), "-o", str(preset)]) == 0
     doc = json.loads(preset.read_text())
@@ -164,6 +164,10 @@ def test_bake_uses_the_stored_clip_when_no_clip_is_given(tmp_path, capsys):
     stored, given = tmp_path / "stored.bvh", tmp_path / "given.bvh"
     assert cmd_bake([str(preset), "-o", str(stored), "-q"]) == 0
     assert cmd_bake([str(preset), "--clip", str(DATA / name), "-o", str(given), "-q"]) == 0
+    # Written the way the imported file was: hierarchy, channels, units.
+    src, baked = parse_bvh((DATA / name).read_text()), parse_bvh(stored.read_text())
+    assert [(j.name, j.channels, j.end_site) for j in baked.joints] == [(j.name, j.channels, j.end_site) for j in src.joints]
+    np.testing.assert_allclose([j.offset for j in baked.joints], [j.offset for j in src.joints], atol=1e-6)
     rig = load_preset(preset)
     a = read_clip_for(rig.skeleton, stored).clip
     b = read_clip_for(rig.skeleton, given).clip
