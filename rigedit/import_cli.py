@@ -118,7 +118,7 @@ def cmd_import(argv: list[str]) -> int:
     from rigedit.io.clip_file import sidecar_name
 
     sidecar = Path(args.output).with_name(sidecar_name(args.output))
-    print(f"wrote {args.output} and its clip, {sidecar} ({clip.describe()}); keep the two together")
+    print(f"wrote {args.output} and its clip {sidecar} (keep the two together): {clip.describe()}")
     baked = f"{Path(args.output).with_suffix('')}_baked.bvh"
     print(f"bake it with: rigedit bake {args.output} -o {baked}")
     return 0

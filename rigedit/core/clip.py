@@ -65,8 +65,8 @@ class Clip:
 
     def describe(self) -> str:
         """One line for a status bar or a summary: length, rate and source."""
-        text = f"{self.n_frames} frames at {self.frame_rate:.4g} fps ({self.duration:.3g} s)"
-        return text if self.source is None else f"{text} from {self.source.describe()}"
+        text = f"{self.n_frames} frames at {self.frame_rate:.4g} fps, {self.duration:.3g} s"
+        return text if self.source is None else f"{text}, from {self.source.describe()}"
 
     def frame(self, i: int) -> Pose:
         i = int(np.clip(i, 0, self.n_frames - 1))
