@@ -123,3 +123,19 @@ def test_autosave_keeps_the_clip_and_discarding_removes_its_file(tmp_path):
     assert back.clip.n_frames == imp.clip.n_frames and back.time == 0.5
     recovery.discard_recovery(tmp_path / "z.json")
     assert not rec.exists() and not sidecar.exists()
+
+
+def test_a_preset_from_rigedit_import_opens_with_its_clip_range(make_window, qtbot, tmp_path, errors, capsys):
+    from rigedit.import_cli import cmd_import
+
+    path = DATA / "dataset-1_walk-right_normal_001.bvh"
+    assert cmd_import([str(path), "-o", str(tmp_path / "walk.json")]) == 0
+    window = sized_window(make_window, path)
+    assert window.open_preset(tmp_path / "walk.json")
+    wait_solved(qtbot, window)
+    clip = window.rig.clip
+    assert clip is not None and clip.n_frames == read_bvh(path).clip.n_frames
+    panel = window.timeline_dock.widget()
+    assert panel.timeline.frame_rate == pytest.approx(clip.frame_rate)
+    assert (panel.timeline.start, panel.timeline.end) == pytest.approx((0.0, clip.duration))
+    assert errors == []
