@@ -7,8 +7,8 @@ atomically, keeping the previous one as NAME.json.bak.
 The clip goes with the rig. A preset's own clip (a bundled scene's: a few joints turning)
 stays in the JSON, sparse, as it came; any other clip (an imported BVH or glTF take) is
 saved beside the preset as NAME.clip.npz (io/clip_file.py explains why), referenced by its
-bare name so the pair can move together. A missing or damaged clip file refuses the preset
-with a PresetError naming both files: opening it without its clip would play the rest pose
+bare name so the pair can move together. A missing or damaged clip file (and no backup of
+it holding the preset's checksum) refuses the preset with a PresetError naming both files: opening it without its clip would play the rest pose
 where the animator saved a take, and the next save would drop the clip for good.
 """
 from __future__ import annotations
@@ -98,8 +98,8 @@ def save_preset(rig: Rig, path: str | Path) -> None:
 def _write_pair(path: Path, text: str, sidecar: Path, data: bytes) -> None:
     """The clip file first, then the preset, each atomically; if the preset cannot be
     written, the clip file is put back as it was, so the old pair still opens. (A power cut
-    between the two renames leaves the new clip file beside the old preset: its checksum
-    then tells, and the old clip file is NAME.clip.npz.bak.) An unchanged clip file (the
+    between the two renames leaves the new clip file beside the old preset: the checksum
+    tells, and the reader takes the old clip from NAME.clip.npz.bak.) An unchanged clip file (the
     bytes depend only on the clip) is not written again."""
     try:
         old = sidecar.read_bytes()
@@ -344,14 +344,24 @@ def _clip_from(m, skeleton: Skeleton) -> Clip:
 
 
 def _clip_file_from(m, skeleton: Skeleton, file: str) -> Clip:
-    """The clip in the file the preset names, relative to the preset's own folder."""
+    """The clip in the file the preset names, relative to the preset's own folder. When that
+    file is missing, damaged or from another save, its backup (NAME.clip.npz.bak, the one
+    the last save replaced) is taken if its checksum is the preset's: a save cut short
+    between the two renames leaves the old preset with its clip there."""
     where = Path(file).parent / m.file
+    read = lambda p: clip_file.read_clip_file(  # noqa: E731
+        p, joints=list(skeleton.names), frames=m.frames, frame_time=m.frame_time, sha256=m.sha256
+    )
     try:
-        clip = clip_file.read_clip_file(
-            where, joints=list(skeleton.names), frames=m.frames, frame_time=m.frame_time, sha256=m.sha256
-        )
+        clip = read(where)
     except clip_file.ClipFileError as e:
-        raise PresetError(file, [("clip_file", str(e))]) from None
+        backup = where.with_name(where.name + ".bak")
+        try:
+            clip = read(backup) if backup.exists() else None
+        except clip_file.ClipFileError:
+            clip = None
+        if clip is None:
+            raise PresetError(file, [("clip_file", str(e))]) from None
     clip.source = _source_from(m.source)
     return clip
 

@@ -388,3 +388,21 @@ def test_a_clip_that_would_not_open_is_not_saved(tmp_path):
     with pytest.raises(PresetError, match=r"clip_file\.translations: cannot save: must be finite"):
         save_preset(rig, tmp_path / "z.json")
     assert os.listdir(tmp_path) == []
+
+
+def test_a_save_cut_between_the_two_renames_still_opens_the_old_pair(tmp_path):
+    """The clip file is renamed first: a power cut then leaves the new clip file beside the
+    old preset. The old clip file is the .bak, and the preset's checksum finds it."""
+    first = imported("pybvh_bvh_test1.bvh")
+    save_preset(first, tmp_path / "z.json")
+    old_preset = (tmp_path / "z.json").read_bytes()
+    second = imported("pybvh_bvh_test1.bvh")
+    second.clip.translations[:, 0] += 0.5
+    second.clip = second.clip
+    save_preset(second, tmp_path / "z.json")
+    (tmp_path / "z.json").write_bytes(old_preset)  # as if the preset's rename never happened
+    opened = load_preset(tmp_path / "z.json")
+    np.testing.assert_allclose(opened.clip.translations, first.clip.translations, atol=CLIP_ATOL)
+    # Without the backup it is refused, saying what happened.
+    (tmp_path / "z.clip.npz.bak").unlink()
+    assert "checksum differs" in refused(tmp_path / "z.json", tmp_path / "z.clip.npz")
