@@ -4,10 +4,8 @@ Every problem is a PresetError naming the file, the JSON path and the problem. S
 and re-validates the whole text before the disk is touched, then replaces the file
 atomically, keeping the previous one as NAME.json.bak.
 
-The clip goes with the rig. A preset's own clip (a bundled scene's: a few joints turning)
-stays in the JSON, sparse, as it came; any other clip (an imported BVH or glTF take) is
-saved beside the preset as NAME.clip.npz (io/clip_file.py explains why), referenced by its
-bare name so the pair can move together. A missing or damaged clip file (and no backup of
+The clip goes with the rig (io/preset_clip.py): a preset's own in the JSON, any other in
+NAME.clip.npz beside it (io/clip_file.py explains why). A missing or damaged clip file (and no backup of
 it holding the preset's checksum) refuses the preset with a PresetError naming both files: opening it without its clip would play the rest pose
 where the animator saved a take, and the next save would drop the clip for good.
 """
@@ -23,7 +21,6 @@ from pydantic import ValidationError
 
 from rigedit.core.chain import Chain, LimitFitError
 from rigedit.core.chain_uses import DEFAULT_REACH_CLAMP, DEFAULT_SOFTNESS, LookAtSettings
-from rigedit.core.clip import Clip, ClipSource
 from rigedit.core.rig_gait import GaitSettings
 from rigedit.core.ground import HeightField
 from rigedit.core.ik import registry
@@ -32,8 +29,8 @@ from rigedit.core.rig import BUNDLED_PRESETS, Rig, register_preset_io
 from rigedit.core.rig_pose import LimitedStart, SolvedChain, SolvedPose
 from rigedit.core.skeleton import Skeleton
 
-from . import clip_file
-from .atomic import atomic_write_bytes, atomic_write_text
+from .atomic import atomic_write_text
+from .preset_clip import clip_file_for, clip_file_from, clip_from, clip_section, write_pair
 from .preset_errors import PresetError, json_path, problems_from, show
 from .preset_model import FORMAT, VERSION, PresetModel
 from .timeline_model import timeline_document, timeline_from_model
@@ -77,56 +74,15 @@ def loads_preset(text: str | bytes, file: str = "<preset>") -> Rig:
 def save_preset(rig: Rig, path: str | Path) -> None:
     """Write the preset, and its clip file beside it when the clip is not the preset's own."""
     path = Path(path)
-    sidecar = None
-    if _clip_goes_beside(rig):
-        sidecar = path.with_name(clip_file.sidecar_name(path))
-        clip, names = rig.clip, list(rig.skeleton.names)
-        problem = clip_file.clip_problem(clip.rotations, clip.translations, clip.frame_time, names)
-        if problem is not None:
-            raise PresetError(str(path), [(f"clip_file.{problem[0]}", f"cannot save: {problem[1]}")])
-        data = clip_file.clip_bytes(clip, names)
+    beside = clip_file_for(rig, path)
     text = dumps_preset(rig, str(path))
-    if sidecar is None:
-        try:
-            atomic_write_text(path, text)
-        except OSError as e:
-            raise PresetError(str(path), [("", f"cannot write: {e.strerror or e}")]) from None
+    if beside is not None:
+        write_pair(path, text, *beside)
         return
-    _write_pair(path, text, sidecar, data)
-
-
-def _write_pair(path: Path, text: str, sidecar: Path, data: bytes) -> None:
-    """The clip file first, then the preset, each atomically; if the preset cannot be
-    written, the clip file is put back as it was, so the old pair still opens. (A power cut
-    between the two renames leaves the new clip file beside the old preset: the checksum
-    tells, and the reader takes the old clip from NAME.clip.npz.bak.) An unchanged clip file (the
-    bytes depend only on the clip) is not written again."""
-    try:
-        old = sidecar.read_bytes()
-    except FileNotFoundError:
-        old = None
-    except OSError as e:
-        raise PresetError(str(path), [("clip_file", f"{sidecar}: cannot read the clip file there: {e.strerror or e}")]) from None
-    changed = old != data
-    if changed:
-        try:
-            atomic_write_bytes(sidecar, data)
-        except OSError as e:
-            raise PresetError(str(path), [("clip_file", f"{sidecar}: cannot write the clip file: {e.strerror or e}")]) from None
     try:
         atomic_write_text(path, text)
-    except BaseException as e:
-        if changed:
-            try:
-                if old is None:
-                    sidecar.unlink()
-                else:
-                    atomic_write_bytes(sidecar, old, backup=False)
-            except OSError:
-                pass  # the checksum in the old preset still tells the two apart
-        if isinstance(e, OSError):
-            raise PresetError(str(path), [("", f"cannot write: {e.strerror or e}")]) from None
-        raise
+    except OSError as e:
+        raise PresetError(str(path), [("", f"cannot write: {e.strerror or e}")]) from None
 
 
 def dumps_preset(rig: Rig, file: str = "<preset>") -> str:
@@ -284,10 +240,10 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
         except ValueError as e:
             raise PresetError(file, [("gait", str(e))]) from None
     if model.clip is not None:
-        rig.clip = _clip_from(model.clip, skeleton)
+        rig.clip = clip_from(model.clip, skeleton)
         rig.clip_in_preset = True
     elif model.clip_file is not None:
-        rig.clip = _clip_file_from(model.clip_file, skeleton, file)
+        rig.clip = clip_file_from(model.clip_file, skeleton, file)
     if model.pose is not None:
         # The pose as saved: each chain's last solution put back, not solved again (a solve
         # depends on history: rig_pose.py). A gait's feet stay where the saved targets put
@@ -327,50 +283,6 @@ def _ground_from(m):
     if m is None or isinstance(m, str):
         return m
     return HeightField(np.array(m.heights, dtype=np.float64), m.spacing, tuple(m.origin))
-
-
-def _clip_from(m, skeleton: Skeleton) -> Clip:
-    n = len(m.root_translations) if m.root_translations is not None else len(next(iter(m.rotations.values())))
-    rot = np.broadcast_to(skeleton.rest_rotations, (n,) + skeleton.rest_rotations.shape).copy()
-    trans = np.broadcast_to(skeleton.offsets, (n,) + skeleton.offsets.shape).copy()
-    for name, quats in m.rotations.items():
-        q = np.array(quats, dtype=np.float64)
-        norm = np.linalg.norm(q, axis=1, keepdims=True)
-        # Unit to round-off: kept bit for bit, so load -> save -> load gives the same numbers.
-        rot[:, skeleton.index(name)] = np.where(np.abs(norm - 1.0) <= 1e-12, q, q / norm)
-    if m.root_translations is not None:
-        trans[:, 0] = np.array(m.root_translations, dtype=np.float64)
-    return Clip(rot, trans, m.frame_time, _source_from(m.source))
-
-
-def _clip_file_from(m, skeleton: Skeleton, file: str) -> Clip:
-    """The clip in the file the preset names, relative to the preset's own folder. When that
-    file is missing, damaged or from another save, its backup (NAME.clip.npz.bak, the one
-    the last save replaced) is taken if its checksum is the preset's: a save cut short
-    between the two renames leaves the old preset with its clip there."""
-    where = Path(file).parent / m.file
-    read = lambda p: clip_file.read_clip_file(  # noqa: E731
-        p, joints=list(skeleton.names), frames=m.frames, frame_time=m.frame_time, sha256=m.sha256
-    )
-    try:
-        clip = read(where)
-    except clip_file.ClipFileError as e:
-        backup = where.with_name(where.name + ".bak")
-        try:
-            clip = read(backup) if backup.exists() else None
-        except clip_file.ClipFileError:
-            clip = None
-        if clip is None:
-            raise PresetError(file, [("clip_file", str(e))]) from None
-    clip.source = _source_from(m.source)
-    return clip
-
-
-def _source_from(m) -> ClipSource | None:
-    if m is None:
-        return None
-    bvh = None if m.bvh is None else m.bvh.model_dump()
-    return ClipSource(m.file, m.up_axis, m.scale, m.animation, bvh)
 
 
 def _parents_first(model: PresetModel) -> list:
@@ -430,18 +342,9 @@ def _document_from(rig: Rig, file: str = "<preset>") -> dict:
             "step_time": gait.step_time,
             "step_height": gait.step_height,
         }
-    if rig.clip is not None and not _clip_goes_beside(rig):
-        doc["clip"] = _clip_document(rig)
-    elif rig.clip is not None:
-        clip = rig.clip
-        doc["clip_file"] = {
-            "file": clip_file.sidecar_name(file),
-            "frames": clip.n_frames,
-            "frame_time": float(clip.frame_time),
-            "sha256": clip_file.digest(clip, list(rig.skeleton.names)),
-        }
-        if clip.source is not None:
-            doc["clip_file"]["source"] = _source_document(clip.source)
+    clip = clip_section(rig, file)
+    if clip is not None:
+        doc[clip[0]] = clip[1]
     pose = _pose_document(rig)
     if pose is not None:
         doc["pose"] = pose
@@ -467,48 +370,6 @@ def _pose_document(rig: Rig) -> dict | None:
             c["limited"] = {k: getattr(lim, k).tolist() for k in ("points", "frames", "dirs", "axes")}
         chains[name] = c
     return {"time": rig.time, "chains": chains}
-
-
-def _clip_goes_beside(rig: Rig) -> bool:
-    """Whether the rig's clip is saved in a clip file: every clip but the preset's own, and
-    the preset's own too once it moves a joint the sparse form cannot hold (a translation
-    other than the root's)."""
-    clip = rig.clip
-    if clip is None:
-        return False
-    if not getattr(rig, "clip_in_preset", False):
-        return True
-    rest = rig.skeleton.offsets[1:]
-    return not np.allclose(clip.translations[:, 1:], rest, atol=1e-12, rtol=0.0)
-
-
-def _source_document(src: ClipSource) -> dict:
-    out: dict[str, Any] = {"file": src.file}
-    for key in ("up_axis", "scale", "animation", "bvh"):
-        value = getattr(src, key)
-        if value is not None:
-            out[key] = value
-    return out
-
-
-def _clip_document(rig: Rig) -> dict:
-    """A preset's clip, sparse: rotations of the joints that move, the root's translations.
-    Other joints' translations are their offsets (a clip that moves them goes in a clip file:
-    _clip_goes_beside)."""
-    sk, clip = rig.skeleton, rig.clip
-    rotations = {}
-    for j, name in enumerate(sk.names):
-        q = clip.rotations[:, j]
-        if not np.allclose(q, sk.rest_rotations[j], atol=1e-12, rtol=0.0):
-            rotations[name] = q.tolist()
-    out: dict[str, Any] = {"frame_time": clip.frame_time}
-    root = clip.translations[:, 0]
-    if not np.allclose(root, sk.offsets[0], atol=1e-12, rtol=0.0) or not rotations:
-        out["root_translations"] = root.tolist()
-    out["rotations"] = rotations
-    if clip.source is not None:
-        out["source"] = _source_document(clip.source)
-    return out
 
 
 def _chain_document(ch: Chain) -> dict:

@@ -22,6 +22,7 @@ from rigedit.core.autochains import propose_chains
 from rigedit.core.rig import BUNDLED_PRESETS, Rig
 from rigedit.io import clip_file
 from rigedit.io import preset as preset_io
+from rigedit.io import preset_clip
 from rigedit.io.bvh import read_bvh
 from rigedit.io.gltf import read_gltf
 from rigedit.io.preset import PresetError, load_preset, loads_preset, preset_schema, save_preset
@@ -176,7 +177,7 @@ def test_a_failed_preset_write_leaves_the_old_pair_opening(tmp_path, monkeypatch
     def full_disk(path, text, **kw):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(preset_io, "atomic_write_text", full_disk)
+    monkeypatch.setattr(preset_clip, "atomic_write_text", full_disk)
     with pytest.raises(PresetError, match="No space left"):
         save_preset(second, tmp_path / "z.json")
     monkeypatch.undo()
@@ -185,7 +186,7 @@ def test_a_failed_preset_write_leaves_the_old_pair_opening(tmp_path, monkeypatch
     np.testing.assert_allclose(opened.clip.translations, first.clip.translations, atol=CLIP_ATOL)
     assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
     # With no pair before, a failed save leaves no clip file behind either.
-    monkeypatch.setattr(preset_io, "atomic_write_text", full_disk)
+    monkeypatch.setattr(preset_clip, "atomic_write_text", full_disk)
     with pytest.raises(PresetError):
         save_preset(second, tmp_path / "new.json")
     assert not (tmp_path / "new.clip.npz").exists() and not (tmp_path / "new.json").exists()
