@@ -131,7 +131,7 @@ COMMANDS: dict[str, tuple[str, Command]] = {
     "solve": ("solve one frame headless and print joint positions", cmd_solve),
     "schema": ("print the preset JSON Schema", cmd_schema),
     "import": ("make a rig preset from a BVH or glTF file, with IK chains proposed", lazy("rigedit.import_cli", "cmd_import")),
-    "bake": ("bake a preset's IK over a BVH/glTF clip and write BVH", lazy("rigedit.import_cli", "cmd_bake")),
+    "bake": ("bake a preset's IK over its clip (or a BVH/glTF clip) and write BVH", lazy("rigedit.import_cli", "cmd_bake")),
 }
 
 

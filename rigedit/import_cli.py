@@ -5,10 +5,10 @@
 
 `import` saves the file's clip with the preset, in PRESET.clip.npz beside it (io/clip_file.py),
 as the editor's File > Save does, so the preset opens with its animation. `bake` bakes that
-stored clip, written as the imported BVH file was laid out (hierarchy, channels, units, axes;
-a glTF clip in metres); --clip bakes another file instead, read against the preset's skeleton (joints
-by name; the unit and up axis found by matching the file's offsets to the rig's, see
-io/clip_match.py), so a clip cannot come in at another size than the rig it animates.
+stored clip, written as the imported BVH file was laid out (hierarchy, channels, units,
+axes; a glTF clip in metres); --clip bakes another file instead, read against the preset's
+skeleton (joints by name; the unit and up axis found by matching the file's offsets to the
+rig's, see io/clip_match.py), so a clip cannot come in at another size than the rig it animates.
 """
 from __future__ import annotations
 
@@ -127,7 +127,8 @@ def cmd_import(argv: list[str]) -> int:
 def cmd_bake(argv: list[str]) -> int:
     p = argparse.ArgumentParser(
         prog="rigedit bake",
-        description="Apply a preset's IK (weights and targets from its timeline) to every frame of a clip and write BVH.",
+        description="Apply a preset's IK (weights and targets from its timeline) to every frame of its clip "
+        "(or of the one given with --clip) and write BVH.",
     )
     p.add_argument("preset", metavar="PRESET.json")
     p.add_argument("--clip", metavar="CLIP", help=".bvh, .glb or .gltf with the preset's joints (default: the clip saved with the preset)")
