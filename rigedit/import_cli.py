@@ -47,7 +47,7 @@ def _named(message: str, *paths: str) -> str:
 
 def _load_character(args):
     """(skeleton, clip or None, summary line) of a BVH or glTF file."""
-    from rigedit.io.clip_file import remember_source
+    from rigedit.io.clip_source import remember_source
 
     ext = Path(args.file).suffix.lower()
     if ext == ".bvh":
@@ -138,7 +138,7 @@ def cmd_bake(argv: list[str]) -> int:
     args = p.parse_args(argv)
     from rigedit.core.bake import bake
     from rigedit.io.bvh import write_bvh
-    from rigedit.io.clip_file import bvh_layout
+    from rigedit.io.clip_source import bvh_layout
     from rigedit.io.clip_match import read_clip_for
     from rigedit.io.preset import load_preset
 

@@ -26,7 +26,7 @@ from rigedit.core.autochains import propose_chains
 from rigedit.core.bake import BakeCancelled, bake
 from rigedit.core.rig import Rig
 from rigedit.io.bvh import BvhLayout, read_bvh, write_bvh
-from rigedit.io.clip_file import bvh_layout, remember_source
+from rigedit.io.clip_source import bvh_layout, remember_source
 from rigedit.io.gltf import read_gltf
 
 from . import dialogs

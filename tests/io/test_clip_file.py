@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from rigedit.core.autochains import propose_chains
 from rigedit.core.rig import BUNDLED_PRESETS, Rig
-from rigedit.io import clip_file
+from rigedit.io.clip_source import remember_source
 from rigedit.io import preset as preset_io
 from rigedit.io import preset_clip
 from rigedit.io.bvh import read_bvh
@@ -39,7 +39,7 @@ def imported(name: str) -> Rig:
     """What File > Import and `rigedit import` make of a file: the clip under proposed chains."""
     path = DATA / name
     imp = read_bvh(path) if path.suffix == ".bvh" else read_gltf(path, up_axis="auto")
-    clip_file.remember_source(imp)
+    remember_source(imp)
     rig = Rig(imp.skeleton, clip=imp.clip, name=path.stem)
     for c in propose_chains(imp.skeleton, imp.clip.frame(0)):
         rig.add_chain(c.name, c.joints, solver=c.solver, target=c.target, pole=c.pole)
