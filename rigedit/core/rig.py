@@ -88,7 +88,8 @@ class Rig:
         return _reader()(BUNDLED_PRESETS / "humanoid.json")
 
     def save(self, path: str | Path) -> None:
-        """Write a JSON preset atomically; the previous file is kept as NAME.json.bak."""
+        """Write a JSON preset atomically; the previous file is kept as NAME.json.bak. A clip
+        that is not the preset's own (an imported take) goes in NAME.clip.npz beside it."""
         if _preset_writer is None:
             raise RuntimeError("no preset writer registered: import rigedit (or rigedit.io.preset) first")
         _preset_writer(self, path)
