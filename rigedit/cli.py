@@ -4,7 +4,7 @@
     rigedit solve FILE --target CHAIN=X,Y,Z ...  solve one frame, print joint world positions
     rigedit schema                               print the preset JSON Schema
     rigedit import FILE.bvh|.glb -o PRESET.json  a rig preset with auto IK chains (rigedit/import_cli.py)
-    rigedit bake PRESET.json --clip CLIP -o OUT.bvh  bake the preset's IK over a clip into BVH
+    rigedit bake PRESET.json [--clip CLIP] -o OUT.bvh  bake the preset's IK over its clip (or CLIP) into BVH
     rigedit [FILE] [editor options]              open the editor
 
 To add a subcommand, write `def cmd_NAME(argv: list[str]) -> int` (here or in its own module)
@@ -44,7 +44,8 @@ def cmd_check(argv: list[str]) -> int:
             failed += 1
             continue
         n = len(rig.chain_names)
-        print(f"{f}: ok ({len(rig.skeleton)} joints, {n} chain{'' if n == 1 else 's'})")
+        clip = "" if rig.clip is None else f"; clip: {rig.clip.describe()}"
+        print(f"{f}: ok ({len(rig.skeleton)} joints, {n} chain{'' if n == 1 else 's'}{clip})")
     return 1 if failed else 0
 
 
@@ -130,7 +131,7 @@ COMMANDS: dict[str, tuple[str, Command]] = {
     "solve": ("solve one frame headless and print joint positions", cmd_solve),
     "schema": ("print the preset JSON Schema", cmd_schema),
     "import": ("make a rig preset from a BVH or glTF file, with IK chains proposed", lazy("rigedit.import_cli", "cmd_import")),
-    "bake": ("bake a preset's IK over a BVH/glTF clip and write BVH", lazy("rigedit.import_cli", "cmd_bake")),
+    "bake": ("bake a preset's IK over its clip (or a BVH/glTF clip) and write BVH", lazy("rigedit.import_cli", "cmd_bake")),
 }
 
 

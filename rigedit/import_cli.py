@@ -3,14 +3,14 @@
     rigedit import FILE.bvh|.glb|.gltf -o PRESET.json [--scale S] [--up x|y|z|-x|-y|-z|auto] [--fps N] [--skin NAME]
                    [--animation NAME|INDEX]
     rigedit import FILE.glb --list-animations      name, duration and channels of each animation
-    rigedit bake PRESET.json --clip CLIP.bvh|.glb -o OUT.bvh [--fps N] [--animation NAME|INDEX]
+    rigedit bake PRESET.json [--clip CLIP.bvh|.glb] -o OUT.bvh [--fps N] [--animation NAME|INDEX]
 
-The clip is not copied into the preset: a mocap clip is large and already on disk. `bake`
-names it with --clip and reads it against the preset's skeleton (joints by name; the unit
-and up axis found by matching the file's offsets to the rig's, see io/clip_match.py), so a
-clip cannot come in at another size than the rig it animates. The preset format has no
-field for a clip path yet; when it has one, `import` will store the path relative to the
-preset and --clip will default to it.
+`import` saves the file's clip with the preset, in PRESET.clip.npz beside it (io/clip_file.py),
+as the editor's File > Save does, so the preset opens with its animation. `bake` bakes that
+stored clip, written as the imported BVH file was laid out (hierarchy, channels, units,
+axes; a glTF clip in metres); --clip bakes another file instead, read against the preset's
+skeleton (joints by name; the unit and up axis found by matching the file's offsets to the
+rig's, see io/clip_match.py), so a clip cannot come in at another size than the rig it animates.
 """
 from __future__ import annotations
 
@@ -78,6 +78,8 @@ def _named(message: str, *paths: str) -> str:
 
 def _load_character(args):
     """(skeleton, clip or None, summary line) of a BVH or glTF file."""
+    from rigedit.io.clip_source import remember_source
+
     ext = Path(args.file).suffix.lower()
     _no_animation_option_for_bvh(args, args.file)
     if ext == ".bvh":
@@ -90,6 +92,7 @@ def _load_character(args):
             except ValueError:
                 pass  # a unit name: read_bvh knows them
         imp = read_bvh(args.file, scale=scale, up_axis=args.up or "auto")
+        remember_source(imp)
         lines = [f"{args.file}: {imp.summary()}"] + [f"  warning: {w}" for w in imp.warnings]
         return imp.skeleton, imp.clip, lines
     if ext in (".glb", ".gltf"):
@@ -97,6 +100,7 @@ def _load_character(args):
 
         animation = 0 if args.animation is None else args.animation
         imp = read_gltf(args.file, skin=args.skin, fps=args.fps, up_axis=args.up or "auto", animation=animation)
+        remember_source(imp)
         lines = [f"{args.file}: {imp.summary()}"] + [f"  warning: {w}" for w in imp.warnings]
         return imp.skeleton, imp.clip, lines
     raise ValueError(f"{args.file}: rigedit imports .bvh, .glb and .gltf files")
@@ -131,7 +135,7 @@ def cmd_import(argv: list[str]) -> int:
         skeleton, clip, lines = _load_character(args)
         pose = skeleton.rest_pose() if clip is None else clip.frame(0)
         proposals = propose_chains(skeleton, pose)
-        rig = Rig(skeleton, name=Path(args.file).stem)
+        rig = Rig(skeleton, clip=clip, name=Path(args.file).stem)
         for c in proposals:
             rig.add_chain(c.name, c.joints, solver=c.solver, target=c.target, pole=c.pole)
         save_preset(rig, args.output)
@@ -147,20 +151,26 @@ def cmd_import(argv: list[str]) -> int:
             print(f"  {c.name:<{w}}  {c.solver:<8}  {' > '.join(c.joints)}")
     else:
         print("no chains proposed (add them in the editor)")
-    print(f"wrote {args.output}")
-    if clip is not None:
-        baked = f"{Path(args.output).with_suffix('')}_baked.bvh"
-        print(f"the clip is not copied into the preset; bake it with: rigedit bake {args.output} --clip {args.file} -o {baked}")
+    if clip is None:
+        print(f"wrote {args.output} (the file has no animation)")
+        return 0
+    from rigedit.io.clip_file import sidecar_name
+
+    sidecar = Path(args.output).with_name(sidecar_name(args.output))
+    print(f"wrote {args.output} and its clip {sidecar} (keep the two together): {clip.describe()}")
+    baked = f"{Path(args.output).with_suffix('')}_baked.bvh"
+    print(f"bake it with: rigedit bake {args.output} -o {baked}")
     return 0
 
 
 def cmd_bake(argv: list[str]) -> int:
     p = argparse.ArgumentParser(
         prog="rigedit bake",
-        description="Apply a preset's IK (weights and targets from its timeline) to every frame of a clip and write BVH.",
+        description="Apply a preset's IK (weights and targets from its timeline) to every frame of its clip "
+        "(or of the one given with --clip) and write BVH.",
     )
     p.add_argument("preset", metavar="PRESET.json")
-    p.add_argument("--clip", required=True, metavar="CLIP", help=".bvh, .glb or .gltf with the preset's joints")
+    p.add_argument("--clip", metavar="CLIP", help=".bvh, .glb or .gltf with the preset's joints (default: the clip saved with the preset)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.bvh")
     p.add_argument("--fps", type=_fps, help=f"glTF clip: resample at this rate, {FPS_RANGE[0]:g} to {FPS_RANGE[1]:g} (default: the keys' spacing)")
     p.add_argument("--animation", metavar="NAME|INDEX", help="glTF clip: " + ANIMATION_HELP.removeprefix("glTF: "))
@@ -168,23 +178,33 @@ def cmd_bake(argv: list[str]) -> int:
     args = p.parse_args(argv)
     from rigedit.core.bake import bake
     from rigedit.io.bvh import write_bvh
+    from rigedit.io.clip_source import bvh_layout
     from rigedit.io.clip_match import read_clip_for
     from rigedit.io.preset import load_preset
 
     bar = None if args.quiet else ProgressBar(sys.stderr)
     try:
-        _no_animation_option_for_bvh(args, args.clip)
         rig = load_preset(args.preset)
-        matched = read_clip_for(rig.skeleton, args.clip, fps=args.fps, animation=0 if args.animation is None else args.animation)
-        rig.clip = matched.clip
+        layout = bvh_layout(rig.clip.source) if rig.clip is not None else None  # as its file was
+        if args.clip is not None:
+            _no_animation_option_for_bvh(args, args.clip)
+            animation = 0 if args.animation is None else args.animation
+            matched = read_clip_for(rig.skeleton, args.clip, fps=args.fps, animation=animation)
+            rig.clip, layout = matched.clip, matched.layout
+        elif args.animation is not None:
+            raise ValueError("--animation picks an animation of the glTF clip given with --clip; the preset's own clip is one take")
+        elif rig.clip is None:
+            raise ValueError(f"{args.preset}: no clip is saved with this preset; name one with --clip CLIP")
+        elif args.fps is not None:
+            raise ValueError("--fps resamples a glTF clip given with --clip; the preset's own clip is baked at its own rate")
         result = bake(rig, progress=bar)
         if bar is not None:
             bar.finish()
-        write_bvh(args.output, rig.skeleton, result.clip, matched.layout)
+        write_bvh(args.output, rig.skeleton, result.clip, layout)
     except ValueError as e:
         if bar is not None:
             bar.finish()
-        print(_named(str(e), args.clip, args.preset, args.output), file=sys.stderr)
+        print(_named(str(e), *([args.clip] if args.clip else []), args.preset, args.output), file=sys.stderr)
         return 1
     except OSError as e:
         if bar is not None:

@@ -52,6 +52,8 @@ class FileController(QObject):
         settings.add_recent_file(path)
         self.w.refresh_recent_menu()
         self.last_error = None
+        if rig.clip is not None:
+            self.w.statusBar().showMessage(f"Opened {path.name}; clip: {rig.clip.describe()}", 10_000)
         return True
 
     def save_preset(self, path: str | Path) -> bool:

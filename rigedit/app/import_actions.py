@@ -3,8 +3,8 @@
 Import reads the file, proposes chains (the dialog lets the user keep, rename and re-solve
 them) and opens the result as a new, untitled rig with the file's animation under the IK.
 Export bakes the rig's IK over its clip, with a progress dialog that can cancel, and writes
-BVH: in the imported file's hierarchy, channel orders, units and axes when the rig came from
-a BVH import, in metres with default channels otherwise.
+BVH: in the imported file's hierarchy, channel orders, units and axes when the rig's clip came
+from a BVH import (now or before it was saved), in metres with default channels otherwise.
 
 A glTF file's animation is chosen in the dialog (or given: `animation=` a name or an index).
 The file dialog starts in the folder of the last import, and every import goes into File >
@@ -34,6 +34,7 @@ from rigedit.core.clip import Clip
 from rigedit.core.rig import Rig
 from rigedit.core.skeleton import Skeleton
 from rigedit.io.bvh import BvhLayout, read_bvh, write_bvh
+from rigedit.io.clip_source import bvh_layout, remember_source
 from rigedit.io.gltf import list_animations, read_gltf
 
 from . import dialogs, settings
@@ -145,6 +146,8 @@ class ImportController(QObject):
         """Bake the rig over its clip (the rest pose over the timeline when it has none) and write BVH."""
         rig = self.w.document.rig
         layout = self._layout_for[1] if self._layout_for and self._layout_for[0] is rig else None
+        if layout is None and rig.clip is not None:
+            layout = bvh_layout(rig.clip.source)  # a saved rig's clip from a BVH file
         self.progress = QProgressDialog("Baking IK over the clip…", "Cancel", 0, 100, self.w)
         self.progress.setObjectName("bakeProgress")
         self.progress.setWindowModality(Qt.WindowModality.WindowModal)
@@ -200,9 +203,11 @@ def _read(path: Path, up: str = "auto", animation: int | str | None = None) -> _
         if animation is not None:
             raise ValueError(f"{path}: an animation was asked for, but a BVH file holds one motion")
         imp = read_bvh(path, up_axis=up)
+        remember_source(imp)  # saved with the rig, for its summary
         return _Read(imp.skeleton, imp.clip, imp.layout, imp.summary())
     if _is_gltf(path):
         imp = read_gltf(path, up_axis=up, animation=0 if animation is None else animation)
+        remember_source(imp)
         turned = [w for w in imp.warnings if w.startswith("turned")]
         name = "" if imp.animation is None or imp.animation == f"animations[{imp.animation_index}]" else imp.animation
         return _Read(imp.skeleton, imp.clip, None, "; ".join([imp.summary()] + turned), imp.animation_index, name)

@@ -11,6 +11,7 @@ import hashlib
 from pathlib import Path
 
 from rigedit import Rig
+from rigedit.io.clip_file import sidecar_name
 
 from .settings import config_dir
 
@@ -45,7 +46,8 @@ def pending_recovery(rig_path: str | Path | None) -> Path | None:
 
 def discard_recovery(rig_path: str | Path | None) -> None:
     rec = recovery_path(rig_path)
-    for p in (rec, rec.with_name(rec.name + ".bak")):
+    clip = rec.with_name(sidecar_name(rec))  # an imported clip is saved beside the recovery file
+    for p in (rec, rec.with_name(rec.name + ".bak"), clip, clip.with_name(clip.name + ".bak")):
         try:
             p.unlink()
         except FileNotFoundError:

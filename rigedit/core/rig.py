@@ -88,7 +88,8 @@ class Rig:
         return _reader()(BUNDLED_PRESETS / "humanoid.json")
 
     def save(self, path: str | Path) -> None:
-        """Write a JSON preset atomically; the previous file is kept as NAME.json.bak."""
+        """Write a JSON preset atomically; the previous file is kept as NAME.json.bak. A clip
+        that is not the preset's own (an imported take) goes in NAME.clip.npz beside it."""
         if _preset_writer is None:
             raise RuntimeError("no preset writer registered: import rigedit (or rigedit.io.preset) first")
         _preset_writer(self, path)
@@ -216,6 +217,9 @@ class Rig:
 
     @property
     def clip(self) -> Clip | None:
+        """The animation under the IK (None: the rest pose is). It belongs to the rig: save
+        writes it with the preset (a preset's own clip inside it, any other in NAME.clip.npz
+        beside it) and load brings it back, with its source (clip.source) and the time."""
         return self._clip
 
     @clip.setter
@@ -278,6 +282,8 @@ class Rig:
 
     @property
     def time(self) -> float:
+        """Seconds: the clip's animated pose and the timeline are taken there (the clip is
+        held at its ends). Saved with the rig, so a file opens on the frame it was left at."""
         return self._time
 
     @time.setter

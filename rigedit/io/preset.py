@@ -3,6 +3,11 @@
 Every problem is a PresetError naming the file, the JSON path and the problem. Saving builds
 and re-validates the whole text before the disk is touched, then replaces the file
 atomically, keeping the previous one as NAME.json.bak.
+
+The clip goes with the rig (io/preset_clip.py): a preset's own in the JSON, any other in
+NAME.clip.npz beside it (io/clip_file.py explains why). A missing or damaged clip file (and no backup of
+it holding the preset's checksum) refuses the preset with a PresetError naming both files: opening it without its clip would play the rest pose
+where the animator saved a take, and the next save would drop the clip for good.
 """
 from __future__ import annotations
 
@@ -16,7 +21,6 @@ from pydantic import ValidationError
 
 from rigedit.core.chain import Chain, LimitFitError
 from rigedit.core.chain_uses import DEFAULT_REACH_CLAMP, DEFAULT_SOFTNESS, LookAtSettings
-from rigedit.core.clip import Clip
 from rigedit.core.rig_gait import GaitSettings
 from rigedit.core.ground import HeightField
 from rigedit.core.ik import registry
@@ -26,6 +30,7 @@ from rigedit.core.rig_pose import LimitedStart, SolvedChain, SolvedPose
 from rigedit.core.skeleton import Skeleton
 
 from .atomic import atomic_write_text
+from .preset_clip import clip_file_for, clip_file_from, clip_from, clip_section, write_pair
 from .preset_errors import PresetError, json_path, problems_from, show
 from .preset_model import FORMAT, VERSION, PresetModel
 from .timeline_model import timeline_document, timeline_from_model
@@ -37,6 +42,8 @@ MIGRATIONS: dict[int, Callable[[dict], dict]] = {
     # Version 2 adds the optional solved `pose`; a version-1 file has none, so it opens as
     # it always did: the rig solved afresh from its animated pose.
     1: lambda doc: doc,
+    # Version 3 adds the optional `clip_file` and a clip's `source`; older files have neither.
+    2: lambda doc: doc,
 }
 
 
@@ -65,8 +72,13 @@ def loads_preset(text: str | bytes, file: str = "<preset>") -> Rig:
 
 
 def save_preset(rig: Rig, path: str | Path) -> None:
+    """Write the preset, and its clip file beside it when the clip is not the preset's own."""
     path = Path(path)
+    beside = clip_file_for(rig, path)
     text = dumps_preset(rig, str(path))
+    if beside is not None:
+        write_pair(path, text, *beside)
+        return
     try:
         atomic_write_text(path, text)
     except OSError as e:
@@ -74,9 +86,11 @@ def save_preset(rig: Rig, path: str | Path) -> None:
 
 
 def dumps_preset(rig: Rig, file: str = "<preset>") -> str:
-    """The preset text for a rig, checked by the same model that reads it back."""
+    """The preset text for a rig, checked by the same model that reads it back. A clip that
+    is not the preset's own is referenced as the clip file save_preset writes beside `file`
+    (NAME.clip.npz); this text alone does not carry it."""
     try:
-        doc = _document_from(rig)
+        doc = _document_from(rig, file)
         PresetModel.model_validate(doc)
         text = _pretty(doc) + "\n"
     except ValidationError as e:
@@ -226,8 +240,10 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
         except ValueError as e:
             raise PresetError(file, [("gait", str(e))]) from None
     if model.clip is not None:
-        rig.clip = _clip_from(model.clip, skeleton)
+        rig.clip = clip_from(model.clip, skeleton)
         rig.clip_in_preset = True
+    elif model.clip_file is not None:
+        rig.clip = clip_file_from(model.clip_file, skeleton, file)
     if model.pose is not None:
         # The pose as saved: each chain's last solution put back, not solved again (a solve
         # depends on history: rig_pose.py). A gait's feet stay where the saved targets put
@@ -235,7 +251,7 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
         rig.time = model.pose.time
         rig.restore_state(_solved_from(model.pose))
         rig.resume_gait()
-    elif model.clip is not None or model.ground is not None:
+    elif model.clip is not None or model.clip_file is not None or model.ground is not None:
         # The pose on loading is the first frame as solved (feet on the ground, a gait's
         # feet planted), as for a preset without them it is the rest pose its targets hold.
         rig.reset()
@@ -269,20 +285,6 @@ def _ground_from(m):
     return HeightField(np.array(m.heights, dtype=np.float64), m.spacing, tuple(m.origin))
 
 
-def _clip_from(m, skeleton: Skeleton) -> Clip:
-    n = len(m.root_translations) if m.root_translations is not None else len(next(iter(m.rotations.values())))
-    rot = np.broadcast_to(skeleton.rest_rotations, (n,) + skeleton.rest_rotations.shape).copy()
-    trans = np.broadcast_to(skeleton.offsets, (n,) + skeleton.offsets.shape).copy()
-    for name, quats in m.rotations.items():
-        q = np.array(quats, dtype=np.float64)
-        norm = np.linalg.norm(q, axis=1, keepdims=True)
-        # Unit to round-off: kept bit for bit, so load -> save -> load gives the same numbers.
-        rot[:, skeleton.index(name)] = np.where(np.abs(norm - 1.0) <= 1e-12, q, q / norm)
-    if m.root_translations is not None:
-        trans[:, 0] = np.array(m.root_translations, dtype=np.float64)
-    return Clip(rot, trans, m.frame_time)
-
-
 def _parents_first(model: PresetModel) -> list:
     """The joints in file order, except that a parent listed after its child moves up
     (the model has already refused unknown parents and cycles)."""
@@ -306,7 +308,7 @@ def _parents_first(model: PresetModel) -> list:
 # --- writing -------------------------------------------------------------------------------
 
 
-def _document_from(rig: Rig) -> dict:
+def _document_from(rig: Rig, file: str = "<preset>") -> dict:
     sk = rig.skeleton
     joints = [
         {
@@ -340,8 +342,9 @@ def _document_from(rig: Rig) -> dict:
             "step_time": gait.step_time,
             "step_height": gait.step_height,
         }
-    if rig.clip is not None and getattr(rig, "clip_in_preset", False):
-        doc["clip"] = _clip_document(rig)
+    clip = clip_section(rig, file)
+    if clip is not None:
+        doc[clip[0]] = clip[1]
     pose = _pose_document(rig)
     if pose is not None:
         doc["pose"] = pose
@@ -349,9 +352,10 @@ def _document_from(rig: Rig) -> dict:
 
 
 def _pose_document(rig: Rig) -> dict | None:
-    """Each solved chain's last solution, in chain order; None for a rig never solved."""
+    """The time and each solved chain's last solution, in chain order; None for a rig never
+    solved, at time 0 (so presets that never used either stay as they were)."""
     solved = rig.solved_state().chains
-    if not solved:
+    if not solved and rig.time == 0.0:
         return None
     chains = {}
     for name in rig.chain_names:
@@ -366,24 +370,6 @@ def _pose_document(rig: Rig) -> dict | None:
             c["limited"] = {k: getattr(lim, k).tolist() for k in ("points", "frames", "dirs", "axes")}
         chains[name] = c
     return {"time": rig.time, "chains": chains}
-
-
-def _clip_document(rig: Rig) -> dict:
-    """A preset's clip, sparse: rotations of the joints that move, the root's translations.
-    Other joints' translations are their offsets (a clip that moves them is a BVH's, which
-    the preset does not carry)."""
-    sk, clip = rig.skeleton, rig.clip
-    rotations = {}
-    for j, name in enumerate(sk.names):
-        q = clip.rotations[:, j]
-        if not np.allclose(q, sk.rest_rotations[j], atol=1e-12, rtol=0.0):
-            rotations[name] = q.tolist()
-    out: dict[str, Any] = {"frame_time": clip.frame_time}
-    root = clip.translations[:, 0]
-    if not np.allclose(root, sk.offsets[0], atol=1e-12, rtol=0.0) or not rotations:
-        out["root_translations"] = root.tolist()
-    out["rotations"] = rotations
-    return out
 
 
 def _chain_document(ch: Chain) -> dict:

@@ -1,4 +1,7 @@
-"""The JSON preset format (version 2: version 1 plus the solved `pose`) as pydantic models: the validation and the published schema.
+"""The JSON preset format as pydantic models: the validation and the published schema.
+
+Version 2 is version 1 plus the solved `pose`; version 3 adds `clip_file` (a clip saved in a
+file beside the preset, io/clip_file.py) and a clip's `source`.
 
 The models check the file's shape (types, list lengths, names that must exist); a chain's
 values are checked once, by the core (ChainSettings.checked, the chain setters' own
@@ -23,7 +26,7 @@ from .pose_model import PoseModel
 from .timeline_model import TimelineSlot
 
 FORMAT = "rigedit.preset"
-VERSION = 2
+VERSION = 3
 
 
 class At(ValueError):
@@ -234,6 +237,46 @@ class HeightFieldModel(_Model):
         return self
 
 
+BvhChannel = Literal["Xposition", "Yposition", "Zposition", "Xrotation", "Yrotation", "Zrotation"]
+
+
+class BvhLayoutModel(_Model):
+    """How a BVH file was laid out, so a bake of the rig is written the same way."""
+
+    channels: dict[Name, Annotated[list[BvhChannel], Field(max_length=6)]] = Field(
+        description="joint name -> its channels in file order"
+    )
+    end_sites: list[Name] = Field(default_factory=list, description="joints that were End Sites")
+    scale: Annotated[float, Field(gt=0.0)] = Field(description="metres per file unit")
+    up: Literal["+x", "+y", "+z", "-x", "-y", "-z"] = Field(description="the file's up axis, turned to +Y on import")
+
+
+class ClipSourceModel(_Model):
+    """Where a clip was imported from, for summaries: the data is in the preset or its clip file."""
+
+    file: Name = Field(description="the imported file's name (BVH or glTF), without its folder")
+    up_axis: str | None = Field(default=None, description="the file's up axis as read, e.g. '+y' or '+z'")
+    scale: Annotated[float, Field(gt=0.0)] | None = Field(default=None, description="metres per file unit")
+    animation: str | None = Field(default=None, description="which of the file's animations (glTF)")
+    bvh: BvhLayoutModel | None = Field(default=None, description="a BVH file's layout, for writing bakes the same way")
+
+
+MAX_CLIP_FRAMES = 10_000_000  # ~23 hours at 120 fps: beyond any take, far below a count that overflows
+
+
+class ClipFileModel(_Model):
+    """An animation under the IK saved in a file beside the preset (NAME.clip.npz, float64:
+    rotations and translations of every joint), named relative to the preset so the two can
+    move together. The frame count and frame time are repeated here, and the SHA-256 of the
+    file's arrays, so a clip file from another save is refused rather than played."""
+
+    file: Name = Field(description="the clip file, relative to the preset's folder (written as a bare name: the same folder)")
+    frames: Annotated[int, Field(ge=1, le=MAX_CLIP_FRAMES)] = Field(description="frames in the clip")
+    frame_time: Annotated[float, Field(gt=0.0, le=10.0)] = Field(description="seconds per frame")
+    sha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] = Field(description="SHA-256 of the clip file's arrays (io/clip_file.py digest)")
+    source: ClipSourceModel | None = Field(default=None, description="where the clip was imported from")
+
+
 class ClipModel(_Model):
     """An animation under the IK, carried by the preset: per-frame rotations of the joints
     that move (the others keep their rest rotation) and the root's translations."""
@@ -241,6 +284,7 @@ class ClipModel(_Model):
     frame_time: Annotated[float, Field(gt=0.0, le=10.0)] = Field(description="seconds per frame")
     root_translations: list[Vec3] | None = Field(default=None, description="the root joint's local translation per frame")
     rotations: dict[str, list[Quat]] = Field(default_factory=dict, description="joint name -> local rotation per frame")
+    source: ClipSourceModel | None = Field(default=None, description="where the clip was imported from")
 
     @model_validator(mode="after")
     def _frames(self):
@@ -275,13 +319,16 @@ class PresetModel(_Model):
     model_config = ConfigDict(title="rigedit preset")
 
     format: Literal["rigedit.preset"]
-    version: Literal[2]
+    version: Literal[3]
     name: str = ""
     skeleton: SkeletonModel
     chains: list[ChainModel] = Field(default_factory=list, description="solved in this order")
     timeline: TimelineSlot = None
     ground: GroundSpec | None = Field(default=None, description="'flat', 'slope' or a height field; ground-feet chains stand on it")
     clip: ClipModel | None = Field(default=None, description="an animation under the IK, carried by the preset")
+    clip_file: ClipFileModel | None = Field(
+        default=None, description="an animation under the IK, saved in a file beside the preset (not with 'clip')"
+    )
     gait: GaitModel | None = Field(default=None, description="procedural legs stepping as the body moves")
     pose: PoseModel | None = Field(
         default=None, description="the solved pose: each chain's last solution, so opening shows what was saved"
@@ -309,6 +356,8 @@ class PresetModel(_Model):
                     raise At(("gait", "legs", k), f"no chain named {leg!r}")
         if self.pose is not None:
             self.pose.check_fits(self.chains)
+        if self.clip is not None and self.clip_file is not None:
+            raise At(("clip_file",), "a preset has one clip: 'clip' (in the preset) or 'clip_file' (beside it), not both")
         if self.clip is not None:
             for name in self.clip.rotations:
                 if name not in parent:

@@ -133,3 +133,55 @@ def test_the_rigedit_command_dispatches_import_and_bake(tmp_path, capsys):
     assert read_bvh(out, scale=1.0).clip.n_frames == 50
     assert main(["import", "--help"]) == 0
     assert "--up-axis" in capsys.readouterr().out
+
+
+# --- the clip saved with the preset (issue 14 item 1) ------------------------------------
+
+
+@pytest.mark.parametrize("name", ["cmu_12_01_walk.bvh", "CesiumMan.glb"])
+def test_import_saves_the_clip_beside_the_preset(name, tmp_path, capsys):
+    out = tmp_path / "rig.json"
+    assert cmd_import([str(DATA / name), "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    sidecar = tmp_path / "rig.clip.npz"
+    assert sidecar.exists() and str(sidecar) in text and "keep the two together" in text
+    assert "--clip" not in text  # bake needs no clip file any more
+    rig = load_preset(out)
+    src = read_bvh(DATA / name).clip if name.endswith(".bvh") else None
+    if src is not None:
+        np.testing.assert_allclose(world(rig.skeleton, rig.clip), world(rig.skeleton, src), atol=1e-9)
+    assert rig.clip.source.file == name
+
+
+@pytest.mark.parametrize("name", ["dataset-1_walk-right_normal_001.bvh", "pybvh_bvh_test1.bvh"])
+def test_bake_uses_the_stored_clip_when_no_clip_is_given(name, tmp_path, capsys):
+    preset = tmp_path / "rig.json"
+    assert cmd_import([str(DATA / name), "-o", str(preset)]) == 0
+    doc = json.loads(preset.read_text())
+    for ch in doc["chains"]:
+        ch["weight"] = 0.0
+    preset.write_text(json.dumps(doc))
+    stored, given = tmp_path / "stored.bvh", tmp_path / "given.bvh"
+    assert cmd_bake([str(preset), "-o", str(stored), "-q"]) == 0
+    assert cmd_bake([str(preset), "--clip", str(DATA / name), "-o", str(given), "-q"]) == 0
+    # Written the way the imported file was: hierarchy, channels, units.
+    src, baked = parse_bvh((DATA / name).read_text()), parse_bvh(stored.read_text())
+    assert [(j.name, j.channels, j.end_site) for j in baked.joints] == [(j.name, j.channels, j.end_site) for j in src.joints]
+    np.testing.assert_allclose([j.offset for j in baked.joints], [j.offset for j in src.joints], atol=1e-6)
+    rig = load_preset(preset)
+    a = read_clip_for(rig.skeleton, stored).clip
+    b = read_clip_for(rig.skeleton, given).clip
+    pa, pb = world(rig.skeleton, a), world(rig.skeleton, b)
+    # At weight 0 both are the recorded motion; each went through BVH text at 6 decimals.
+    np.testing.assert_allclose(pa, pb, atol=1e-5 * np.abs(pb).max())
+    np.testing.assert_allclose(pa, world(rig.skeleton, rig.clip), atol=1e-5 * np.abs(pb).max())
+
+
+def test_bake_without_a_clip_anywhere_says_so(tmp_path, capsys):
+    from rigedit.core.rig import BUNDLED_PRESETS
+
+    out = tmp_path / "o.bvh"
+    assert cmd_bake([str(BUNDLED_PRESETS / "humanoid.json"), "-o", str(out), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "humanoid.json: no clip is saved with this preset; name one with --clip" in err
+    assert not out.exists()
