@@ -1,0 +1,190 @@
+"""Goals that follow the clip (issue 14), as HumanIK effectors do.
+
+A chain with `follow_clip` on has no fixed target: at every time its goal is where the
+animated tip is (the clip's pose at that time, the body on the ground) plus an offset, and
+its pole, if it has one, is placed from the animated limb's bend. So right after an import
+the IK reproduces the clip, and an animator's drag at a frame is stored as an offset keyed
+at that frame (`offset_keys`, a vector curve eased like any blend key: the first key comes
+with zero keys one ease ramp before and after it, so the offset eases in and out around
+the frame and the clip plays as recorded elsewhere). A chain without the flag keeps the
+absolute target it always had.
+
+Poles: each frame the pole is the animated mid joint pushed out from the root-tip line by
+the limb's length. Down to a numerically straight limb the side is the clip's own (any other
+side would make a zero-offset solve differ from the clip, and bend a knee the other way
+than it); a straight limb keeps the previous frame's side, and with none, the chain's pole.
+
+One implementation serves the live solve (rig_eval, per frame, through `place_goals`) and
+the bake (`clip_goal_frames`, over all frames at once).
+"""
+from __future__ import annotations
+
+import math
+import weakref
+
+import numpy as np
+
+from .curve import Curve, Key, position_curve
+
+# A limb whose mid joint is nearer the root-tip line than this fraction of the limb's length
+# counts as straight: its bend direction is round-off. Any larger bend is the clip's and is
+# followed (a flip there would move the solved mid by twice that distance off the clip).
+STRAIGHT_REL = 1e-7
+
+# The ease ramp a first offset key gets on each side, in seconds (timeline.EASE_DEFAULT_S:
+# the weight keys' ramp), rounded to whole frames and at least one.
+RAMP_S = 0.15
+
+
+def offset_curve(keys) -> Curve:
+    """The offset keys as a vector curve (metres; (0, 0, 0) with no keys)."""
+    return position_curve(keys)
+
+
+def check_offset_keys(keys) -> tuple[Key, ...]:
+    """Offset keys cleaned (sorted Key values, float tuples); ValueError names the problem."""
+    if keys is None:
+        return ()
+    try:
+        return offset_curve(tuple(keys)).keys
+    except TypeError:
+        raise ValueError(f"must be a list of keys (time, (x, y, z), interpolation), got {keys!r}") from None
+
+
+def keyed_offset(keys, time: float, offset, frame_rate: float) -> tuple[Key, ...]:
+    """`keys` with `offset` keyed at `time` (replacing a key there). With no key before
+    `time` a zero key goes one ramp before it, with none after one ramp after it, so the
+    offset eases in and out around the frame instead of holding for the whole clip."""
+    curve = offset_curve(keys)
+    time = float(time)
+    curve = curve.with_key(time, tuple(float(v) for v in offset))
+    frames = max(1, math.floor(RAMP_S * frame_rate + 0.5))
+    ramp = frames / frame_rate
+    times = curve.times
+    if not np.any(times < time):
+        curve = curve.with_key(time - ramp, (0.0, 0.0, 0.0))
+    if not np.any(times > time):
+        curve = curve.with_key(time + ramp, (0.0, 0.0, 0.0))
+    return curve.keys
+
+
+def bend_poles(root: np.ndarray, mid: np.ndarray, tip: np.ndarray, previous=None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Poles (F, 3) for frames of a limb (root, mid, tip each (F, 3)): the mid joint pushed
+    out from the root-tip line by the limb's length. A straight frame takes the bend
+    direction of the frame before it (`previous`, a unit (3,) or None, for the first);
+    frames with none get NaN rows (the caller's fallback). Returns the poles and the last
+    bend direction, for the next call."""
+    root, mid, tip = (np.atleast_2d(np.asarray(a, dtype=np.float64)) for a in (root, mid, tip))
+    length = np.linalg.norm(mid - root, axis=1) + np.linalg.norm(tip - mid, axis=1)
+    line = tip - root
+    n2 = np.einsum("ij,ij->i", line, line)
+    u = np.einsum("ij,ij->i", mid - root, line) / np.where(n2 > 0.0, n2, 1.0)
+    perp = mid - (root + u[:, None] * line)
+    size = np.linalg.norm(perp, axis=1)
+    bent = size > STRAIGHT_REL * np.maximum(length, 1e-300)
+    dirs = np.full(perp.shape, np.nan)
+    dirs[bent] = perp[bent] / size[bent, None]
+    last = None if previous is None else np.asarray(previous, dtype=np.float64)
+    if not np.all(bent):  # hold the side through straight frames, in order
+        for f in range(len(dirs)):
+            if bent[f]:
+                last = dirs[f]
+            elif last is not None:
+                dirs[f] = last
+    elif len(dirs):
+        last = dirs[-1]
+    return mid + dirs * length[:, None], last
+
+
+def _pole_joints(idx: list[int]) -> tuple[int, int, int]:
+    return idx[0], idx[len(idx) // 2] if len(idx) != 3 else idx[1], idx[-1]
+
+
+def clip_goal_frames(ch, idx: list[int], world: np.ndarray, times: np.ndarray):
+    """A follow-clip chain's goals (F, 3) and poles (F, 3) or None over frames, from the
+    animated world positions (F, joints, 3) at `times`: what the live solve gives frame by
+    frame (the bake's side of `place_goals`)."""
+    target = world[:, idx[-1]] + offset_curve(ch.offset_keys).sample(times)
+    if ch._pole is None:
+        return target, None
+    r, m, t = _pole_joints(idx)
+    poles, _ = bend_poles(world[:, r], world[:, m], world[:, t])
+    missing = np.isnan(poles[:, 0])
+    if np.any(missing):
+        poles[missing] = np.asarray(ch._pole, dtype=np.float64)
+    return target, poles
+
+
+class ClipGoals:
+    """A rig's source of follow-clip goals: the animated world positions at its current
+    time (computed once per animated frame) and each chain's last bend side."""
+
+    def __init__(self, rig) -> None:
+        self._rig = weakref.ref(rig)
+        self._frame = None  # the AnimatedFrame the positions are for
+        self._world: np.ndarray | None = None
+        self._sides: dict[str, np.ndarray] = {}
+
+    def copy_for(self, rig) -> "ClipGoals":
+        other = ClipGoals(rig)
+        other._sides = dict(self._sides)
+        return other
+
+    def world(self, anim=None) -> np.ndarray:
+        rig = self._rig()
+        if anim is None:
+            from .rig_eval import animated  # rig_eval calls this module: import on use
+
+            anim = animated(rig)
+        if anim is not self._frame:
+            from .skeleton import Pose
+
+            rot = np.array(anim.rot, dtype=np.float64).reshape(-1, 4)
+            self._world = rig._skeleton.fk_matrices(Pose(rot, anim.translations))[0]
+            self._frame = anim
+        return self._world
+
+    def active(self) -> bool:
+        """Whether the rig has a clip to follow (without one, goals are absolute)."""
+        rig = self._rig()
+        return rig is not None and rig._clip is not None
+
+    def time(self) -> float:
+        return float(self._rig()._time)
+
+    def frame_rate(self) -> float:
+        rig = self._rig()
+        return float(rig.timeline.frame_rate) if rig.timeline is not None else 30.0
+
+    def goal(self, ch, anim=None) -> tuple[float, float, float]:
+        idx = self._rig()._plans[ch._name].idx
+        tip = self.world(anim)[idx[-1]]
+        off = ch._offsets.at(self.time()) if len(ch._offsets) else (0.0, 0.0, 0.0)
+        return (float(tip[0] + off[0]), float(tip[1] + off[1]), float(tip[2] + off[2]))
+
+    def pole(self, ch, anim=None):
+        if ch._pole is None:
+            return None
+        w = self.world(anim)
+        r, m, t = _pole_joints(self._rig()._plans[ch._name].idx)
+        poles, side = bend_poles(w[r], w[m], w[t], self._sides.get(ch._name))
+        if side is not None:
+            self._sides[ch._name] = side
+        if np.isnan(poles[0, 0]):
+            return ch._pole
+        return tuple(float(v) for v in poles[0])
+
+    def tip(self, ch) -> np.ndarray:
+        return self.world()[self._rig()._plans[ch._name].idx[-1]].copy()
+
+
+def place_goals(rig, anim) -> None:
+    """Before a frame's solve: every follow-clip chain's target and pole for this frame."""
+    if rig._clip is None:
+        return
+    source = rig._clip_goals
+    for ch in rig._chains.values():
+        if ch._follow_clip and not ch._kind.aims:
+            ch._target = source.goal(ch, anim)
+            if ch._pole is not None:
+                ch._pole = source.pole(ch, anim)
