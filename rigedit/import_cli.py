@@ -85,6 +85,7 @@ def cmd_import(argv: list[str]) -> int:
     p.add_argument("--skin", help="glTF: import only this skin (default: all)")
     args = p.parse_args(argv)
     from rigedit.core.autochains import propose_chains
+    from rigedit.core.clip_goals import follow_kwargs
     from rigedit.core.rig import Rig
     from rigedit.io.preset import save_preset
 
@@ -94,7 +95,7 @@ def cmd_import(argv: list[str]) -> int:
         proposals = propose_chains(skeleton, pose)
         rig = Rig(skeleton, name=Path(args.file).stem)
         for c in proposals:
-            rig.add_chain(c.name, c.joints, solver=c.solver, target=c.target, pole=c.pole)
+            rig.add_chain(c.name, c.joints, solver=c.solver, target=c.target, pole=c.pole, **follow_kwargs(clip))
         save_preset(rig, args.output)
     except ValueError as e:  # BvhError, GltfError, PresetError and bad options are all ValueErrors
         print(_named(str(e), args.file, args.output), file=sys.stderr)

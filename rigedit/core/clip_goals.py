@@ -36,6 +36,14 @@ STRAIGHT_REL = 1e-7
 RAMP_S = 0.15
 
 
+def follow_kwargs(clip) -> dict:
+    """Rig.add_chain's settings for a chain proposed on a character with a clip (File >
+    Import, `rigedit import`): its goal follows the clip, so the rig plays the clip as
+    recorded until a goal is moved, and no reach clamp (the clip, not the clamp, says how
+    straight a limb gets; a clamp would bend every straight frame a hair off the clip)."""
+    return {} if clip is None else {"follow_clip": True, "reach_clamp": 1.0}
+
+
 def offset_curve(keys) -> Curve:
     """The offset keys as a vector curve (metres; (0, 0, 0) with no keys)."""
     return position_curve(keys)
