@@ -106,8 +106,8 @@ class ChainSettings:
 @dataclass(frozen=True)
 class ChainReport:
     """What one solve did for one chain. `error` is the IK solution's tip distance to the
-    target (before blending: at a weight below 1 the pose shown misses by more, see
-    rigedit.core.clip_goals.blended_miss); `reached` is error <= the chain's tolerance, and only `reached`
+    target (before blending: at a weight below 1 the blended pose misses by more, and
+    the editor's status line measures that pose's tip, app/status.py); `reached` is error <= the chain's tolerance, and only `reached`
     says a chain is within tolerance; `iterations` is the FABRIK passes run, and 0 does not
     mean within tolerance (0 for the closed-form two-bone solver, for a chain not solved again
     because nothing changed, or that stalled short of its target, and for an unlimited
@@ -227,6 +227,11 @@ class Chain:
             self.offset_keys = self.keys_for_goal(value)
         else:
             self._target = value
+
+    @property
+    def following(self) -> bool:
+        """Whether the goal follows a clip now: follow_clip on, in a rig with a clip."""
+        return self._following()
 
     def _following(self) -> bool:
         return self._follow_clip and self._goals is not None and not self._kind.aims and self._goals.active()
