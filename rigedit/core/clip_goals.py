@@ -76,32 +76,43 @@ def keyed_offset(keys, time: float, offset, frame_rate: float) -> tuple[Key, ...
     return curve.keys
 
 
-def bend_poles(root: np.ndarray, mid: np.ndarray, tip: np.ndarray, previous=None) -> tuple[np.ndarray, np.ndarray | None]:
-    """Poles (F, 3) for frames of a limb (root, mid, tip each (F, 3)): the mid joint pushed
-    out from the root-tip line by the limb's length. A straight frame takes the bend
-    direction of the frame before it (`previous`, a unit (3,) or None, for the first);
-    frames with none get NaN rows (the caller's fallback). Returns the poles and the last
-    bend direction, for the next call."""
-    root, mid, tip = (np.atleast_2d(np.asarray(a, dtype=np.float64)) for a in (root, mid, tip))
-    length = np.linalg.norm(mid - root, axis=1) + np.linalg.norm(tip - mid, axis=1)
-    line = tip - root
-    n2 = np.einsum("ij,ij->i", line, line)
-    u = np.einsum("ij,ij->i", mid - root, line) / np.where(n2 > 0.0, n2, 1.0)
-    perp = mid - (root + u[:, None] * line)
-    size = np.linalg.norm(perp, axis=1)
-    bent = size > STRAIGHT_REL * np.maximum(length, 1e-300)
-    dirs = np.full(perp.shape, np.nan)
-    dirs[bent] = perp[bent] / size[bent, None]
-    last = None if previous is None else np.asarray(previous, dtype=np.float64)
-    if not np.all(bent):  # hold the side through straight frames, in order
-        for f in range(len(dirs)):
-            if bent[f]:
-                last = dirs[f]
-            elif last is not None:
-                dirs[f] = last
-    elif len(dirs):
-        last = dirs[-1]
-    return mid + dirs * length[:, None], last
+def bend_pole(root, mid, tip, previous=None) -> tuple[tuple | None, tuple | None]:
+    """One frame of a limb (root, mid, tip: 3 floats each): the pole, the mid joint pushed
+    out from the root-tip line by the limb's length, and the unit bend direction used. A
+    straight limb takes `previous` (the frame before's direction) or, with none, gives
+    (None, None). Plain floats: the live solve calls it per chain per frame."""
+    rx, ry, rz = root
+    mx, my, mz = mid
+    tx, ty, tz = tip
+    ax, ay, az = mx - rx, my - ry, mz - rz
+    lx, ly, lz = tx - rx, ty - ry, tz - rz
+    length = math.sqrt(ax * ax + ay * ay + az * az) + math.sqrt((tx - mx) ** 2 + (ty - my) ** 2 + (tz - mz) ** 2)
+    n2 = lx * lx + ly * ly + lz * lz
+    u = (ax * lx + ay * ly + az * lz) / n2 if n2 > 0.0 else 0.0
+    px, py, pz = ax - u * lx, ay - u * ly, az - u * lz
+    size = math.sqrt(px * px + py * py + pz * pz)
+    if size > STRAIGHT_REL * length and size > 0.0:
+        side = (px / size, py / size, pz / size)
+    elif previous is not None:
+        side = tuple(float(v) for v in previous)
+    else:
+        return None, None
+    return (mx + side[0] * length, my + side[1] * length, mz + side[2] * length), side
+
+
+def bend_poles(root, mid, tip, previous=None) -> tuple[np.ndarray, tuple | None]:
+    """bend_pole over frames (root, mid, tip each (F, 3)), in order, each straight frame
+    keeping the side of the frame before it: poles (F, 3), NaN rows where a straight frame
+    has no side yet (the caller's fallback), and the last side, for the next call."""
+    root, mid, tip = (np.atleast_2d(np.asarray(a, dtype=np.float64)).tolist() for a in (root, mid, tip))
+    out = np.full((len(root), 3), np.nan)
+    side = previous
+    for f, (r, m, t) in enumerate(zip(root, mid, tip)):
+        pole, got = bend_pole(r, m, t, side)
+        if pole is not None:
+            out[f] = pole
+            side = got
+    return out, side
 
 
 def _pole_joints(idx: list[int]) -> tuple[int, int, int]:
@@ -132,6 +143,7 @@ class ClipGoals:
         self._frame = None  # the AnimatedFrame the positions are for
         self._world: np.ndarray | None = None
         self._sides: dict[str, np.ndarray] = {}
+        self._cache: dict[str, tuple] = {}  # chain -> (frame, offset curve, pole on, (goal, pole))
 
     def copy_for(self, rig) -> "ClipGoals":
         other = ClipGoals(rig)
@@ -165,22 +177,34 @@ class ClipGoals:
         return float(rig.timeline.frame_rate) if rig.timeline is not None else 30.0
 
     def goal(self, ch, anim=None) -> tuple[float, float, float]:
-        idx = self._rig()._plans[ch._name].idx
-        tip = self.world(anim)[idx[-1]]
-        off = ch._offsets.at(self.time()) if len(ch._offsets) else (0.0, 0.0, 0.0)
-        return (float(tip[0] + off[0]), float(tip[1] + off[1]), float(tip[2] + off[2]))
+        return self._placed(ch, anim)[0]
 
     def pole(self, ch, anim=None):
         if ch._pole is None:
             return None
+        pole = self._placed(ch, anim)[1]
+        return ch._pole if pole is None else pole  # straight, with no side yet: the chain's own
+
+    def _placed(self, ch, anim) -> tuple:
+        """(goal, pole or None) of a chain at the animated frame, computed once per frame
+        and offset curve (the editor asks for every chain's settings at every mouse move)."""
         w = self.world(anim)
-        r, m, t = _pole_joints(self._rig()._plans[ch._name].idx)
-        poles, side = bend_poles(w[r], w[m], w[t], self._sides.get(ch._name))
-        if side is not None:
-            self._sides[ch._name] = side
-        if np.isnan(poles[0, 0]):
-            return ch._pole
-        return tuple(float(v) for v in poles[0])
+        got = self._cache.get(ch._name)
+        pole_on = ch._pole is not None
+        if got is not None and got[0] is self._frame and got[1] is ch._offsets and got[2] == pole_on:
+            return got[3]
+        idx = self._rig()._plans[ch._name].idx
+        tip = w[idx[-1]]
+        off = ch._offsets.at(self.time()) if len(ch._offsets) else (0.0, 0.0, 0.0)
+        goal = (float(tip[0] + off[0]), float(tip[1] + off[1]), float(tip[2] + off[2]))
+        pole = None
+        if pole_on:
+            r, m, t = _pole_joints(idx)
+            pole, side = bend_pole(w[r].tolist(), w[m].tolist(), w[t].tolist(), self._sides.get(ch._name))
+            if side is not None:
+                self._sides[ch._name] = side
+        self._cache[ch._name] = (self._frame, ch._offsets, pole_on, (goal, pole))
+        return goal, pole
 
     def tip(self, ch) -> np.ndarray:
         return self.world()[self._rig()._plans[ch._name].idx[-1]].copy()
@@ -193,6 +217,7 @@ def place_goals(rig, anim) -> None:
     source = rig._clip_goals
     for ch in rig._chains.values():
         if ch._follow_clip and not ch._kind.aims:
-            ch._target = source.goal(ch, anim)
-            if ch._pole is not None:
-                ch._pole = source.pole(ch, anim)
+            goal, pole = source._placed(ch, anim)
+            ch._target = goal
+            if ch._pole is not None and pole is not None:  # a straight limb with no side yet keeps its pole
+                ch._pole = pole
