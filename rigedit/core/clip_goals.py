@@ -164,10 +164,11 @@ class ClipGoals:
             self._frame = anim
         return self._world
 
-    def active(self) -> bool:
-        """Whether the rig has a clip to follow (without one, goals are absolute)."""
+    def active(self, ch) -> bool:
+        """Whether the chain's goal follows the clip now: the rig has a clip (without one,
+        goals are absolute), and neither the ground (ground_feet) nor a gait places it."""
         rig = self._rig()
-        return rig is not None and rig._clip is not None
+        return rig is not None and rig._clip is not None and not _placed_elsewhere(rig, ch)
 
     def time(self) -> float:
         return float(self._rig()._time)
@@ -216,8 +217,13 @@ def place_goals(rig, anim) -> None:
         return
     source = rig._clip_goals
     for ch in rig._chains.values():
-        if ch._follow_clip and not ch._kind.aims:
+        if ch._follow_clip and not ch._kind.aims and not _placed_elsewhere(rig, ch):
             goal, pole = source._placed(ch, anim)
             ch._target = goal
             if ch._pole is not None and pole is not None:  # a straight limb with no side yet keeps its pole
                 ch._pole = pole
+
+
+def _placed_elsewhere(rig, ch) -> bool:
+    """A grounded foot's target comes from the ground, a gait leg's from its steps: those win."""
+    return (ch._ground_feet and rig._ground is not None) or (rig._gait is not None and ch._name in rig._gait.legs)
