@@ -277,7 +277,9 @@ def _as_offsets(ch, changes: dict[str, Any]) -> dict[str, Any]:
     time (core/clip_goals.py): its target is the animated tip plus its offset curve."""
     if "target" in changes and ch.following:
         changes = dict(changes)
-        changes["offset_keys"] = ch.keys_for_goal(changes.pop("target"))
+        goal = changes.pop("target")
+        if goal != tuple(float(v) for v in ch.target):  # the goal it has: no key to add
+            changes["offset_keys"] = ch.keys_for_goal(goal)
     return changes
 
 

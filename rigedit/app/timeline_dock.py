@@ -324,7 +324,9 @@ class TimelinePanel(QWidget):
 
     def _live(self, chain: str) -> dict[str, Any]:
         s = self.doc.settings(chain)
-        return {kind: getattr(s, kind) for kind in KINDS}
+        # A goal following the clip is where the clip and its offset keys put it: nothing to restore.
+        skip = ("target", "pole") if self.doc.rig.chain(chain).following else ()
+        return {kind: getattr(s, kind) for kind in KINDS if kind not in skip}
 
     def _push(self, chain: str, before: Track, after: Track, text: str, live: Mapping[str, Any] | None = None) -> bool:
         if after == before:

@@ -107,3 +107,20 @@ def test_status_reports_the_blended_pose_error(qtbot, window):
     doc.edit_chain(ARM, "t", {"weight": 1.0})
     wait_solved(qtbot, window)
     qtbot.waitUntil(lambda: window.status.chain.text().endswith("· reached"))
+
+
+def test_weight_keys_and_their_undo_leave_a_following_goal_alone(walk_window, qtbot, errors):  # noqa: F811
+    window = walk_window
+    assert importer(window).import_file(WALK, ask=False)
+    panel = window.timeline_dock.widget()
+    window.document.select(ARM)
+    panel.go_to_frame(120)
+    wait_solved(qtbot, window)
+    assert panel.add_key(window.rig.time, 0.5)
+    panel.go_to_frame(60)
+    window.undo_stack.undo()  # puts the chain's live settings back: a goal on the clip has none to put
+    window.undo_stack.redo()
+    window.undo_stack.undo()
+    assert window.rig.chain(ARM).offset_keys == ()
+    wait_solved(qtbot, window)
+    assert_shows_the_clip(window.rig)
