@@ -231,6 +231,9 @@ class TimelinePanel(QWidget):
         self.time = float(time)
         names = set(self.doc.rig.chain_names)
         for chain, values in self.timeline.values_at(self.time).items():
+            if chain in names and self.doc.rig.chain(chain).following:
+                # The clip and the offset keys place its goal; target and pole curves do not.
+                values = {k: v for k, v in values.items() if k not in ("target", "pole")}
             if chain in names and values:
                 self.doc.set_chain_live(chain, **values)
         self.doc.set_time(self.time)
@@ -387,6 +390,11 @@ class TimelinePanel(QWidget):
         chain = self.doc.selected
         if not chain:
             return False
+        ch = self.doc.rig.chain(chain)
+        if ch.following:  # its key is an offset from the animated tip (core/clip_goals.py)
+            pushed = self.doc.edit_chain(chain, f"Key target ({chain})", {"offset_keys": ch.keys_for_goal(ch.target)})
+            self.redraw()
+            return pushed
         t, value = self.timeline.snap(self.time), tuple(self.doc.settings(chain).target)
         return self._edit("Key target", lambda tr: tr.with_curve("target", tr.target.with_key(t, value)))
 

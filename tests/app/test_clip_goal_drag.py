@@ -124,3 +124,23 @@ def test_weight_keys_and_their_undo_leave_a_following_goal_alone(walk_window, qt
     assert window.rig.chain(ARM).offset_keys == ()
     wait_solved(qtbot, window)
     assert_shows_the_clip(window.rig)
+
+
+def test_key_target_on_a_following_chain_keys_its_offset(walk_window, qtbot, errors):  # noqa: F811
+    window = walk_window
+    assert importer(window).import_file(WALK, ask=False)
+    panel = window.timeline_dock.widget()
+    window.document.select(ARM)
+    panel.go_to_frame(150)
+    wait_solved(qtbot, window)
+    assert panel.key_target()
+    arm = window.rig.chain(ARM)
+    assert [k.time for k in arm.offset_keys][1] == pytest.approx(window.rig.time)
+    assert len(window.rig.timeline.curve(ARM, "target")) == 0
+    for frame in (40, 150, 260):  # scrubbing keys nothing more, and the clip still plays as recorded
+        panel.go_to_frame(frame)
+        wait_solved(qtbot, window)
+        assert_shows_the_clip(window.rig)
+    assert len(arm.offset_keys) == 3
+    window.undo_stack.undo()
+    assert arm.offset_keys == ()
