@@ -172,7 +172,7 @@ class Rig:
         return quat_rotate(quats[self._skeleton.index(joint)], axis / norm)
 
     def remove_chain(self, name: str) -> None:
-        self.chain(name)
+        self.chain(name)._goals = None  # a chain out of the rig follows no clip of it
         del self._chains[name], self._plans[name]
         if self._gait is not None and name in self._gait.legs:
             self.gait = None  # a gait without one of its legs is not the gait it was

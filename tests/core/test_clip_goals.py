@@ -335,3 +335,16 @@ def test_a_grounded_foot_aims_where_the_ground_puts_it_even_when_following(walk)
     arm = rig.chain("left_arm")  # the others still follow the clip, the body riding the ground (a lift)
     hand = skeleton.fk_matrices(rig.animated_pose())[0][skeleton.index(arm.joints[-1])]
     np.testing.assert_allclose(np.asarray(arm.target)[[0, 2]], hand[[0, 2]], atol=1e-12)
+
+
+def test_a_removed_chain_keeps_its_last_goal_as_an_absolute_target(walk):
+    skeleton, clip = walk
+    rig = imported(skeleton, clip)
+    rig.time = 0.5
+    arm = rig.chain("left_arm")
+    goal = np.asarray(arm.target).copy()
+    rig.solve()
+    rig.remove_chain("left_arm")
+    np.testing.assert_array_equal(arm.target, goal)
+    arm.target = goal + 0.01  # no rig to key an offset in: an absolute target
+    assert arm.offset_keys == ()
