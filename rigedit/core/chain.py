@@ -418,6 +418,7 @@ class Chain:
         else:
             self._check_fit(checked.solver, limits)
             key = tuple(sorted(limits.items()))
+        old_keys = self.__dict__.get("_offset_keys")
         self.__dict__.update(
             _solver=checked.solver,
             _kind=registry.get(checked.solver),  # the solver's registry entry: what the rig asks of it
@@ -435,7 +436,7 @@ class Chain:
             _follow_clip=checked.follow_clip,
             _offset_keys=checked.offset_keys,
         )
-        if self.__dict__.get("_offsets") is None or self._offsets.keys != checked.offset_keys:
+        if "_offsets" not in self.__dict__ or old_keys != checked.offset_keys:
             self._offsets = offset_curve(checked.offset_keys)
 
     def copy(self) -> "Chain":
