@@ -128,6 +128,7 @@ def cmd_import(argv: list[str]) -> int:
     if not args.output:
         p.error("the following arguments are required: -o/--output")
     from rigedit.core.autochains import propose_chains
+    from rigedit.core.clip_goals import follow_kwargs
     from rigedit.core.rig import Rig
     from rigedit.io.preset import save_preset
 
@@ -137,7 +138,7 @@ def cmd_import(argv: list[str]) -> int:
         proposals = propose_chains(skeleton, pose)
         rig = Rig(skeleton, clip=clip, name=Path(args.file).stem)
         for c in proposals:
-            rig.add_chain(c.name, c.joints, solver=c.solver, target=c.target, pole=c.pole)
+            rig.add_chain(c.name, c.joints, solver=c.solver, target=c.target, pole=c.pole, **follow_kwargs(clip))
         save_preset(rig, args.output)
     except ValueError as e:  # BvhError, GltfError, PresetError and bad options are all ValueErrors
         print(_named(str(e), args.file, args.output), file=sys.stderr)

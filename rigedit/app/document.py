@@ -212,7 +212,7 @@ class Document(QObject):
     def set_chain_live(self, chain: str, **changes: Any) -> None:
         """Change settings now without an undo command (a drag in progress, a cancel)."""
         ch = self._rig.chain(chain)
-        new = dataclasses.replace(ch.settings(), **_normalised(changes))
+        new = dataclasses.replace(ch.settings(), **_as_offsets(ch, _normalised(changes)))
         if new != ch.settings():
             ch.apply(new)
             self.chain_changed.emit(chain)
@@ -226,7 +226,7 @@ class Document(QObject):
         merges successive edits with the same key into one command (a slider drag).
         Returns False when nothing would change (no command is pushed)."""
         ch = self._rig.chain(chain)
-        changes = _normalised(changes)
+        changes = _as_offsets(ch, _normalised(changes))
         current = ch.settings()
         old = {k: getattr(current, k) for k in changes} if before is None else _normalised(before)
         dataclasses.replace(current, **changes)  # field names checked here
@@ -270,6 +270,17 @@ class Document(QObject):
         self.errors.update(errors)
         self.pose_changed.emit()
         return True
+
+
+def _as_offsets(ch, changes: dict[str, Any]) -> dict[str, Any]:
+    """A new world goal for a chain following the clip is an offset keyed at the rig's
+    time (core/clip_goals.py): its target is the animated tip plus its offset curve."""
+    if "target" in changes and ch.following:
+        changes = dict(changes)
+        goal = changes.pop("target")
+        if goal != tuple(float(v) for v in ch.target):  # the goal it has: no key to add
+            changes["offset_keys"] = ch.keys_for_goal(goal)
+    return changes
 
 
 def _normalised(changes: Mapping[str, Any]) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QProgressDialo
 from rigedit.core.autochains import propose_chains
 from rigedit.core.bake import BakeCancelled, bake
 from rigedit.core.clip import Clip
+from rigedit.core.clip_goals import follow_kwargs
 from rigedit.core.rig import Rig
 from rigedit.core.skeleton import Skeleton
 from rigedit.io.bvh import BvhLayout, read_bvh, write_bvh
@@ -110,8 +111,8 @@ class ImportController(QObject):
         skeleton, clip, layout, summary = r.skeleton, r.clip, r.layout, r.summary
         try:
             rig = Rig(skeleton, clip=clip, name=path.stem)
-            for c in proposals:
-                rig.add_chain(c.name, c.joints, solver=c.solver, target=c.target, pole=c.pole)
+            for c in proposals:  # following the clip: it plays as recorded until a goal moves
+                rig.add_chain(c.name, c.joints, solver=c.solver, target=c.target, pole=c.pole, **follow_kwargs(clip))
         except ValueError as e:
             self._fail("Cannot import", f"{path}: {e}")
             return False

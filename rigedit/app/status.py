@@ -29,14 +29,40 @@ def reach_state(rig: Rig, chain: str, report: ChainReport) -> str:
     return "not reached"
 
 
+def shown_miss(rig: Rig, chain: str) -> float:
+    """The distance from the tip in the pose shown (the IK blended with the animated pose by
+    the chain's weight) to the goal: what the eye sees (issue 14). A look-at aims rather than
+    reaches: its report's miss is the angle it measures."""
+    ch = rig.chain(chain)
+    return float(np.linalg.norm(rig.world_position(ch.joints[-1]) - np.asarray(ch.target)))
+
+
 def describe(rig: Rig, chain: str, report: ChainReport | None) -> str:
     if report is None:
         return f"{chain}: solving…"
-    state = reach_state(rig, chain, report)
-    kind = registry.get(rig.chain(chain).solver)
+    ch = rig.chain(chain)
+    kind = registry.get(ch.solver)
     # A look-at is closed-form too, but has always reported its (zero) passes.
     it = "closed form" if kind.closed_form and not kind.aims else f"{report.iterations} iterations"
-    return f"{chain}: error {report.error * 1000:.3g} mm · {it} · {state}"
+    if kind.aims:
+        return f"{chain}: error {report.error * 1000:.3g} mm · {it} · {reach_state(rig, chain, report)}"
+    miss = shown_miss(rig, chain)
+    # The IK may reach while the blend (a weight below 1) leaves the tip short of the goal.
+    state = "off target" if report.reached and miss > ch.tolerance else reach_state(rig, chain, report)
+    if ch.weight < 1.0:
+        return (f"{chain}: error {miss * 1000:.3g} mm at weight {ch.weight:.3g} "
+                f"(IK alone {report.error * 1000:.3g} mm) · {it} · {state}")
+    return f"{chain}: error {miss * 1000:.3g} mm · {it} · {state}"
+
+
+def is_off(rig: Rig, chain: str, report: ChainReport | None) -> bool:
+    """Whether the readout shows the chain off its goal (the red, bold style)."""
+    if report is None:
+        return False
+    ch = rig.chain(chain)
+    if registry.get(ch.solver).aims:
+        return not report.reached
+    return not report.reached or shown_miss(rig, chain) > ch.tolerance
 
 
 class StatusReadout:
@@ -85,7 +111,7 @@ class StatusReadout:
             self._show("no chain selected", False)
             return
         report = self.doc.reports.get(sel)
-        self._show(describe(self.doc.rig, sel, report), report is not None and not report.reached)
+        self._show(describe(self.doc.rig, sel, report), is_off(self.doc.rig, sel, report))
 
     def _show(self, text: str, bad: bool) -> None:
         if (text, bad) == self._shown:

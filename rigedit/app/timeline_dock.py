@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from rigedit.core.plant import PlantSettings, plant_tracks
+from rigedit.core.curve import position_curve
 from rigedit.core.timeline import EASE_DEFAULT_S, EASE_MAX_S, EASE_MIN_S, KINDS, Timeline, Track
 
 from .timeline.commands import TrackEditCommand
@@ -56,6 +57,7 @@ class TimelinePanel(QWidget):
         self._drag: tuple[str, Track, dict] | None = None  # chain, track and live settings at drag start
         self._redraw_pending = False
         self._drawn_weights: dict[str, float] = {}
+        self._drawn_offsets: tuple = ()  # the selected chain's offset key times shown
 
         self.plot = TimelinePlot()
         self.plot.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -187,6 +189,8 @@ class TimelinePanel(QWidget):
             if d is None or not d.moved or not self.auto_key.isChecked() or d.handle.kind not in ("target", "pole"):
                 return finish()  # a click on a handle keys nothing
             chain, kind = d.handle.chain, d.handle.kind
+            if self.doc.rig.chain(chain).following:
+                return finish()  # its drag already keyed an offset at this frame (core/clip_goals.py)
             value = getattr(self.doc.settings(chain), kind)
             if value is None:
                 return finish()
@@ -227,6 +231,9 @@ class TimelinePanel(QWidget):
         self.time = float(time)
         names = set(self.doc.rig.chain_names)
         for chain, values in self.timeline.values_at(self.time).items():
+            if chain in names and self.doc.rig.chain(chain).following:
+                # The clip and the offset keys place its goal; target and pole curves do not.
+                values = {k: v for k, v in values.items() if k not in ("target", "pole")}
             if chain in names and values:
                 self.doc.set_chain_live(chain, **values)
         self.doc.set_time(self.time)
@@ -280,7 +287,13 @@ class TimelinePanel(QWidget):
         # and poles changing at mouse rate) must not redraw the plot: it cost more per mouse
         # move than the viewport itself. Redraw when that weight really changed; coalesce.
         rig = self.doc.rig
-        if chain not in rig.chain_names or len(self.timeline.curve(chain)) or self._redraw_pending:
+        if chain not in rig.chain_names or self._redraw_pending:
+            return
+        if chain == self.doc.selected and _key_times(rig.chain(chain)) != self._drawn_offsets:
+            self._redraw_pending = True  # its offset keys came or went: mark them
+            QTimer.singleShot(0, self.redraw)
+            return
+        if len(self.timeline.curve(chain)):
             return
         if self._drawn_weights.get(chain) == rig.chain(chain).weight:
             return
@@ -297,7 +310,12 @@ class TimelinePanel(QWidget):
         track = tl.track(chain) if chain else Track()
         if self.selected_key is not None and self.selected_key >= len(track.weight):
             self.selected_key = None
-        self.plot.show_keys(track.weight, track.target, track.pole, order.index(chain) if chain in order else 0,
+        marks = track.target
+        self._drawn_offsets = _key_times(rig.chain(chain)) if chain else ()
+        if self._drawn_offsets:  # a goal following the clip: its offset keys show in the target lane
+            offsets = [k for k in rig.chain(chain).offset_keys if marks.index_at(k.time) is None]
+            marks = position_curve(list(marks.keys) + offsets)
+        self.plot.show_keys(track.weight, marks, track.pole, order.index(chain) if chain in order else 0,
                             self.selected_key)
         for w in (self.ease_in_button, self.ease_out_button, self.key_target_button):
             w.setEnabled(bool(chain))
@@ -309,7 +327,9 @@ class TimelinePanel(QWidget):
 
     def _live(self, chain: str) -> dict[str, Any]:
         s = self.doc.settings(chain)
-        return {kind: getattr(s, kind) for kind in KINDS}
+        # A goal following the clip is where the clip and its offset keys put it: nothing to restore.
+        skip = ("target", "pole") if self.doc.rig.chain(chain).following else ()
+        return {kind: getattr(s, kind) for kind in KINDS if kind not in skip}
 
     def _push(self, chain: str, before: Track, after: Track, text: str, live: Mapping[str, Any] | None = None) -> bool:
         if after == before:
@@ -370,6 +390,11 @@ class TimelinePanel(QWidget):
         chain = self.doc.selected
         if not chain:
             return False
+        ch = self.doc.rig.chain(chain)
+        if ch.following:  # its key is an offset from the animated tip (core/clip_goals.py)
+            pushed = self.doc.edit_chain(chain, f"Key target ({chain})", {"offset_keys": ch.keys_for_goal(ch.target)})
+            self.redraw()
+            return pushed
         t, value = self.timeline.snap(self.time), tuple(self.doc.settings(chain).target)
         return self._edit("Key target", lambda tr: tr.with_curve("target", tr.target.with_key(t, value)))
 
@@ -444,3 +469,7 @@ class TimelinePanel(QWidget):
         delete = menu.addAction("Delete key")
         delete.triggered.connect(lambda _c=False: (self._select_key(index), self.delete_selected_key()))
         return menu
+
+
+def _key_times(ch) -> tuple:
+    return tuple(k.time for k in ch.offset_keys)

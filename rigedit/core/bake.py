@@ -16,6 +16,11 @@ over a leading frame axis); FABRIK chains and limited limbs go frame by frame th
 rig's own per-chain solve.
 
 With every weight 0 the baked clip is the input clip, bit for bit.
+
+A chain following the clip (issue 14, clip_goals.py) aims at the animated tip plus its
+offset curve at each frame, with its pole placed from the animated bend frame after frame
+(a straight frame keeps the side of the one before), as the live solve does; with no offset
+keys its baked frames are the clip's to round-off.
 """
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ import numpy as np
 
 from . import scalar_quat as sq
 from .clip import Clip
+from .clip_goals import clip_goal_frames
 from .ik import registry, two_bone_ik_batch
 from .bone_turns import chain_pose
 from .rig_solve import solve_fabrik, solve_two_bone, turn_toward
@@ -68,9 +74,13 @@ def bake(rig, *, timeline=None, progress: Progress | None = None) -> BakeResult:
     done = 0
     _report(progress, done, steps)
     errors, reached = {}, {}
+    follow = rig.clip is not None and any(ch.follow_clip for ch in chains)
+    animated = _world_all(rot, trans, parents) if follow else None  # before any chain turns a joint
     for ch in chains:
         idx = skeleton.chain_indices(list(ch.joints))
         weight, target, pole = _settings(ch, timeline, times)
+        if follow and ch.follow_clip:
+            target, pole = clip_goal_frames(ch, idx, animated, times)
         base_pos, base_rot = _world(rot, trans, parents, parents[idx[0]])
         # --- issue 8 (INTEGRATION): look_at chains and the reach clamp / soft IK, as Rig.solve does them
         if registry.get(ch.solver).aims:
@@ -119,6 +129,7 @@ def _per_frame(ch) -> bool:
 def _solve_frame(ch, base_pos, base_rot, rot, trans, idx, target, pole):
     """One chain at one frame, started from the frame's animated pose, as Rig.solve does it."""
     c = ch.copy()
+    c._goals = None  # a loose copy aims where it is told, clip or not
     c.target = target
     c.pole = pole
     base_pos, base_rot = tuple(base_pos.tolist()), tuple(base_rot.tolist())
@@ -218,6 +229,22 @@ def _world(rot: np.ndarray, trans: np.ndarray, parents: list[int], j: int):
         pos = pos + quat_rotate(q, trans[:, k])
         q = quat_mul(q, rot[:, k])
     return pos, q
+
+
+def _world_all(rot: np.ndarray, trans: np.ndarray, parents: list[int]) -> np.ndarray:
+    """World positions (F, joints, 3) of every joint over the frames (parents come first)."""
+    n = rot.shape[1]
+    pos = np.zeros(trans.shape)
+    q = np.zeros(rot.shape)
+    for j in range(n):
+        p = parents[j]
+        if p < 0:
+            pos[:, j] = trans[:, j]
+            q[:, j] = rot[:, j]
+        else:
+            pos[:, j] = pos[:, p] + quat_rotate(q[:, p], trans[:, j])
+            q[:, j] = quat_mul(q[:, p], rot[:, j])
+    return pos
 
 
 def _chain_points(base_pos, base_rot, rot, trans, idx) -> np.ndarray:

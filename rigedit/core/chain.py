@@ -38,6 +38,7 @@ from .chain_checks import (  # noqa: F401 (the validators are this module's API 
     check_weight,
     fmt,
 )
+from .clip_goals import check_offset_keys, keyed_offset, offset_curve
 from .chain_uses import DEFAULT_REACH_CLAMP, DEFAULT_SOFTNESS, LookAtSettings, check_look_at, check_reach_clamp, check_softness
 from .field_error import FieldError
 from .ik import registry
@@ -67,6 +68,11 @@ class ChainSettings:
     softness: float = DEFAULT_SOFTNESS  # metres of reach eased by soft IK; 0 = off
     look_at: LookAtSettings = LookAtSettings()  # used by the look_at solver only
     ground_feet: bool = False  # the target follows the rig's ground under the animated tip
+    # Issue 14 (clip_goals.py): the goal is the animated tip plus `offset_keys` (a vector
+    # curve's keys, metres) and the pole is placed from the animated bend; `target` and
+    # `pole` then report that goal and pole at the rig's time and are not taken by apply.
+    follow_clip: bool = False
+    offset_keys: tuple = ()
 
     def checked(self, joints: Iterable[str]) -> "ChainSettings":
         """These settings checked for a chain of `joints` (names, root to tip) as the
@@ -87,16 +93,21 @@ class ChainSettings:
             softness=_field("softness", check_softness, self.softness),
             look_at=_field("look_at", check_look_at, self.look_at, len(joints)),
             ground_feet=bool(self.ground_feet),
+            follow_clip=bool(self.follow_clip),
+            offset_keys=_field("offset_keys", check_offset_keys, self.offset_keys),
         )
         if not isinstance(self.ground_feet, (bool, np.bool_)):
             raise FieldError(("ground_feet",), f"must be true or false, got {fmt(self.ground_feet)}")
+        if not isinstance(self.follow_clip, (bool, np.bool_)):
+            raise FieldError(("follow_clip",), f"must be true or false, got {fmt(self.follow_clip)}")
         return checked
 
 
 @dataclass(frozen=True)
 class ChainReport:
     """What one solve did for one chain. `error` is the IK solution's tip distance to the
-    target (before blending); `reached` is error <= the chain's tolerance, and only `reached`
+    target (before blending: at a weight below 1 the blended pose misses by more, and
+    the editor's status line measures that pose's tip, app/status.py); `reached` is error <= the chain's tolerance, and only `reached`
     says a chain is within tolerance; `iterations` is the FABRIK passes run, and 0 does not
     mean within tolerance (0 for the closed-form two-bone solver, for a chain not solved again
     because nothing changed, or that stalled short of its target, and for an unlimited
@@ -132,6 +143,8 @@ class Chain:
         softness: float = DEFAULT_SOFTNESS,
         look_at: LookAtSettings | None = None,
         ground_feet: bool = False,
+        follow_clip: bool = False,
+        offset_keys=(),
     ) -> None:
         if not isinstance(name, str) or not name:
             raise ValueError(f"chain name must be a non-empty string, got {fmt(name)}")
@@ -153,8 +166,13 @@ class Chain:
                 softness=softness,
                 look_at=look_at if look_at is not None else LookAtSettings(),
                 ground_feet=ground_feet,
+                follow_clip=follow_clip,
+                offset_keys=offset_keys,
             )
         )
+
+    # Set by the rig that holds the chain: where follow-clip goals come from (clip_goals.ClipGoals).
+    _goals = None
 
     # Set by the rig that holds the chain: the checks that need its skeleton (rig._LimitFit).
     _fit: Callable[[str, Mapping[str, Limit]], None] | None = None
@@ -195,18 +213,75 @@ class Chain:
 
     @property
     def target(self) -> np.ndarray:
-        return _frozen(self._target)
+        """The world goal at the rig's time: for a chain following the clip, the animated
+        tip plus the offset curve there; setting it then keys the offset at that time."""
+        return _frozen(self._goal())
 
     @target.setter
     def target(self, value) -> None:
         try:
-            self._target = check_vec3(value)
+            value = check_vec3(value)
         except ValueError as e:
             raise self._fail("target", e) from None
+        if self._following():
+            self.offset_keys = self.keys_for_goal(value)
+        else:
+            self._target = value
+
+    @property
+    def following(self) -> bool:
+        """Whether the goal follows a clip now: follow_clip on, in a rig with a clip."""
+        return self._following()
+
+    def _following(self) -> bool:
+        return self._follow_clip and self._goals is not None and not self._kind.aims and self._goals.active(self)
+
+    def _goal(self) -> tuple:
+        return self._goals.goal(self) if self._following() else self._target
+
+    def _pole_now(self):
+        return self._goals.pole(self) if self._following() and self._pole is not None else self._pole
+
+    def keys_for_goal(self, goal) -> tuple:
+        """The offset keys that put this follow-clip chain's goal at `goal` (world, metres)
+        at the rig's current time: an offset keyed there, eased in and out."""
+        if not self._following():
+            raise ValueError(f"chain {self._name!r}: does not follow a clip (follow_clip is off, or it is in no rig)")
+        g = self._goals
+        offset = np.asarray(check_vec3(goal)) - g.tip(self)
+        return keyed_offset(self._offset_keys, g.time(), offset, g.frame_rate())
+
+    @property
+    def follow_clip(self) -> bool:
+        return self._follow_clip
+
+    @follow_clip.setter
+    def follow_clip(self, value: bool) -> None:
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"chain {self._name!r}: follow_clip must be true or false, got {fmt(value)}")
+        self._follow_clip = bool(value)
+
+    @property
+    def offset_keys(self) -> tuple:
+        return self._offset_keys
+
+    @offset_keys.setter
+    def offset_keys(self, value) -> None:
+        try:
+            keys = check_offset_keys(value)
+        except ValueError as e:
+            raise self._fail("offset_keys", e) from None
+        self._offset_keys, self._offsets = keys, offset_curve(keys)
+
+    @property
+    def offsets(self):
+        """The offset keys as a Curve (the goal minus the animated tip, over time)."""
+        return self._offsets
 
     @property
     def pole(self) -> np.ndarray | None:
-        return None if self._pole is None else _frozen(self._pole)
+        pole = self._pole_now()
+        return None if pole is None else _frozen(pole)
 
     @pole.setter
     def pole(self, value) -> None:
@@ -311,8 +386,8 @@ class Chain:
     def settings(self) -> ChainSettings:
         return ChainSettings(
             solver=self._solver,
-            target=self._target,
-            pole=self._pole,
+            target=self._goal(),
+            pole=self._pole_now(),
             tolerance=self._tolerance,
             max_iterations=self._max_iterations,
             weight=self._weight,
@@ -321,6 +396,8 @@ class Chain:
             softness=self._softness,
             look_at=self._look_at,
             ground_feet=self._ground_feet,
+            follow_clip=self._follow_clip,
+            offset_keys=self._offset_keys,
         )
 
     def apply(self, settings: ChainSettings) -> None:
@@ -341,6 +418,7 @@ class Chain:
         else:
             self._check_fit(checked.solver, limits)
             key = tuple(sorted(limits.items()))
+        old_keys = self.__dict__.get("_offset_keys")
         self.__dict__.update(
             _solver=checked.solver,
             _kind=registry.get(checked.solver),  # the solver's registry entry: what the rig asks of it
@@ -355,7 +433,11 @@ class Chain:
             _softness=checked.softness,
             _look_at=checked.look_at,
             _ground_feet=checked.ground_feet,
+            _follow_clip=checked.follow_clip,
+            _offset_keys=checked.offset_keys,
         )
+        if "_offsets" not in self.__dict__ or old_keys != checked.offset_keys:
+            self._offsets = offset_curve(checked.offset_keys)
 
     def copy(self) -> "Chain":
         other = object.__new__(Chain)

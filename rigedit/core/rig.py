@@ -15,6 +15,7 @@ import numpy as np
 from . import scalar_quat as sq
 from .chain import Chain, ChainReport, LimitFitError, check_finite
 from .clip import Clip
+from .clip_goals import ClipGoals
 from .ik import registry
 from .ik.limits import HingeLimit, Limit, hinge_axis
 from .rig_cache import WarmCache
@@ -66,6 +67,7 @@ class Rig:
         self._gait: GaitSettings | None = None  # issue 8: legs stepping as the body moves
         self._gait_run: RigGait | None = None
         self._input_version = 0  # bumped by the clip and ground setters (see clip)
+        self._clip_goals = ClipGoals(self)  # where follow-clip chains' goals come from (issue 14)
         self.clip = clip
         self.time = time
         self.timeline = Timeline() if timeline is None else timeline  # keyed curves; opaque to the solver
@@ -129,10 +131,13 @@ class Rig:
         reach_clamp: float | None = None,
         softness: float | None = None,
         look_at=None,
+        follow_clip: bool = False,
+        offset_keys=(),
     ) -> Chain:
         """Append a chain solved after the existing ones. The target defaults to where the
         chain's tip is now (for a look_at chain, 1 m along its forward axis), so adding a
-        chain changes no pose (the reach clamp aside: a straight limb bends a hair)."""
+        chain changes no pose (the reach clamp aside: a straight limb bends a hair).
+        `follow_clip`: the goal is the clip's animated tip plus `offset_keys` (clip_goals.py)."""
         joints = list(joints)
         if target is None:
             self._check_joints(name, joints)
@@ -150,7 +155,8 @@ class Rig:
         if softness is not None:
             kw["softness"] = softness
         ch = Chain(
-            name, joints, solver=solver, target=target, pole=pole, weight=weight, limits=limits, look_at=look_at, **kw
+            name, joints, solver=solver, target=target, pole=pole, weight=weight, limits=limits, look_at=look_at,
+            follow_clip=follow_clip, offset_keys=offset_keys, **kw
         )
         self._insert(ch)
         return ch
@@ -167,7 +173,7 @@ class Rig:
         return quat_rotate(quats[self._skeleton.index(joint)], axis / norm)
 
     def remove_chain(self, name: str) -> None:
-        self.chain(name)
+        self.chain(name)._goals = None  # a chain out of the rig follows no clip of it
         del self._chains[name], self._plans[name]
         if self._gait is not None and name in self._gait.legs:
             self.gait = None  # a gait without one of its legs is not the gait it was
@@ -197,6 +203,7 @@ class Rig:
             raise
         self._chains[ch.name] = ch
         self._plans[ch.name] = _Plan(idx, self._parents[idx[0]], below)
+        ch._goals = self._clip_goals
         self._link_plans()
 
     def _link_plans(self) -> None:
@@ -346,8 +353,10 @@ class Rig:
         other._skeleton = _copy.deepcopy(self._skeleton)
         other._chains = {k: ch.copy() for k, ch in self._chains.items()}
         other._plans = dict(self._plans)  # plans are replaced, never changed, once linked
+        other._clip_goals = self._clip_goals.copy_for(other)
         for k, ch in other._chains.items():
             ch._fit = _LimitFit(other._skeleton, self._plans[k].idx)
+            ch._goals = other._clip_goals
         other._cache = self._cache.copy()
         other._clip = _copy.deepcopy(self._clip)
         other._gait_run = _copy.deepcopy(self._gait_run)

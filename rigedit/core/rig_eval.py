@@ -17,6 +17,7 @@ import numpy as np
 
 from . import scalar_quat as sq
 from .chain import Chain, ChainReport
+from .clip_goals import place_goals
 from .rig_cache import AnimatedFrame, ChainOutput, SettledFrame
 from .rig_chain import ChainState, SolveInputs, make, solve_chain
 from .rig_ground import ground_frame
@@ -42,6 +43,8 @@ def solve_frame(rig) -> dict[str, ChainReport]:
         # Grounded chains aim where the ground puts them this frame (rig_ground.py).
         for name, target in animated(rig).grounded.items():
             chains[name]._target = target
+    if rig._clip is not None:
+        place_goals(rig, animated(rig))  # issue 14: goals and poles that follow the clip
     settled_frame = cache.settled
     key = None  # made only to compare with a settled frame, or to be one
     if settled_frame is not None:
@@ -105,11 +108,14 @@ def solve_frame(rig) -> dict[str, ChainReport]:
             if same and (last.final or restored):
                 state, iterations = last, 0  # same inputs, same answer
             else:
-                warm = last.ik if last is not None else [rot[j] for j in idx[:-1]]
+                # Following the clip: start from the animated pose, not the last solve, so a
+                # goal on the animated tip gives the clip back and twist follows the clip.
+                start = None if ch._follow_clip and rig._clip is not None else last
+                warm = start.ik if start is not None else [rot[j] for j in idx[:-1]]
                 setup = setups.get(name)
                 if setup is None or not setup.fits(ch, offsets):
                     setup = setups[name] = ChainSetup(ch, offsets)
-                if ch._kind.closed_form and (last is None or last.start is None):
+                if ch._kind.closed_form and (start is None or start.start is None):
                     # solve_chain's two-bone branch in one pass (rig_limb.py): closed
                     # form, so final, and no warm start of its own to keep.
                     ik, error, _ = solve_limb(
@@ -119,7 +125,7 @@ def solve_frame(rig) -> dict[str, ChainReport]:
                     state, iterations = ChainState(ik, inputs, ch._limit_key, error, error <= ch._tolerance, True), 0
                 else:
                     state, iterations = solve_chain(
-                        ch, setup, base_pos, base_rot, offsets, last, warm, inputs, last if same else None, errors,
+                        ch, setup, base_pos, base_rot, offsets, start, warm, inputs, last if same else None, errors,
                         (rot, idx),
                     )
                 states[name] = state

@@ -223,6 +223,8 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
                 reach_clamp=s.reach_clamp,
                 softness=s.softness,
                 look_at=s.look_at,
+                follow_clip=s.follow_clip,
+                offset_keys=s.offset_keys,
             )
             rig.chain(c.name).ground_feet = s.ground_feet
         except LimitFitError as e:
@@ -396,6 +398,12 @@ def _uses_document(ch: Chain) -> dict:
         out["softness"] = ch.softness
     if ch.ground_feet:
         out["ground_feet"] = True
+    if ch.follow_clip:  # issue 14 (clip_goals.py)
+        out["follow_clip"] = True
+    if ch.offset_keys:
+        out["offset_keys"] = {
+            "keys": [{"time": k.time, "value": list(k.value), "interpolation": k.interpolation} for k in ch.offset_keys]
+        }
     if registry.get(ch.solver).aims:
         look = ch.look_at
         out["look_at"] = {

@@ -17,13 +17,14 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, 
 
 from rigedit.core import chain as checks
 from rigedit.core import chain_uses as uses
+from rigedit.core.curve import Key
 from rigedit.core.field_error import FieldError
 from rigedit.core.ik import registry
 from rigedit.core.ik.limits import ConeLimit, HingeLimit  # noqa: F401 (annotations)
 
 from .model_fields import vector
 from .pose_model import PoseModel
-from .timeline_model import TimelineSlot
+from .timeline_model import PositionCurveModel, TimelineSlot
 
 FORMAT = "rigedit.preset"
 VERSION = 3
@@ -124,6 +125,12 @@ class LookAtModel(_Model):
         return uses.LookAtSettings(weights, tuple(self.forward_axis), tuple(self.up_axis), self.max_angle_deg, self.max_twist_deg)
 
 
+def _offset_keys(curve: PositionCurveModel | None) -> tuple:
+    if curve is None:
+        return ()
+    return tuple(Key(k.time, tuple(k.value), k.interpolation) for k in curve.keys)
+
+
 class ChainModel(_Model):
     name: Name
     solver: Solver
@@ -140,6 +147,14 @@ class ChainModel(_Model):
     softness: Softness = Field(default=uses.DEFAULT_SOFTNESS, description="metres of reach eased by soft IK; 0 = off")
     look_at: LookAtModel | None = Field(default=None, description="solver 'look_at' only: how it aims")
     ground_feet: bool = Field(default=False, description="the target follows the ground under the animated tip")
+    follow_clip: bool = Field(
+        default=False,
+        description="issue 14: the goal is the clip's animated tip plus offset_keys, the pole is placed from the "
+        "animated bend; target and pole then hold the goal and pole where they were saved (without a clip, as before)",
+    )
+    offset_keys: PositionCurveModel | None = Field(
+        default=None, description="follow_clip: the goal's offset from the animated tip over time, metres"
+    )
 
     _settings: checks.ChainSettings | None = PrivateAttr(default=None)
 
@@ -164,6 +179,8 @@ class ChainModel(_Model):
                 softness=self.softness,
                 look_at=uses.LookAtSettings() if self.look_at is None else self.look_at.settings(),
                 ground_feet=self.ground_feet,
+                follow_clip=self.follow_clip,
+                offset_keys=_offset_keys(self.offset_keys),
             ).checked(self.joints)
         except FieldError as e:  # the core's check, the one every chain's settings pass
             raise At(e.where, e.problem) from None

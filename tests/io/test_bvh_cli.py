@@ -85,18 +85,40 @@ def test_bake_at_weight_zero_writes_the_original_motion(name, options, tmp_path,
     np.testing.assert_allclose(pb, pa, atol=1e-6 * np.abs(pa).max())
 
 
-def test_bake_moves_the_limbs_to_the_preset_targets(tmp_path, capsys):
-    code, preset, out = bake_file(tmp_path, "pybvh_bvh_test1.bvh")
-    assert code == 0
+@pytest.mark.parametrize("name", ["cmu_12_01_walk.bvh", "dataset-1_walk-right_normal_001.bvh", "pybvh_bvh_test1.bvh"])
+def test_bake_with_the_proposed_chains_at_weight_one_writes_the_clip(name, tmp_path, capsys):
+    # Issue 14: the proposed chains follow the clip, so the bake reproduces it (before, every
+    # goal stayed where frame 0 put it and the body tore apart).
+    code, preset, out = bake_file(tmp_path, name)
+    assert code == 0, capsys.readouterr().err
     rig = load_preset(preset)
-    summary = capsys.readouterr().out
-    assert "left_leg: reached" in summary
+    assert all(ch.follow_clip for ch in rig.chains)
+    a, b = read_bvh(DATA / name, scale=1.0), read_bvh(out, scale=1.0)
+    pa, pb = world(a.skeleton, a.clip), world(b.skeleton, b.clip)
+    height = np.ptp(pa[0], axis=0).max()
+    np.testing.assert_allclose(pb, pa, atol=1e-6 * height)
+
+
+def test_bake_moves_a_foot_by_its_keyed_offset(tmp_path, capsys):
+    preset = tmp_path / "rig.json"
+    assert cmd_import([str(DATA / "pybvh_bvh_test1.bvh"), "-o", str(preset)]) == 0
+    doc = json.loads(preset.read_text())
+    leg = next(c for c in doc["chains"] if c["name"] == "left_leg")
+    lift = [0.0, 0.05, 0.0]
+    keys = [(0.5, [0.0, 0.0, 0.0]), (1.0, lift), (1.5, [0.0, 0.0, 0.0])]
+    leg["offset_keys"] = {"keys": [{"time": t, "value": v} for t, v in keys]}
+    preset.write_text(json.dumps(doc))
+    out = tmp_path / "baked.bvh"
+    assert cmd_bake([str(preset), "--clip", str(DATA / "pybvh_bvh_test1.bvh"), "-o", str(out), "-q"]) == 0
+    rig = load_preset(preset)
+    src = read_clip_for(rig.skeleton, DATA / "pybvh_bvh_test1.bvh")
     baked = read_clip_for(rig.skeleton, out)
-    pos = world(rig.skeleton, baked.clip)
     foot = rig.skeleton.index("LeftFoot")
-    target = rig.chain("left_leg").target
-    hits = np.linalg.norm(pos[:, foot] - target, axis=1) < 1e-3
-    assert hits.sum() >= 30  # the preset's targets are frame 0's; the figure drifts from them
+    before, after = world(rig.skeleton, src.clip)[:, foot], world(rig.skeleton, baked.clip)[:, foot]
+    f = int(round(1.0 / src.clip.frame_time))
+    np.testing.assert_allclose(after[f] - before[f], lift, atol=1e-5)  # BVH text keeps ~6 digits
+    g = int(round(0.25 / src.clip.frame_time))  # before the ease-in: the clip as recorded
+    np.testing.assert_allclose(after[g], before[g], atol=1e-5)
 
 
 def test_bake_errors(tmp_path, capsys):

@@ -3,7 +3,9 @@
 On press the handle's value is remembered and a plane through the handle, facing the camera,
 is fixed; each move puts the handle where the mouse ray meets that plane (keeping the offset
 between the handle's centre and the point first grabbed, so it does not jump under the
-cursor); release pushes one undo command for the whole drag; cancel (Esc) puts it back.
+cursor); release pushes one undo command for the whole drag; cancel (Esc) puts it back. A goal that
+follows the clip is moved as an offset keyed at the current frame (core/clip_goals.py), and
+its command puts the offset keys back.
 The body handle slides on the ground plane instead, and its gait walks (body_drag.py).
 """
 from __future__ import annotations
@@ -26,6 +28,9 @@ class HandleDrag:
     plane_normal: np.ndarray
     offset: np.ndarray
     moved: bool = False
+    # A goal that follows the clip: its offset keys at the press (the drag keys an offset
+    # at the current frame; undo puts these back).
+    start_keys: tuple | None = None
 
 
 def handle_value(doc: Document, handle: Handle):
@@ -48,6 +53,9 @@ class DragController:
             self._forward = forward.copy()
             self.gait.start()
             return True
+        chain = self.doc.rig.chain(handle.chain)
+        if handle.kind == "pole" and chain.following:
+            return False  # a pole following the clip sits on the animated bend: nothing to drag
         value = handle_value(self.doc, handle)
         if value is None:
             return False
@@ -55,7 +63,8 @@ class DragController:
         grab = ray_plane(origin, direction, center, forward)
         if grab is None:
             return False
-        self.active = HandleDrag(handle, tuple(value), center, forward.copy(), center - grab)
+        keys = chain.offset_keys if chain.following and handle.kind == "target" else None
+        self.active = HandleDrag(handle, tuple(value), center, forward.copy(), center - grab, start_keys=keys)
         self.doc.select(handle.chain)
         return True
 
@@ -81,8 +90,13 @@ class DragController:
         if isinstance(d, BodyDrag):
             # The ticker walks on until the feet settle.
             return self.doc.edit_body("Move body", d.start)
-        end = handle_value(self.doc, d.handle)
         what = "target" if d.handle.kind == "target" else "pole"
+        if d.start_keys is not None:  # one command: the offset keyed at this frame
+            keys = self.doc.rig.chain(d.handle.chain).offset_keys
+            return self.doc.edit_chain(
+                d.handle.chain, f"Move {d.handle.chain} {what}", {"offset_keys": keys}, before={"offset_keys": d.start_keys}
+            )
+        end = handle_value(self.doc, d.handle)
         return self.doc.edit_chain(
             d.handle.chain, f"Move {d.handle.chain} {what}", {d.handle.kind: end}, before={d.handle.kind: d.start}
         )
@@ -92,5 +106,7 @@ class DragController:
         if isinstance(d, BodyDrag):
             self.gait.stop()
             self.doc.restore_body_live(d.start)
+        elif d is not None and d.start_keys is not None:
+            self.doc.set_chain_live(d.handle.chain, offset_keys=d.start_keys)
         elif d is not None:
             self.doc.set_chain_live(d.handle.chain, **{d.handle.kind: d.start})
