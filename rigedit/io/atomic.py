@@ -14,8 +14,12 @@ def atomic_write_text(path: str | Path, text: str, *, backup: bool = True) -> No
     on one file system), is flushed and fsynced, and then replaces `path` with os.replace,
     which is atomic. With `backup`, the previous file is first copied to NAME.bak (through
     its own temporary file, so a crash there cannot damage either file)."""
+    atomic_write_bytes(path, text.encode("utf-8"), backup=backup)
+
+
+def atomic_write_bytes(path: str | Path, data: bytes, *, backup: bool = True) -> None:
+    """atomic_write_text for bytes (a .glb, a .usdc)."""
     path = Path(path)
-    data = text.encode("utf-8")
     folder = path.parent if str(path.parent) else Path(".")
     mode = _mode_for(path)
     tmp = _write_temp(folder, path.name, data, mode)
