@@ -214,10 +214,11 @@ def write_bvh(
     Written so that every reader agrees (readers differ on what position channels mean:
     three.js adds them to the OFFSET, Blender's importer puts them in its place):
     - position channels only on a root that has them in the layout or moves, and on joints
-      whose translation really leaves the rest offset (POSITION_RTOL of the figure; a glTF
-      clip's float32 noise is not motion), and such a joint's OFFSET is zero, so adding and
-      replacing give the same position;
-    - every other joint's OFFSET is its rest translation, with no position channels;
+      whose translation really moves (by more than POSITION_RTOL of the figure over the clip;
+      a glTF clip's float32 noise is not motion), and such a joint's OFFSET is zero, so
+      adding and replacing give the same position;
+    - every other joint's OFFSET is its rest translation, with no position channels (or, for
+      a joint the clip holds still away from its rest offset, that translation);
     - Euler angles continuous from frame to frame (bvh_euler); `reference_angles`, per joint
       name (frames, 3) in the layout's channel order and file axes, are a source file's own
       angles, which each frame then stays nearest (within 180 degrees of each).
@@ -246,9 +247,15 @@ def write_bvh(
         name = skeleton.names[old]
         parent = int(skeleton.parents[old])
         end_site = name in layout.end_sites and not skeleton.children(old)
-        moves = bool(np.abs(translations[:, old] - offsets[old]).max() > still)
+        t = translations[:, old]
+        moves = bool(np.ptp(t, axis=0).max() > still)
         channels = () if end_site else _channels_for(name, parent, layout, moves)
-        offset = (0.0, 0.0, 0.0) if any(c in POSITION_CHANNELS for c in channels) else tuple(offsets[old])
+        if any(c in POSITION_CHANNELS for c in channels):
+            offset = (0.0, 0.0, 0.0)
+        elif np.abs(t - offsets[old]).max() <= still:
+            offset = tuple(offsets[old])
+        else:  # held away from its rest offset all clip long (a glTF clip can): that is its offset here
+            offset = tuple(t.mean(axis=0))
         joints.append(RawJoint(name, -1 if parent < 0 else new_index[parent], offset, channels, end_site))
         reference = None if reference_angles is None else reference_angles.get(name)
         columns.extend(_channel_values(channels, rotations[:, old], translations[:, old], reference))

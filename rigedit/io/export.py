@@ -150,7 +150,13 @@ def export_rig(
         from .export_usd import require_usd
 
         require_usd()  # before baking: a missing extra is said at once
-    clip = result_clip(rig, progress)
+    seen = [1]
+
+    def baking(done: int, total: int):
+        seen[0] = max(total, 1)
+        return None if progress is None else progress(done, seen[0])
+
+    clip = result_clip(rig, baking)
     if kind == "glTF":
         gltf = source.gltf
         if gltf is not None and len(gltf.nodes) != len(rig.skeleton):
@@ -163,6 +169,8 @@ def export_rig(
     else:
         angles = source.bvh_angles if source.bvh_layout is not None else None
         write_bvh(out, rig.skeleton, clip, source.bvh_layout, reference_angles=angles)
+    if progress is not None:
+        progress(seen[0], seen[0])  # written: the bar ends full
     return ExportReport(out, kind, clip.n_frames, clip.frame_rate)
 
 

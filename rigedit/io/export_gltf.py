@@ -90,7 +90,17 @@ def _skeleton_document(skeleton: Skeleton):
     roots = [i for i, p in enumerate(skeleton.parents) if p < 0]
     gltf.scenes = [pygltflib.Scene(name="rigedit", nodes=roots)]
     gltf.scene = 0
-    return gltf, Blob(gltf), list(range(len(skeleton)))
+    blob = Blob(gltf)
+    # A skin with no mesh: it names the nodes as joints, so importers (rigedit's, three.js's
+    # bones) see a skeleton rather than empty transforms.
+    pos, mats = skeleton.fk_matrices(skeleton.rest_pose())
+    bind = np.zeros((len(skeleton), 4, 4))
+    bind[:, :3, :3] = np.swapaxes(mats, -1, -2)
+    bind[:, :3, 3] = -np.einsum("nij,nj->ni", bind[:, :3, :3], pos)
+    bind[:, 3, 3] = 1.0
+    inverse_bind = blob.accessor(np.swapaxes(bind, -1, -2).reshape(len(skeleton), 16))  # glTF: column-major
+    gltf.skins = [pygltflib.Skin(name="rigedit", joints=list(range(len(skeleton))), inverseBindMatrices=inverse_bind)]
+    return gltf, blob, list(range(len(skeleton)))
 
 
 def _source_document(source: GltfSource):
