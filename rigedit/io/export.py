@@ -22,11 +22,11 @@ from rigedit.core.clip import Clip
 from rigedit.core.rig import Rig
 
 from .bvh import AUTO_TURNS, DEFAULT_FRAME_TIME, BvhLayout, read_bvh, write_bvh
-from .bvh_axes import UP_TO_Y, turned
+from .bvh_axes import UP_TO_Y, parse_up, turned
 from .bvh_format import ROTATION_CHANNELS, parse_bvh
 from .bvh_units import guess_up_axis
 from .export_gltf import GLTF_SUFFIXES, GltfSource, write_gltf
-from .gltf import read_gltf
+from .gltf import GltfImport, read_gltf
 
 BVH_SUFFIXES = (".bvh",)
 USD_SUFFIXES = (".usd", ".usda", ".usdc")
@@ -82,8 +82,7 @@ def load_for_export(path: str | os.PathLike, *, animation: str | None = None) ->
         if animation is not None:
             raise ValueError(f"{path}: --animation picks a glTF file's animation; a BVH file has one clip")
         imp = read_bvh(path)
-        source = ExportSource(path, bvh_layout=imp.layout, bvh_angles=bvh_angles(path), warnings=list(imp.warnings))
-        return Rig(imp.skeleton, clip=imp.clip, name=Path(path).stem), source
+        return Rig(imp.skeleton, clip=imp.clip, name=Path(path).stem), bvh_source(path, imp.layout, imp.warnings)
     if suffix in GLTF_SUFFIXES:
         return _load_gltf(path, animation)
     raise ValueError(f"{path}: rigedit exports from a preset (.json), a .bvh, .glb or .gltf file")
@@ -98,17 +97,34 @@ def _load_gltf(path: str, animation: str | None) -> tuple[Rig, ExportSource]:
         if animation not in names:
             raise ValueError(f"{path}: no animation named {animation!r}; the file has {names or 'none'}")
         index = names.index(animation)
-    imp = read_gltf(path, animation=index)
-    # As the editor's import (up "auto"): a figure lying along +Z or -Z is stood up; the turn
-    # is kept so that the glTF writer can take it back off the copied document.
-    pose = imp.skeleton.rest_pose() if imp.clip is None else imp.clip.frame(0)
-    axis, _ = guess_up_axis(imp.skeleton, pose)
+    imp, gltf = read_gltf_source(path, animation=index)
+    return Rig(imp.skeleton, clip=imp.clip, name=Path(path).stem), ExportSource(path, gltf=gltf, warnings=list(imp.warnings))
+
+
+def read_gltf_source(path: str | os.PathLike, *, animation: int = 0, up: str = "auto") -> tuple[GltfImport, GltfSource]:
+    """read_gltf as the editor's import calls it (up "auto": a figure lying along +Z or -Z is
+    stood up), and where its joints are in the document: the turn is kept, so that the glTF
+    writer can take it back off the copied document."""
+    path = os.fspath(path)
+    imp = read_gltf(path, animation=animation)
+    up = parse_up(up)
+    axis = up
+    if up == "auto":
+        pose = imp.skeleton.rest_pose() if imp.clip is None else imp.clip.frame(0)
+        axis, reason = guess_up_axis(imp.skeleton, pose)
+        axis = axis if axis in AUTO_TURNS else "+y"
     turn = None
-    if axis in AUTO_TURNS:
+    if axis != "+y":
         turn = UP_TO_Y[axis]
         imp.skeleton, imp.clip = turned(imp.skeleton, imp.clip, turn)
-    gltf = GltfSource(path, tuple(imp.nodes), None if turn is None else tuple(float(v) for v in turn))
-    return Rig(imp.skeleton, clip=imp.clip, name=Path(path).stem), ExportSource(path, gltf=gltf, warnings=list(imp.warnings))
+        imp.warnings.append(f"turned from {axis} up to +Y up ({'guessed: ' + reason if up == 'auto' else 'given'})")
+    return imp, GltfSource(path, tuple(imp.nodes), None if turn is None else tuple(float(v) for v in turn))
+
+
+def bvh_source(path: str | os.PathLike, layout: BvhLayout, warnings=()) -> ExportSource:
+    """What a BVH import keeps for writing the file back: its layout and its own angles."""
+    path = os.fspath(path)
+    return ExportSource(path, bvh_layout=layout, bvh_angles=bvh_angles(path), warnings=list(warnings))
 
 
 def bvh_angles(path: str) -> dict[str, np.ndarray]:
