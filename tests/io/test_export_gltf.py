@@ -8,6 +8,7 @@ import pytest
 
 from rigedit.core.transforms import quat_conj, quat_rotate
 from rigedit.io.export import export_rig
+from rigedit.io.figure import world_positions
 from rigedit.io.gltf import read_gltf
 
 from ..js_readers import readers
@@ -113,3 +114,34 @@ def test_animation_option_picks_the_clip(tmp_path):
     assert np.abs(picked["first"].rotations - original.rotations).max() > 1e-2
     with pytest.raises(ValueError, match="no animation named 'nope'"):
         load_for_export(out, animation="nope")
+
+
+def test_a_figure_the_import_stood_up_goes_back_into_its_document(tmp_path):
+    """A glTF whose figure lies along +Z (as a file exported without the Y-up conversion
+    does): the import turns it to +Y; the export writes into the document as it is, so the
+    file's own frame (and three.js) has the figure where the file had it, turned back."""
+    walk = Result(DATA / "cmu_12_01_walk.bvh")
+    flat = tmp_path / "lying.glb"
+    export_rig(walk.rig, flat, walk.source)
+    g = pygltflib.GLTF2().load(str(flat))
+    h = float(np.sqrt(0.5))
+    g.nodes.append(pygltflib.Node(name="Z_UP", rotation=[h, 0.0, 0.0, h], children=list(g.scenes[0].nodes)))
+    g.scenes[0].nodes = [len(g.nodes) - 1]
+    g.save(str(flat))
+    lying = Result(flat)
+    assert lying.source.gltf.turn is not None
+    np.testing.assert_allclose(lying.positions, walk.positions, atol=1e-5 * walk.size)  # stood up as rigedit shows it
+    out = tmp_path / "out.glb"
+    export_rig(lying.rig, out, lying.source)
+    assert len(pygltflib.GLTF2().load(str(out)).nodes) == len(g.nodes)
+    back = read_gltf(out, up_axis="auto")
+    index = [back.skeleton.index(n) for n in lying.names]
+    got = world_positions(back.skeleton, back.clip)[:, index]
+    np.testing.assert_allclose(got, lying.positions, atol=1e-6 * lying.size)
+    js = readers()
+    if isinstance(js, str):
+        pytest.skip(js)
+    seen = js.gltf_positions(out, lying.animation_name)
+    expected = _expected(lying)
+    worst = max(np.abs(np.array(seen["nodes"][str(n)]) - expected[:, j]).max() for j, n in enumerate(lying.source.gltf.nodes))
+    assert worst <= READER_RTOL * lying.size
