@@ -181,7 +181,12 @@ def export_rig(
     elif kind == "USD":
         from .export_usd import write_usd
 
-        write_usd(out, rig.skeleton, clip, name=rig.name or "rig")
+        meshes, bind = [], None
+        if source.gltf is not None and len(source.gltf.nodes) == len(rig.skeleton):
+            from .usd_skin import skinned_meshes
+
+            meshes, bind = skinned_meshes(source.gltf, rig.skeleton, source.warnings)
+        write_usd(out, rig.skeleton, clip, name=rig.name or "rig", meshes=meshes, bind=bind)
     else:
         angles = source.bvh_angles if source.bvh_layout is not None else None
         write_bvh(out, rig.skeleton, clip, source.bvh_layout, reference_angles=angles)

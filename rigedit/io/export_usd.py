@@ -54,8 +54,12 @@ def joint_paths(skeleton: Skeleton) -> list[str]:
     return paths
 
 
-def write_usd(path: str | os.PathLike, skeleton: Skeleton, clip: Clip, *, name: str = "rig") -> None:
-    """Write `clip` on `skeleton` to `path`, atomically (a temporary file beside it, renamed)."""
+def write_usd(path: str | os.PathLike, skeleton: Skeleton, clip: Clip, *, name: str = "rig", meshes=(), bind=None) -> None:
+    """Write `clip` on `skeleton` to `path`, atomically (a temporary file beside it, renamed).
+
+    meshes: usd_skin.SkinnedMesh list, bound to the skeleton with `bind` (n, 4, 4) as its
+    bindTransforms (usd_skin.skinned_meshes gives both); without them the bindTransforms are
+    the rest pose's world transforms."""
     Gf, Sdf, Usd, UsdGeom, UsdSkel, Vt = require_usd()
     from pxr import Tf
 
@@ -80,7 +84,10 @@ def write_usd(path: str | os.PathLike, skeleton: Skeleton, clip: Clip, *, name: 
     skel.CreateJointsAttr(joints)
     rest = skeleton.rest_pose()
     skel.CreateRestTransformsAttr(_matrices(Gf, Vt, rest.rotations, rest.translations))
-    skel.CreateBindTransformsAttr(_matrices(Gf, Vt, *_world(skeleton, rest)))
+    if bind is None:
+        skel.CreateBindTransformsAttr(_matrices(Gf, Vt, *_world(skeleton, rest)))
+    else:
+        skel.CreateBindTransformsAttr(Vt.Matrix4dArray.FromNumpy(np.ascontiguousarray(np.swapaxes(bind, -1, -2))))
 
     anim = UsdSkel.Animation.Define(stage, skel.GetPath().AppendChild("Animation"))
     anim.CreateJointsAttr(joints)
@@ -92,7 +99,34 @@ def write_usd(path: str | os.PathLike, skeleton: Skeleton, clip: Clip, *, name: 
         # GfQuatf holds (imaginary x, y, z, real w) in memory, as rigedit does (USD prints w first).
         r_attr.Set(Vt.QuatfArray.FromNumpy(rotations[f].astype(np.float32)), f)
     UsdSkel.BindingAPI.Apply(skel.GetPrim()).CreateAnimationSourceRel().SetTargets([anim.GetPath()])
+    taken = {"Skeleton"}
+    for mesh in meshes:
+        base = Tf.MakeValidIdentifier(mesh.name) or "mesh"
+        prim_name, k = base, 2
+        while prim_name in taken:
+            prim_name, k = f"{base}_{k}", k + 1
+        taken.add(prim_name)
+        _bound_mesh(stage, root_path.AppendChild(prim_name), skel, mesh)
     _export(stage, path)
+
+
+def _bound_mesh(stage, prim_path, skel, mesh) -> None:
+    Gf, Sdf, Usd, UsdGeom, UsdSkel, Vt = require_usd()
+    geom = UsdGeom.Mesh.Define(stage, prim_path)
+    points = mesh.points.astype(np.float32)
+    geom.CreatePointsAttr(Vt.Vec3fArray.FromNumpy(points))
+    geom.CreateFaceVertexCountsAttr(Vt.IntArray.FromNumpy(np.full(len(mesh.triangles), 3, dtype=np.int32)))
+    geom.CreateFaceVertexIndicesAttr(Vt.IntArray.FromNumpy(mesh.triangles.reshape(-1).astype(np.int32)))
+    geom.CreateSubdivisionSchemeAttr(UsdGeom.Tokens.none)  # glTF triangles are the surface, not a cage
+    geom.CreateExtentAttr(Vt.Vec3fArray.FromNumpy(np.stack([points.min(axis=0), points.max(axis=0)])))
+    if mesh.color is not None:
+        geom.CreateDisplayColorPrimvar(UsdGeom.Tokens.constant).Set(Vt.Vec3fArray([Gf.Vec3f(*mesh.color)]))
+    binding = UsdSkel.BindingAPI.Apply(geom.GetPrim())
+    binding.CreateSkeletonRel().SetTargets([skel.GetPath()])
+    per_vertex = mesh.joints.shape[1]
+    binding.CreateJointIndicesPrimvar(False, per_vertex).Set(Vt.IntArray.FromNumpy(mesh.joints.reshape(-1).astype(np.int32)))
+    binding.CreateJointWeightsPrimvar(False, per_vertex).Set(Vt.FloatArray.FromNumpy(mesh.weights.reshape(-1).astype(np.float32)))
+    binding.CreateGeomBindTransformAttr(Gf.Matrix4d(1.0))
 
 
 def _world(skeleton: Skeleton, pose: Pose):

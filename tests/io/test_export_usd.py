@@ -85,3 +85,52 @@ def test_without_usd_core_the_message_says_how_to_install(monkeypatch, tmp_path)
     with pytest.raises(ValueError, match=r"rigedit\[usd\]"):
         export_rig(result.rig, tmp_path / "x.usda", result.source)
     assert not (tmp_path / "x.usda").exists()
+
+
+GLTF_SOURCES = [n for n in SHARED if n.endswith((".glb", ".gltf"))]
+
+
+def usd_skinned_points(path, frame: int) -> list[np.ndarray]:
+    """Each bound mesh's points skinned by pxr's UsdSkel at `frame`, in prim order."""
+    from pxr import Usd, UsdGeom, UsdSkel
+
+    stage = Usd.Stage.Open(str(path))
+    cache = UsdSkel.Cache()
+    root = UsdSkel.Root(stage.GetDefaultPrim())
+    cache.Populate(root, Usd.PrimDefaultPredicate)
+    out = []
+    for binding in cache.ComputeSkelBindings(root, Usd.PrimDefaultPredicate):
+        transforms = cache.GetSkelQuery(binding.GetSkeleton()).ComputeSkinningTransforms(Usd.TimeCode(frame))
+        for target in binding.GetSkinningTargets():
+            points = UsdGeom.Mesh(target.GetPrim()).GetPointsAttr().Get(Usd.TimeCode(frame))
+            assert target.ComputeSkinnedPoints(transforms, points, Usd.TimeCode(frame))
+            out.append(np.array(points, dtype=np.float64))
+    return out
+
+
+@pytest.mark.parametrize("name", GLTF_SOURCES)
+def test_the_skinned_mesh_is_bound_and_deforms_as_three_js_skins_the_gltf(name, tmp_path):
+    """The USD mesh, skinned by pxr, lands where three.js skins the glTF export of the same
+    result (an independent skinning of the source's own bind matrices)."""
+    import pygltflib
+
+    from ..js_readers import readers
+
+    result = Result(DATA / name)
+    usd, glb = tmp_path / "out.usdc", tmp_path / "out.glb"
+    export_rig(result.rig, usd, result.source)
+    g = pygltflib.GLTF2().load(str(DATA / name))
+    keys = [f"{n.mesh}:{p}" for n in g.nodes if n.mesh is not None and n.skin is not None for p in range(len(g.meshes[n.mesh].primitives))]
+    frames = [0, result.clip.n_frames // 2, result.clip.n_frames - 1]
+    skinned = [usd_skinned_points(usd, f) for f in frames]
+    assert len(skinned[0]) == len(keys) > 0
+    assert np.abs(skinned[1][0] - skinned[0][0]).max() > 1e-3 * result.size  # it does deform
+    js = readers()
+    if isinstance(js, str):
+        pytest.skip(js)
+    export_rig(result.rig, glb, result.source)
+    seen = js.run("skin", glb, result.animation_name, ",".join(map(str, frames)))["meshes"]
+    for k in range(len(frames)):
+        for key, points in zip(keys, skinned[k]):
+            three = np.array(seen[key][k]).reshape(-1, 3)
+            np.testing.assert_allclose(points, three, rtol=0, atol=READER_RTOL * result.size, err_msg=key)

@@ -3,6 +3,8 @@
 //   node readers.mjs validate FILE.glb|.gltf        the Khronos glTF validator's report
 //   node readers.mjs gltf FILE.glb|.gltf ANIMATION  three.js GLTFLoader + AnimationMixer: every node's
 //                                                   world position at each key time of ANIMATION
+//   node readers.mjs skin FILE.glb ANIMATION F,F,..  three.js's skinning (SkinnedMesh.applyBoneTransform):
+//                                                   every skinned vertex's world position at those frames
 //   node readers.mjs bvh FILE.bvh                   three.js BVHLoader + AnimationMixer: every bone's
 //                                                   world position at each frame
 //
@@ -117,6 +119,44 @@ async function gltf() {
   console.log(JSON.stringify({ times, nodes: out }));
 }
 
+async function skin() {
+  const THREE = await load('three/build/three.module.js');
+  const { GLTFLoader } = await load('three/examples/jsm/loaders/GLTFLoader.js');
+  const bytes = new Uint8Array(readFileSync(file));
+  const data = withoutImages(bytes, file.toLowerCase().endsWith('.glb'));
+  const result = await new Promise((resolve, reject) => new GLTFLoader().parse(data, '', resolve, reject));
+  const clip = result.animations.find((a) => a.name === arg);
+  const frames = process.argv[5].split(',').map(Number);
+  const scene = result.scene;
+  const mixer = new THREE.AnimationMixer(scene);
+  play(THREE, mixer, clip);
+  const meshes = [];
+  scene.traverse((o) => {
+    const a = result.parser.associations.get(o);
+    if (o.isSkinnedMesh && a) meshes.push([`${a.meshes}:${a.primitives}`, o]);
+  });
+  const times = clip.tracks[0].times;
+  const out = {};
+  const v = new THREE.Vector3();
+  for (const [key] of meshes) out[key] = [];
+  for (const f of frames) {
+    mixer.setTime(times[f]);
+    scene.updateMatrixWorld(true);
+    for (const [key, mesh] of meshes) {
+      const count = mesh.geometry.attributes.position.count;
+      const flat = new Array(count * 3);
+      for (let i = 0; i < count; i++) {
+        v.fromBufferAttribute(mesh.geometry.attributes.position, i);
+        mesh.applyBoneTransform(i, v);
+        v.applyMatrix4(mesh.matrixWorld);
+        flat[3 * i] = v.x; flat[3 * i + 1] = v.y; flat[3 * i + 2] = v.z;
+      }
+      out[key].push(flat);
+    }
+  }
+  console.log(JSON.stringify({ frames, meshes: out }));
+}
+
 async function bvh() {
   const THREE = await load('three/build/three.module.js');
   const { BVHLoader } = await load('three/examples/jsm/loaders/BVHLoader.js');
@@ -138,4 +178,4 @@ async function bvh() {
   console.log(JSON.stringify({ times, names, frames }));
 }
 
-await { validate, gltf, bvh }[mode]();
+await { validate, gltf, skin, bvh }[mode]();
