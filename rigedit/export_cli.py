@@ -24,6 +24,7 @@ def cmd_export(argv: list[str]) -> int:
     p.add_argument("--only-result", action="store_true", help="glTF output: leave out the source file's own animations")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
+    from rigedit.import_cli import _named
     from rigedit.io.export import export_rig, format_of, load_for_export
 
     try:
@@ -41,10 +42,6 @@ def cmd_export(argv: list[str]) -> int:
         print(f"  warning: {w}")
     print(report.summary())
     return 0
-
-
-def _named(message: str, *paths: str) -> str:
-    return message if any(p and p in message for p in paths) else f"{paths[0]}: {message}"
 
 
 class _progress:
