@@ -26,10 +26,10 @@ from .bvh_axes import UP_TO_Y, parse_up, turned
 from .bvh_format import ROTATION_CHANNELS, parse_bvh
 from .bvh_units import guess_up_axis
 from .export_gltf import GLTF_SUFFIXES, GltfSource, write_gltf
+from .export_usd import USD_SUFFIXES  # pxr itself is imported only when a USD file is written
 from .gltf import GltfImport, read_gltf
 
 BVH_SUFFIXES = (".bvh",)
-USD_SUFFIXES = (".usd", ".usda", ".usdc")
 PRESET_SUFFIXES = (".json",)
 FORMATS = {s: "glTF" for s in GLTF_SUFFIXES} | {s: "USD" for s in USD_SUFFIXES} | {s: "BVH" for s in BVH_SUFFIXES}
 # Progress: (steps done, steps in all); returning False cancels (core.bake.BakeCancelled).
