@@ -123,7 +123,22 @@ def _source_document(source: GltfSource):
             image.mimeType = image.mimeType or mimetypes.guess_type(image.uri)[0] or "image/png"
             image.uri = None
     gltf.buffers = []
+    _add_missing_bounds(doc)
     return gltf, blob
+
+
+def _add_missing_bounds(doc: GltfDocument) -> None:
+    """min and max where glTF requires them (animation inputs, POSITION) and a source left
+    them out, so the copy passes the validator where the source would not."""
+    g = doc.gltf
+    needed = {s.input for a in g.animations or [] for s in a.samplers or []}
+    needed |= {p.attributes.POSITION for m in g.meshes or [] for p in m.primitives or [] if p.attributes.POSITION is not None}
+    for k in sorted(needed):
+        acc = g.accessors[k]
+        if not acc.min or not acc.max:  # pygltflib reads a missing one as []
+            values = doc.accessor(k)
+            if len(values):
+                acc.min, acc.max = [float(v) for v in values.min(axis=0)], [float(v) for v in values.max(axis=0)]
 
 
 def _node_tracks(gltf, skeleton: Skeleton, clip: Clip, nodes: list[int], turn):

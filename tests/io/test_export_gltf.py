@@ -145,3 +145,33 @@ def test_a_figure_the_import_stood_up_goes_back_into_its_document(tmp_path):
     expected = _expected(lying)
     worst = max(np.abs(np.array(seen["nodes"][str(n)]) - expected[:, j]).max() for j, n in enumerate(lying.source.gltf.nodes))
     assert worst <= READER_RTOL * lying.size
+
+
+@pytest.mark.parametrize("suffix", [".glb", ".gltf"])
+def test_scaled_ancestors_and_matrix_nodes_keep_every_joint_in_place(suffix, tmp_path):
+    """test_gltf's hand-made file: a non-uniformly scaled, rotated armature, a joint given by
+    a matrix (which an animated node may not have: it becomes TRS), a non-uniform scale on a
+    joint; and a source animation without the min/max glTF requires (added)."""
+    from .test_gltf import SCALED_NODES, rot
+    from .test_gltf import write_gltf as write_source
+
+    times = [0.0, 0.5, 1.0]
+    anim = [(3, "rotation", "LINEAR", times, np.array([rot([1, 1, 0], 40), rot([1, 0, 0], 90), rot([0, 1, 1], 10)])),
+            (1, "translation", "LINEAR", times, np.array([[0, 0, 1], [0, 1, 1], [1, 1, 1.0]]))]
+    skins = [{"name": "legs", "joints": [1, 3, 4]}, {"name": "tail", "joints": [1, 5]}]
+    src = write_source(tmp_path / "scaled.gltf", SCALED_NODES, skins, anim)
+    result = Result(src)
+    out = tmp_path / f"out{suffix}"
+    export_rig(result.rig, out, result.source)
+    g = pygltflib.GLTF2().load(str(out))
+    assert g.nodes[2].matrix is None and g.nodes[2].translation is not None
+    back = read_gltf(out, up_axis="auto")
+    index = [back.skeleton.index(n) for n in result.names]
+    np.testing.assert_allclose(world_positions(back.skeleton, back.clip)[:, index], result.positions, atol=1e-6 * result.size)
+    js = _js()
+    report = js.validate(out)
+    assert report["numErrors"] == 0, report["errors"]
+    seen = js.gltf_positions(out, result.animation_name)
+    expected = _expected(result)
+    worst = max(np.abs(np.array(seen["nodes"][str(n)]) - expected[:, j]).max() for j, n in enumerate(result.source.gltf.nodes))
+    assert worst <= READER_RTOL * result.size
