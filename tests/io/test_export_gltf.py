@@ -175,3 +175,30 @@ def test_scaled_ancestors_and_matrix_nodes_keep_every_joint_in_place(suffix, tmp
     expected = _expected(result)
     worst = max(np.abs(np.array(seen["nodes"][str(n)]) - expected[:, j]).max() for j, n in enumerate(result.source.gltf.nodes))
     assert worst <= READER_RTOL * result.size
+
+
+def test_a_gltf_with_files_beside_it_is_exported_whole(tmp_path):
+    """A .gltf whose buffer and texture are files next to it: the .glb export carries both."""
+    g = pygltflib.GLTF2().load(str(DATA / "CesiumMan.glb"))
+    blob = g.binary_blob()
+    view = g.bufferViews[g.images[0].bufferView]
+    image = blob[view.byteOffset : view.byteOffset + view.byteLength]
+    (tmp_path / "skin.jpg").write_bytes(image)
+    g.images[0].bufferView, g.images[0].uri, g.images[0].mimeType = None, "skin.jpg", None
+    (tmp_path / "data.bin").write_bytes(blob)
+    g.buffers[0].uri = "data.bin"
+    src = tmp_path / "cesium.gltf"
+    src.write_text(g.gltf_to_json())
+    result = Result(src)
+    out = tmp_path / "elsewhere" / "out.glb"
+    out.parent.mkdir()
+    export_rig(result.rig, out, result.source)
+    after = pygltflib.GLTF2().load(str(out))
+    assert after.images[0].uri is None and after.images[0].mimeType == "image/jpeg"
+    view = after.bufferViews[after.images[0].bufferView]
+    assert after.binary_blob()[view.byteOffset : view.byteOffset + view.byteLength] == image
+    np.testing.assert_array_equal(_first_positions(out), _first_positions(DATA / "CesiumMan.glb"))
+    js = readers()
+    if isinstance(js, str):
+        pytest.skip(js)
+    assert js.validate(out)["numErrors"] == 0
