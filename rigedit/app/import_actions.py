@@ -1,10 +1,12 @@
-"""File > Import (BVH, glTF) and File > Export Baked BVH for the main window.
+"""File > Import (BVH, glTF) and File > Export (glTF, USD, BVH) for the main window.
 
 Import reads the file, proposes chains (the dialog lets the user keep, rename and re-solve
 them) and opens the result as a new, untitled rig with the file's animation under the IK.
 Export bakes the rig's IK over its clip, with a progress dialog that can cancel, and writes
-BVH: in the imported file's hierarchy, channel orders, units and axes when the rig's clip came
-from a BVH import (now or before it was saved), in metres with default channels otherwise.
+the format the file name's suffix names (io/export.py): glTF into a copy of the imported
+glTF document (its meshes, skins and animations kept), USD as a UsdSkel skeleton, BVH in the
+imported BVH's hierarchy, channel orders, units, axes and angles (also for a saved rig whose
+clip came from a BVH file), in metres otherwise.
 
 A glTF file's animation is chosen in the dialog (or given: `animation=` a name or an index).
 The file dialog starts in the folder of the last import, and every import goes into File >
@@ -15,8 +17,8 @@ Nothing here raises to the caller: failures are shown in the editor's error dial
 editor keeps the rig (and the file on disk) it had.
 
 Automation surface: `window.importer.import_file(path, ask=False, up=..., animation=...)` and
-`window.importer.export_bvh(path)`, the actions `window.action_import` and
-`window.action_export_bvh`.
+`window.importer.export_file(path)` (`export_bvh` is the older name), the actions
+`window.action_import` and `window.action_export` (also `window.action_export_bvh`).
 """
 from __future__ import annotations
 
@@ -29,14 +31,15 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QProgressDialog
 
 from rigedit.core.autochains import propose_chains
-from rigedit.core.bake import BakeCancelled, bake
+from rigedit.core.bake import BakeCancelled
 from rigedit.core.clip import Clip
 from rigedit.core.clip_goals import follow_kwargs
 from rigedit.core.rig import Rig
 from rigedit.core.skeleton import Skeleton
-from rigedit.io.bvh import BvhLayout, read_bvh, write_bvh
+from rigedit.io.bvh import read_bvh
 from rigedit.io.clip_source import bvh_layout, remember_source
-from rigedit.io.gltf import list_animations, read_gltf
+from rigedit.io.export import ExportSource, bvh_source, export_rig, read_gltf_source
+from rigedit.io.gltf import list_animations
 
 from . import dialogs, settings
 from .import_dialog import ChainProposalDialog
@@ -45,7 +48,7 @@ if TYPE_CHECKING:
     from .main_window import MainWindow
 
 IMPORT_FILTER = "Motion and characters (*.bvh *.glb *.gltf);;BVH (*.bvh);;glTF (*.glb *.gltf);;All files (*)"
-EXPORT_FILTER = "BVH (*.bvh);;All files (*)"
+EXPORT_FILTER = "glTF (*.glb *.gltf);;USD (*.usd *.usda *.usdc);;BVH (*.bvh);;All files (*)"
 # A bake shorter than this shows no progress dialog at all (the CMU walk takes ~0.1 s).
 PROGRESS_DELAY_MS = 400
 
@@ -64,8 +67,8 @@ class ImportController(QObject):
         self.last_summary: str = ""
         # How the last import was read: {"up": ..., "animation": name or index or None}.
         self.last_options: dict | None = None
-        # The BVH layout of the imported rig, for writing it back the way it came.
-        self._layout_for: tuple[Rig, BvhLayout] | None = None
+        # What the imported rig was read from, for writing it back the way it came.
+        self._source_for: tuple[Rig, ExportSource] | None = None
         self.progress: QProgressDialog | None = None
 
     # --- import ------------------------------------------------------------------------------
@@ -108,7 +111,7 @@ class ImportController(QObject):
                 return False
             proposals = dialog.chains()
         r: _Read = read["read"]
-        skeleton, clip, layout, summary = r.skeleton, r.clip, r.layout, r.summary
+        skeleton, clip, source, summary = r.skeleton, r.clip, r.source, r.summary
         try:
             rig = Rig(skeleton, clip=clip, name=path.stem)
             for c in proposals:  # following the clip: it plays as recorded until a goal moves
@@ -116,7 +119,7 @@ class ImportController(QObject):
         except ValueError as e:
             self._fail("Cannot import", f"{path}: {e}")
             return False
-        self._layout_for = (rig, layout) if layout is not None else None
+        self._source_for = (rig, source)
         self.w.document.replace_rig(rig, None)
         self.last_summary = summary
         self.last_error = None
@@ -136,19 +139,29 @@ class ImportController(QObject):
     # --- export ------------------------------------------------------------------------------
 
     def export_dialog(self) -> None:
-        start = f"{self.w.document.rig.name or 'rig'}_baked.bvh"
-        path, _ = QFileDialog.getSaveFileName(self.w, "Export baked BVH", start, EXPORT_FILTER)
+        rig = self.w.document.rig
+        source = self._source(rig)
+        suffix = ".bvh" if source.bvh_layout is not None else ".glb"
+        path, chosen = QFileDialog.getSaveFileName(self.w, "Export", f"{rig.name or 'rig'}_baked{suffix}", EXPORT_FILTER)
         if path:
             if not Path(path).suffix:
-                path += ".bvh"
-            self.export_bvh(path)
+                path += {"glTF": ".glb", "USD": ".usdc", "BVH": ".bvh"}.get(chosen.split(" ")[0], suffix)
+            self.export_file(path)
+
+    def _source(self, rig: Rig) -> ExportSource:
+        if self._source_for and self._source_for[0] is rig:
+            return self._source_for[1]
+        # A saved rig whose clip came from a BVH file is written back in that file's layout.
+        layout = bvh_layout(rig.clip.source) if rig.clip is not None else None
+        return ExportSource(bvh_layout=layout)
 
     def export_bvh(self, path: str | Path) -> bool:
-        """Bake the rig over its clip (the rest pose over the timeline when it has none) and write BVH."""
+        """The older name of export_file (which writes BVH, glTF or USD by the suffix)."""
+        return self.export_file(path)
+
+    def export_file(self, path: str | Path) -> bool:
+        """Bake the rig over its clip (its current pose when it has none) and write `path`."""
         rig = self.w.document.rig
-        layout = self._layout_for[1] if self._layout_for and self._layout_for[0] is rig else None
-        if layout is None and rig.clip is not None:
-            layout = bvh_layout(rig.clip.source)  # a saved rig's clip from a BVH file
         self.progress = QProgressDialog("Baking IK over the clip…", "Cancel", 0, 100, self.w)
         self.progress.setObjectName("bakeProgress")
         self.progress.setWindowModality(Qt.WindowModality.WindowModal)
@@ -156,20 +169,19 @@ class ImportController(QObject):
         self.progress.setAutoClose(False)
         self.progress.setAutoReset(False)
         try:
-            result = bake(rig, progress=self._step)
-            write_bvh(path, rig.skeleton, result.clip, layout)
+            report = export_rig(rig, path, self._source(rig), progress=self._step)
         except BakeCancelled:
             self.w.statusBar().showMessage("Export cancelled; nothing was written", 8000)
             return False
         except Exception as e:  # the writer is atomic: an old file at `path` is still whole
-            self._fail("Cannot export BVH", f"{path}: {e}" if str(path) not in str(e) else str(e))
+            self._fail("Cannot export", f"{path}: {e}" if str(path) not in str(e) else str(e))
             return False
         finally:
             self.progress.close()
             self.progress.deleteLater()
             self.progress = None
         self.last_error = None
-        self.w.statusBar().showMessage(f"Exported {Path(path).name}: {result.clip.n_frames} frames", 8000)
+        self.w.statusBar().showMessage(f"Exported {Path(path).name}: {report.format}, {report.frames} frames", 8000)
         return True
 
     def _step(self, done: int, total: int) -> bool:
@@ -188,7 +200,7 @@ class ImportController(QObject):
 class _Read:
     skeleton: Skeleton
     clip: Clip | None
-    layout: BvhLayout | None
+    source: ExportSource  # what an export needs of the file
     summary: str  # one line
     animation: int | None = None  # a glTF's animation index
     animation_name: str = ""  # its name in the file ("" when unnamed)
@@ -205,18 +217,18 @@ def _read(path: Path, up: str = "auto", animation: int | str | None = None) -> _
             raise ValueError(f"{path}: an animation was asked for, but a BVH file holds one motion")
         imp = read_bvh(path, up_axis=up)
         remember_source(imp)  # saved with the rig, for its summary
-        return _Read(imp.skeleton, imp.clip, imp.layout, imp.summary())
+        return _Read(imp.skeleton, imp.clip, bvh_source(path, imp.layout), imp.summary())
     if _is_gltf(path):
-        imp = read_gltf(path, up_axis=up, animation=0 if animation is None else animation)
+        imp, gltf = read_gltf_source(path, up=up, animation=0 if animation is None else animation)
         remember_source(imp)
         turned = [w for w in imp.warnings if w.startswith("turned")]
         name = "" if imp.animation is None or imp.animation == f"animations[{imp.animation_index}]" else imp.animation
-        return _Read(imp.skeleton, imp.clip, None, "; ".join([imp.summary()] + turned), imp.animation_index, name)
+        return _Read(imp.skeleton, imp.clip, ExportSource(str(path), gltf=gltf), "; ".join([imp.summary()] + turned), imp.animation_index, name)
     raise ValueError(f"{path}: rigedit imports .bvh, .glb and .gltf files")
 
 
 def install_import_actions(window: "MainWindow") -> ImportController:
-    """Add File > Import… and File > Export Baked BVH… (above Save) and `window.importer`."""
+    """Add File > Import… and File > Export… (above Save) and `window.importer`."""
     ctl = ImportController(window)
     window.importer = ctl
     menu = window.file_menu
@@ -224,7 +236,7 @@ def install_import_actions(window: "MainWindow") -> ImportController:
     window.action_import = QAction("&Import BVH / glTF…", window)
     window.action_import.setShortcut("Ctrl+I")
     window.action_import.triggered.connect(lambda _c=False: ctl.import_dialog())
-    window.action_export_bvh = QAction("&Export Baked BVH…", window)
+    window.action_export = window.action_export_bvh = QAction("&Export (glTF, USD, BVH)…", window)
     window.action_export_bvh.setShortcut("Ctrl+E")
     window.action_export_bvh.triggered.connect(lambda _c=False: ctl.export_dialog())
     menu.insertAction(before, window.action_import)

@@ -18,7 +18,7 @@ def atomic_write_text(path: str | Path, text: str, *, backup: bool = True) -> No
 
 
 def atomic_write_bytes(path: str | Path, data: bytes, *, backup: bool = True) -> None:
-    """atomic_write_text for bytes (a preset's clip file, io/clip_file.py)."""
+    """atomic_write_text for bytes (a preset's clip file, a .glb, a .usdc)."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
     mode = _mode_for(path)

@@ -23,19 +23,20 @@ Choices:
 from __future__ import annotations
 
 import os
-import warnings as _warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from rigedit.core.clip import Clip
 from rigedit.core.skeleton import Skeleton
-from rigedit.core.transforms import quat_conj, quat_from_euler, quat_mul, quat_rotate, quat_to_euler
+from rigedit.core.transforms import quat_conj, quat_from_euler, quat_mul, quat_rotate
 
 from .atomic import atomic_write_text
 from .bvh_axes import UP_TO_Y, parse_up, turned
+from .bvh_euler import euler_channels
 from .bvh_format import POSITION_CHANNELS, ROTATION_CHANNELS, BvhError, RawBvh, RawJoint, format_bvh, parse_bvh
 from .bvh_units import guess_skeleton_scale, guess_up_axis, parse_scale
+from .figure import figure_size
 
 __all__ = ["BvhError", "BvhImport", "BvhLayout", "read_bvh", "read_bvh_text", "write_bvh"]
 
@@ -48,6 +49,9 @@ Z_UP_TO_Y_UP = UP_TO_Y["+z"]
 AUTO_TURNS = ("+z", "-z")
 DEFAULT_ROTATION = ("Zrotation", "Xrotation", "Yrotation")
 DEFAULT_FRAME_TIME = 1.0 / 30.0
+# A joint whose translation leaves its rest offset by more than this (relative to the figure)
+# moves, and gets position channels; float32 noise in a glTF clip (~1e-7) does not.
+POSITION_RTOL = 1e-6
 
 
 @dataclass(frozen=True)
@@ -191,14 +195,33 @@ def _to_skeleton_and_clip(raw: RawBvh, metres: float) -> tuple[Skeleton, Clip | 
     return skeleton, Clip(rotations, translations, raw.frame_time)
 
 
-def write_bvh(path: str | os.PathLike, skeleton: Skeleton, clip: Clip | None = None, layout: BvhLayout | None = None, *, digits: int = 10) -> None:
+def write_bvh(
+    path: str | os.PathLike,
+    skeleton: Skeleton,
+    clip: Clip | None = None,
+    layout: BvhLayout | None = None,
+    *,
+    digits: int = 10,
+    reference_angles: dict[str, np.ndarray] | None = None,
+) -> None:
     """Write `clip` (or the rest pose, as one frame) on `skeleton` as BVH, atomically.
 
-    With the layout of an import, the file has that import's hierarchy, channel orders, End
-    Sites, units and axes. Joints the layout does not know get a root's six channels or three
-    rotation channels (Z, X, Y); any joint whose translation moves in the clip gets position
-    channels, so nothing the clip says is lost. BVH has no rest rotations: a skeleton that has
-    them (glTF) is written with its poses' full local rotations, which FK reads the same.
+    With the layout of an import, the file has that import's hierarchy, rotation orders, End
+    Sites, units and axes. Joints the layout does not know get Z, X, Y rotation channels, and
+    a root six channels. BVH has no rest rotations: a skeleton that has them (glTF) is written
+    with its poses' full local rotations, which FK reads the same.
+
+    Written so that every reader agrees (readers differ on what position channels mean:
+    three.js adds them to the OFFSET, Blender's importer puts them in its place):
+    - position channels only on a root that has them in the layout or moves, and on joints
+      whose translation really moves (by more than POSITION_RTOL of the figure over the clip;
+      a glTF clip's float32 noise is not motion), and such a joint's OFFSET is zero, so
+      adding and replacing give the same position;
+    - every other joint's OFFSET is its rest translation, with no position channels (or, for
+      a joint the clip holds still away from its rest offset, that translation);
+    - Euler angles continuous from frame to frame (bvh_euler); `reference_angles`, per joint
+      name (frames, 3) in the layout's channel order and file axes, are a source file's own
+      angles, which each frame then stays nearest (within 180 degrees of each).
     """
     layout = layout or BvhLayout()
     if clip is None:
@@ -206,6 +229,7 @@ def write_bvh(path: str | os.PathLike, skeleton: Skeleton, clip: Clip | None = N
         clip = Clip(rest.rotations[None], rest.translations[None], DEFAULT_FRAME_TIME)
     if clip.rotations.shape[1] != len(skeleton):
         raise ValueError(f"clip has {clip.rotations.shape[1]} joints, skeleton has {len(skeleton)}")
+    still = POSITION_RTOL * figure_size(skeleton, clip) / layout.scale
     offsets, rotations, translations = skeleton.offsets, clip.rotations, clip.translations
     if layout.up != "+y":
         back = quat_conj(layout.turn)
@@ -223,10 +247,18 @@ def write_bvh(path: str | os.PathLike, skeleton: Skeleton, clip: Clip | None = N
         name = skeleton.names[old]
         parent = int(skeleton.parents[old])
         end_site = name in layout.end_sites and not skeleton.children(old)
-        moves = not np.allclose(translations[:, old], offsets[old], rtol=0.0, atol=1e-9 * max(1.0, np.abs(offsets).max()))
+        t = translations[:, old]
+        moves = bool(np.ptp(t, axis=0).max() > still)
         channels = () if end_site else _channels_for(name, parent, layout, moves)
-        joints.append(RawJoint(name, -1 if parent < 0 else new_index[parent], tuple(offsets[old]), channels, end_site))
-        columns.extend(_channel_values(channels, rotations[:, old], translations[:, old]))
+        if any(c in POSITION_CHANNELS for c in channels):
+            offset = (0.0, 0.0, 0.0)
+        elif np.abs(t - offsets[old]).max() <= still:
+            offset = tuple(offsets[old])
+        else:  # held away from its rest offset all clip long (a glTF clip can): that is its offset here
+            offset = tuple(t.mean(axis=0))
+        joints.append(RawJoint(name, -1 if parent < 0 else new_index[parent], offset, channels, end_site))
+        reference = None if reference_angles is None else reference_angles.get(name)
+        columns.extend(_channel_values(channels, rotations[:, old], translations[:, old], reference))
     motion = np.stack(columns, axis=1) if columns else np.zeros((clip.n_frames, 0))
     text = format_bvh(RawBvh(joints, clip.frame_time, motion), digits=digits)
     # No .bak: an export is regenerated from the rig, unlike a preset someone edited by hand.
@@ -246,26 +278,26 @@ def _depth_first(skeleton: Skeleton) -> list[int]:
 
 
 def _channels_for(name: str, parent: int, layout: BvhLayout, moves: bool) -> tuple[str, ...]:
-    channels = layout.channels.get(name)
-    if not channels:
-        channels = (POSITION_CHANNELS if parent < 0 else ()) + DEFAULT_ROTATION
-    if moves and not any(c in POSITION_CHANNELS for c in channels):
-        channels = POSITION_CHANNELS + tuple(channels)
-    if not any(c in ROTATION_CHANNELS for c in channels):
-        channels = tuple(channels) + DEFAULT_ROTATION
-    return tuple(channels)
+    given = layout.channels.get(name)
+    rot = tuple(c for c in given or () if c in ROTATION_CHANNELS) or DEFAULT_ROTATION
+    root_has = parent < 0 and (not given or any(c in POSITION_CHANNELS for c in given))
+    if not (moves or root_has):
+        return rot
+    # Position channels where the file had them (its order kept), else first, as is usual.
+    if given and any(c in POSITION_CHANNELS for c in given):
+        out = list(given)
+        missing = [c for c in POSITION_CHANNELS if c not in out]
+        return tuple(missing + out) if missing else tuple(out)
+    return POSITION_CHANNELS + rot
 
 
-def _channel_values(channels: tuple[str, ...], rotations: np.ndarray, translations: np.ndarray) -> list[np.ndarray]:
+def _channel_values(channels: tuple[str, ...], rotations: np.ndarray, translations: np.ndarray, reference=None) -> list[np.ndarray]:
     rot_order = "".join(c[0] for c in channels if c in ROTATION_CHANNELS)
     angles = None
     if rot_order:
-        with _warnings.catch_warnings():
-            # Gimbal lock: scipy picks one of the equivalent angle sets, which is still exact.
-            _warnings.simplefilter("ignore", UserWarning)
-            angles = quat_to_euler(rot_order, rotations)
-        # Keep curves continuous for other tools: no jumps of 360 degrees between frames.
-        angles = np.unwrap(angles, period=360.0, axis=0)
+        if reference is not None and np.shape(reference) != (len(rotations), 3):
+            reference = None  # not this clip's frames: continuity alone
+        angles = euler_channels(rot_order, rotations, reference)
     out = []
     for c in channels:
         if c in POSITION_CHANNELS:

@@ -76,13 +76,22 @@ def test_bake_at_weight_zero_writes_the_original_motion(name, options, tmp_path,
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert captured.err.rstrip().endswith("100%")
-    # Same hierarchy, channels, units and axes as the source file, same motion.
+    # Same hierarchy, rotation orders, units and axes as the source file, same motion; position
+    # channels only where a joint moves, and then on a zero OFFSET (issue 15).
     src, baked = parse_bvh((DATA / name).read_text()), parse_bvh(out.read_text())
-    assert [(j.name, j.channels, j.end_site) for j in baked.joints] == [(j.name, j.channels, j.end_site) for j in src.joints]
-    np.testing.assert_allclose([j.offset for j in baked.joints], [j.offset for j in src.joints], atol=1e-6)
+    assert [(j.name, _rotations(j.channels), j.end_site) for j in baked.joints] == [
+        (j.name, _rotations(j.channels), j.end_site) for j in src.joints
+    ]
+    for j, s in zip(baked.joints, src.joints):
+        expected = (0.0, 0.0, 0.0) if _rotations(j.channels) != j.channels and not j.end_site else s.offset
+        np.testing.assert_allclose(j.offset, expected, atol=1e-6, err_msg=j.name)
     a, b = read_bvh(DATA / name, scale=1.0), read_bvh(out, scale=1.0)
     pa, pb = world(a.skeleton, a.clip), world(b.skeleton, b.clip)
     np.testing.assert_allclose(pb, pa, atol=1e-6 * np.abs(pa).max())
+
+
+def _rotations(channels) -> tuple:
+    return tuple(c for c in channels if c.endswith("rotation"))
 
 
 @pytest.mark.parametrize("name", ["cmu_12_01_walk.bvh", "dataset-1_walk-right_normal_001.bvh", "pybvh_bvh_test1.bvh"])
