@@ -195,10 +195,15 @@ def test_bake_uses_the_stored_clip_when_no_clip_is_given(name, tmp_path, capsys)
     stored, given = tmp_path / "stored.bvh", tmp_path / "given.bvh"
     assert cmd_bake([str(preset), "-o", str(stored), "-q"]) == 0
     assert cmd_bake([str(preset), "--clip", str(DATA / name), "-o", str(given), "-q"]) == 0
-    # Written the way the imported file was: hierarchy, channels, units.
+    # Written the way the imported file was: hierarchy, rotation orders, units (position
+    # channels only where the joint moves, on a zero OFFSET: the unambiguous writer's rule).
     src, baked = parse_bvh((DATA / name).read_text()), parse_bvh(stored.read_text())
-    assert [(j.name, j.channels, j.end_site) for j in baked.joints] == [(j.name, j.channels, j.end_site) for j in src.joints]
-    np.testing.assert_allclose([j.offset for j in baked.joints], [j.offset for j in src.joints], atol=1e-6)
+    assert [(j.name, _rotations(j.channels), j.end_site) for j in baked.joints] == [
+        (j.name, _rotations(j.channels), j.end_site) for j in src.joints
+    ]
+    for j, s in zip(baked.joints, src.joints):
+        expected = (0.0, 0.0, 0.0) if _rotations(j.channels) != j.channels and not j.end_site else s.offset
+        np.testing.assert_allclose(j.offset, expected, atol=1e-6, err_msg=j.name)
     rig = load_preset(preset)
     a = read_clip_for(rig.skeleton, stored).clip
     b = read_clip_for(rig.skeleton, given).clip

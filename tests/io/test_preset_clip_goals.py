@@ -30,7 +30,7 @@ def test_an_older_file_loads_with_goals_that_do_not_follow_and_saves_as_it_was()
     assert all("follow_clip" not in c and "offset_keys" not in c for c in doc["chains"])
 
 
-def test_the_follow_flag_and_offset_keys_round_trip():
+def test_the_follow_flag_and_offset_keys_round_trip(tmp_path):
     imp = read_bvh(WALK)
     rig = rigedit.Rig(imp.skeleton, clip=imp.clip)
     for p in propose_chains(imp.skeleton, imp.clip.frame(0)):
@@ -39,11 +39,12 @@ def test_the_follow_flag_and_offset_keys_round_trip():
     arm = rig.chain("left_arm")
     arm.target = np.asarray(arm.target) + [0.0, 0.05, 0.0]
     rig.chain("left_leg").offset_keys = (Key(0.5, (0.0, 0.02, 0.0), "linear"), Key(0.9, (0.01, 0.0, 0.0), "constant"))
-    doc = json.loads(dumps_preset(rig))
+    rig.save(tmp_path / "walk.json")  # with its clip beside it (walk.clip.npz)
+    doc = json.loads((tmp_path / "walk.json").read_text())
     saved = {c["name"]: c for c in doc["chains"]}
     assert saved["left_arm"]["follow_clip"] is True
     assert [k["time"] for k in saved["left_arm"]["offset_keys"]["keys"]] == pytest.approx([k.time for k in arm.offset_keys])
-    again = loads_preset(json.dumps(doc), "walk.json")
+    again = rigedit.Rig.load(tmp_path / "walk.json")
     for ch in rig.chains:
         other = again.chain(ch.name)
         assert other.follow_clip and other.offset_keys == ch.offset_keys
