@@ -9,8 +9,7 @@ influence names a bind: a skeleton joint (`bind_joints`, -1 for none) and a 3x4 
 frame as rigedit's skeleton has it; a bind with no joint is just C (a mesh that never moves).
 For a glTF skin, C = S @ inverse_bind, S being whatever the file's joint world matrix holds
 beyond its rigid frame (scale): at the rest pose F @ C is the file's own joint matrix times
-its inverse bind matrix, and an axis turn applied to the whole skeleton turns the mesh with
-it, since the turn is in F alone.
+its inverse bind matrix (gltf_mesh adds the up-axis turn read_gltf may apply).
 
 Colour is per vertex (RGBA, linear as glTF's factors are); a vertex may also name a texture
 (`texture`, -1 for none) to look up at `uv`. Textures stay encoded (PNG or JPEG bytes): the
