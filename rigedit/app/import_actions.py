@@ -27,6 +27,7 @@ from rigedit.core.bake import BakeCancelled, bake
 from rigedit.core.rig import Rig
 from rigedit.io.bvh import BvhLayout, read_bvh, write_bvh
 from rigedit.io.gltf import read_gltf
+from rigedit.io.gltf_mesh import read_gltf_mesh
 
 from . import dialogs
 from .import_dialog import ChainProposalDialog
@@ -69,9 +70,9 @@ class ImportController(QObject):
 
         def reread(up: str):
             """Read (again) with this up axis: the dialog's override."""
-            skeleton, clip, layout, summary = _read(path, up)
+            skeleton, clip, layout, summary, gltf = _read(path, up)
             proposals = propose_chains(skeleton, skeleton.rest_pose() if clip is None else clip.frame(0))
-            read.update(skeleton=skeleton, clip=clip, layout=layout, summary=summary)
+            read.update(skeleton=skeleton, clip=clip, layout=layout, summary=summary, gltf=gltf)
             return proposals, f"{path.name}: {summary}"
 
         try:
@@ -94,7 +95,10 @@ class ImportController(QObject):
             self._fail("Cannot import", f"{path}: {e}")
             return False
         self._layout_for = (rig, layout) if layout is not None else None
-        self.w.document.replace_rig(rig, None)
+        mesh, note = _mesh_of(path, read["gltf"])
+        if note:
+            summary = f"{summary}; {note}"
+        self.w.document.replace_rig(rig, None, mesh)
         self.last_summary = summary
         self.last_error = None
         self.w.statusBar().showMessage(f"Imported {path.name}: {len(proposals)} chains; {summary}", 10_000)
@@ -150,16 +154,30 @@ class ImportController(QObject):
 
 
 def _read(path: Path, up: str = "auto"):
-    """(skeleton, clip or None, BVH layout or None, one-line summary)."""
+    """(skeleton, clip or None, BVH layout or None, one-line summary, GltfImport or None)."""
     ext = path.suffix.lower()
     if ext == ".bvh":
         imp = read_bvh(path, up_axis=up)
-        return imp.skeleton, imp.clip, imp.layout, imp.summary()
+        return imp.skeleton, imp.clip, imp.layout, imp.summary(), None
     if ext in (".glb", ".gltf"):
         imp = read_gltf(path, up_axis=up)
         turned = [w for w in imp.warnings if w.startswith("turned")]
-        return imp.skeleton, imp.clip, None, "; ".join([imp.summary()] + turned)
+        return imp.skeleton, imp.clip, None, "; ".join([imp.summary()] + turned), imp
     raise ValueError(f"{path}: rigedit imports .bvh, .glb and .gltf files")
+
+
+def _mesh_of(path: Path, gltf) -> tuple[object, str]:
+    """The glTF character's mesh bound to the imported skeleton, and a note for the status
+    line. A mesh that cannot be read leaves the rig as bones only: the note says why."""
+    if gltf is None:
+        return None, ""
+    try:
+        got = read_gltf_mesh(path, gltf)
+    except ValueError as e:
+        return None, f"mesh not shown: {e}"
+    if got.mesh is None:
+        return None, ""
+    return got.mesh, "; ".join([f"mesh of {len(got.mesh)} vertices"] + got.warnings)
 
 
 def install_import_actions(window: "MainWindow") -> ImportController:

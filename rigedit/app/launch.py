@@ -3,6 +3,7 @@
     rigedit [FILE]                                   open the editor (on FILE, or the humanoid)
     rigedit --screenshot OUT.png [FILE] [--size WxH] render once the solver has answered, save, exit
     rigedit --demo OUT.png [--size WxH]              drag the humanoid's left-hand target, save, exit
+    --view mesh|bones|both                           what the viewport shows (default: as last chosen)
 """
 from __future__ import annotations
 
@@ -36,6 +37,8 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--screenshot", metavar="OUT.png", help="save a screenshot of the window and exit")
     p.add_argument("--demo", metavar="OUT.png", help="drag the left-hand target, save a screenshot and exit")
     p.add_argument("--size", type=_size, default=(1280, 800), metavar="WxH", help="window size (default 1280x800)")
+    p.add_argument("--view", choices=("mesh", "bones", "both"),
+                   help="show the skinned mesh, the bones or both (default: as View > Mesh / Bones / Both was last left)")
     return p.parse_args(list(argv))
 
 
@@ -65,6 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     window = MainWindow(rig, args.file if rig is not None else None, keep_layout=not capturing)
     if args.screenshot or args.demo:
         return _capture(app, window, args)
+    _apply_view(window, args)
     window.show()
     # Everything built so far lives as long as the window: keep the cyclic GC from walking it
     # again and again while the user drags (full collections showed up in drag profiles).
@@ -87,10 +91,18 @@ def _open_imported(app, args, capturing: bool) -> int:
             print(f"rigedit: {window.importer.last_error}", file=sys.stderr)
             return 1
         return _capture(app, window, args)
+    _apply_view(window, args)
     window.show()
     gc.freeze()
     window.importer.import_file(args.file)  # a failure shows a dialog; the humanoid stays
     return app.exec()
+
+
+def _apply_view(window, args) -> None:
+    if args.view:
+        from .menus import set_view_mode
+
+        set_view_mode(window, args.view, remember=False)  # for this run; the menu's choice is kept
 
 
 def _capture(app, window, args) -> int:
@@ -98,6 +110,7 @@ def _capture(app, window, args) -> int:
 
     from . import capture
 
+    _apply_view(window, args)
     window.resize(*args.size)
     window.fit_docks()
     window.show()
