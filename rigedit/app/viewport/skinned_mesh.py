@@ -21,7 +21,7 @@ from rigedit.core.skinning import Skinner
 
 from .mesh_colours import vertex_colours
 from .mesh_item import ArrayMeshItem
-from .shading import headlight
+from .shading import vertex_lit
 
 MODES = ("mesh", "bones", "both")
 DEFAULT_MODE = "both"
@@ -39,7 +39,7 @@ class _ClearDepth(GLGraphicsItem.GLGraphicsItem):
 
 class SkinnedMeshView:
     def __init__(self, view) -> None:
-        self.item = ArrayMeshItem(shader=headlight(), glOptions="opaque")
+        self.item = ArrayMeshItem(shader=vertex_lit(), glOptions="opaque")  # shading.py: why per vertex
         self.item.setDepthValue(MESH_DEPTH)
         self.item.hide()  # until there is a mesh: an empty GLMeshItem fails to paint
         self.clear = _ClearDepth()
