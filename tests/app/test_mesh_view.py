@@ -191,3 +191,43 @@ def test_screenshot_takes_a_view(tmp_path, view, qapp):
     assert launch.main(["--screenshot", str(out), "--view", view, "--size", "640x480", str(DATA / "RiggedSimple.glb")]) == 0
     assert out.exists()
     assert settings.view_mode() == "both"  # not remembered
+
+
+class _Scene:
+    """Stands in for the viewport: the mesh view only adds its items to it."""
+
+    def __init__(self) -> None:
+        self.items = []
+
+    def addItem(self, item) -> None:  # noqa: N802 (pyqtgraph's name)
+        self.items.append(item)
+
+
+def test_a_new_pose_sends_vertices_and_normals_only(qapp):
+    from pyqtgraph.opengl.items.GLMeshItem import DirtyFlag
+
+    from rigedit.app.viewport.skinned_mesh import SkinnedMeshView
+    from rigedit.io.gltf import read_gltf
+    from rigedit.io.gltf_mesh import read_gltf_mesh
+
+    imp = read_gltf(CESIUM)
+    mesh = read_gltf_mesh(CESIUM, imp).mesh
+    view = SkinnedMeshView(_Scene())
+    view.set_mesh(mesh, len(imp.skeleton))
+    assert view.item.parseMeshData() == DirtyFlag.POSITION | DirtyFlag.FACES | DirtyFlag.NORMAL | DirtyFlag.COLOR
+    pos, rot = imp.skeleton.fk_matrices(imp.clip.frame(3))
+    assert view.set_pose(pos, rot)
+    assert view.item.parseMeshData() == DirtyFlag.POSITION | DirtyFlag.NORMAL
+    assert not view.set_pose(pos.copy(), rot.copy())  # the same pose: nothing skinned or sent
+    assert view.item.parseMeshData() == DirtyFlag(0) and view.skins == 1
+    view.set_mode("bones")
+    assert not view.set_pose(*imp.skeleton.fk_matrices(imp.clip.frame(4)))  # hidden: not skinned
+    assert view.skins == 1 and not view.item.visible()
+
+
+def test_mesh_view_without_a_mesh_shows_the_bones(make_window, qtbot):
+    w = make_window()
+    set_view_mode(w, "mesh", remember=False)
+    assert w.document.mesh is None
+    assert w.viewport.skeleton.joints.visible() and w.viewport.skeleton.bones.visible()
+    assert not w.viewport.mesh_view.item.visible()
