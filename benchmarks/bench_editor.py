@@ -11,10 +11,10 @@ design: only the newest matters).
     (run without a display it re-runs itself under xvfb-run)
 
 With --mesh FILE.glb ... (issue 15) each glTF character is imported as File > Import does
-and dragged with its skinned mesh shown (--view both or mesh): every new pose is skinned and
-its vertices sent to the GPU. Target there: 30 fps.
+and dragged with its skinned mesh shown (--view both or mesh; bones to compare in the same
+run): every new pose is skinned and its vertices sent to the GPU. Target there: 30 fps.
 
-    benchmarks/bench_editor.py --mesh /tmp/samples/RobotExpressive.glb ../shared/data/CesiumMan.glb
+    benchmarks/bench_editor.py --mesh /tmp/samples/RobotExpressive.glb ../shared/data/CesiumMan.glb --view both mesh bones
 
 Numbers on a shared 2-core machine under Xvfb/llvmpipe are indicative: run it 2-3 times.
 """
@@ -49,7 +49,8 @@ def main() -> int:
                    help="leave the timeline dock out (to see what it costs a drag)")
     p.add_argument("--uncompressed-only", action="store_true", help="only the every-move-delivered run")
     p.add_argument("--mesh", nargs="+", metavar="FILE", help="glTF characters to import and drag with their mesh shown")
-    p.add_argument("--view", choices=("mesh", "both"), default="both", help="with --mesh: what the viewport shows (default both)")
+    p.add_argument("--view", nargs="+", choices=("mesh", "both", "bones"), default=["both"],
+                   help="with --mesh: what the viewport shows, one row per view (default both; bones for comparison)")
     args = p.parse_args()
     if not os.environ.get("DISPLAY") and shutil.which("xvfb-run") and not os.environ.get("RIGEDIT_BENCH_CHILD"):
         env = dict(os.environ, RIGEDIT_BENCH_CHILD="1")
@@ -76,8 +77,8 @@ def main() -> int:
     size = tuple(int(v) for v in args.size.lower().split("x"))
     if args.mesh:
         for compress in (False,) if args.uncompressed_only else (True, False):
-            rows = [bench_mesh(app, Path(f), args.view, size, args.seconds, args.rate, compress) for f in args.mesh]
-            print_table(rows, size, compress, args.rate, f"skinned mesh shown (View > {args.view})", MESH_TARGET_FPS)
+            rows = [bench_mesh(app, Path(f), v, size, args.seconds, args.rate, compress) for f in args.mesh for v in args.view]
+            print_table(rows, size, compress, args.rate, "glTF characters (View > Mesh / Both / Bones)", MESH_TARGET_FPS)
         return 0
     presets = {pth.stem: pth for pth in bundled_presets()}
     names = args.rigs or sorted(presets, key=lambda n: -len(rigedit.Rig.load(presets[n]).skeleton))
@@ -106,7 +107,7 @@ def bench_mesh(app, path: Path, view: str, size, seconds: float, rate: float, co
     names = w.rig.chain_names
     chain = next((n for n in ("left_arm", "right_arm") if n in names), names[0])
     skins0 = w.viewport.mesh_view.skins
-    row = drag_window(app, w, path.stem, chain, size, seconds, rate, compress)
+    row = drag_window(app, w, f"{path.stem[:11]} {view}", chain, size, seconds, rate, compress)
     row["vertices"] = len(w.document.mesh) if w.document.mesh is not None else 0
     row["skins"] = w.viewport.mesh_view.skins - skins0
     return row
