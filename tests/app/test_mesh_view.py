@@ -231,3 +231,13 @@ def test_mesh_view_without_a_mesh_shows_the_bones(make_window, qtbot):
     assert w.document.mesh is None
     assert w.viewport.skeleton.joints.visible() and w.viewport.skeleton.bones.visible()
     assert not w.viewport.mesh_view.item.visible()
+
+
+def test_a_mesh_that_cannot_be_read_leaves_the_bones(make_window, qtbot, tmp_path):
+    from tests.io.test_gltf_mesh import small_character
+
+    bad = small_character(tmp_path, joints=np.array([[0, 5, 0, 0]] * 4), weights=np.array([[0.5, 0.5, 0, 0]] * 4))
+    w = imported(make_window, qtbot, bad)
+    assert w.document.mesh is None and "mesh not shown" in w.importer.last_summary
+    assert "JOINTS_0" in w.importer.last_summary
+    assert w.viewport.skeleton.joints.visible()
