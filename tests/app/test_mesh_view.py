@@ -86,7 +86,7 @@ def test_the_mesh_covers_the_characters_silhouette(make_window, qtbot):
     set_view_mode(w, "mesh", remember=False)
     hide_floor(w)
     mesh_px = drawn(frame(w))
-    verts = projected(w, w.viewport.mesh_view._skinner.positions)
+    verts = projected(w, w.viewport.mesh_view.positions)
     covered = on_pixels(grown(mesh_px), verts)
     assert covered.mean() > 0.99, covered.mean()
     # Nothing but the handles is drawn well away from the mesh's box on screen.
@@ -119,7 +119,7 @@ def test_the_mesh_moves_when_an_arm_is_dragged(make_window, qtbot):
     hide_floor(w)
     mv = w.viewport.mesh_view
     before_px = drawn(frame(w))
-    before = mv._skinner.positions.copy()
+    before = mv.positions.copy()
     skins = mv.skins
     ch = w.rig.chain("left_arm")
     target = np.asarray(ch.target)
@@ -128,7 +128,7 @@ def test_the_mesh_moves_when_an_arm_is_dragged(make_window, qtbot):
     drag(w.viewport, start, QPointF(start.x() + 60, start.y() - 90))
     wait_solved(qtbot, w)
     after_px = drawn(frame(w))
-    after = mv._skinner.positions
+    after = mv.positions
     assert mv.skins > skins
     moved = np.linalg.norm(after - before, axis=1)
     follows_hand = w.document.mesh.influences[np.arange(len(before)), np.argmax(w.document.mesh.weights, axis=1)]

@@ -109,6 +109,11 @@ class SkinnedMeshView:
         self._update_visibility()
         return True
 
+    @property
+    def positions(self) -> np.ndarray | None:
+        """(n, 3) the posed vertices last sent (the Skinner's array: overwritten by the next pose)."""
+        return None if self._skinner is None or self._last is None else self._skinner.positions
+
     def bounds(self) -> np.ndarray | None:
         """(2, 3) corners of the posed mesh's box, None when no mesh is shown."""
         return self._bounds if self.shows_mesh else None
