@@ -58,6 +58,13 @@ def exercise() -> None:
     look_at_frames(rig.skeleton, look, rig.skeleton.chain_indices(["Neck", "Head"]), pose.rotations, pose.translations, rows[:4])
     head_roll(rows, rows + 1.0, rows - 1.0)
     clamp_to_cone(rows, rows + 1.0, 0.5)
+    # The skinning kernel (issue 15): one triangle on the humanoid's first two joints.
+    from rigedit.core.mesh import Mesh
+    from rigedit.core.skinning import skin_mesh
+
+    tri = Mesh(rows[:3], [[0, 1, 2]], [[0, 1]] * 3, [[0.5, 0.5]] * 3, [0, 1], np.tile(np.eye(3, 4), (2, 1, 1)),
+               np.ones((3, 4)), np.zeros((3, 2)), [-1] * 3)
+    skin_mesh(tri, *rig.skeleton.fk_matrices(rig.skeleton.rest_pose()))
 
 
 def main() -> None:

@@ -52,6 +52,9 @@ class Document(QObject):
         self.body_goal: BodyState | None = None
         self._remembered_poles: dict[str, tuple[float, float, float]] = {}
         self._restored = False  # holds changes from a recovery file that no undo step knows
+        # The character's mesh (core.mesh.Mesh) bound to this rig's skeleton, when it was
+        # imported from a glTF file; the viewport draws it posed (issue 15).
+        self.mesh = None
         # A method, not a lambda: Qt drops it when this object goes, before the stack does.
         self.undo_stack.cleanChanged.connect(self._clean_changed)
 
@@ -70,10 +73,12 @@ class Document(QObject):
         self._path = Path(value) if value else None
         self.path_changed.emit()
 
-    def replace_rig(self, rig: Rig, path: str | Path | None) -> None:
-        """Edit another rig from now on; the undo history belongs to the old one and goes."""
+    def replace_rig(self, rig: Rig, path: str | Path | None, mesh=None) -> None:
+        """Edit another rig from now on; the undo history belongs to the old one and goes.
+        `mesh`: the character's mesh bound to rig's skeleton (None: bones only)."""
         self.undo_stack.clear()
         self._rig = rig
+        self.mesh = mesh
         self._path = Path(path) if path else None
         self._selected = rig.chain_names[0] if rig.chain_names else ""
         self.reports = {}

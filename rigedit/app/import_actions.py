@@ -39,7 +39,8 @@ from rigedit.core.skeleton import Skeleton
 from rigedit.io.bvh import read_bvh
 from rigedit.io.clip_source import bvh_layout, remember_source
 from rigedit.io.export import ExportSource, bvh_source, export_rig, read_gltf_source
-from rigedit.io.gltf import list_animations
+from rigedit.io.gltf import GltfImport, list_animations
+from rigedit.io.gltf_mesh import read_gltf_mesh
 
 from . import dialogs, settings
 from .import_dialog import ChainProposalDialog
@@ -120,7 +121,10 @@ class ImportController(QObject):
             self._fail("Cannot import", f"{path}: {e}")
             return False
         self._source_for = (rig, source)
-        self.w.document.replace_rig(rig, None)
+        mesh, note = _mesh_of(path, r.gltf)
+        if note:
+            summary = f"{summary}; {note}"
+        self.w.document.replace_rig(rig, None, mesh)
         self.last_summary = summary
         self.last_error = None
         # A name survives the file being re-exported with its animations in another order;
@@ -204,6 +208,7 @@ class _Read:
     summary: str  # one line
     animation: int | None = None  # a glTF's animation index
     animation_name: str = ""  # its name in the file ("" when unnamed)
+    gltf: GltfImport | None = None  # a glTF import, for its mesh
 
 
 def _is_gltf(path: Path) -> bool:
@@ -223,8 +228,23 @@ def _read(path: Path, up: str = "auto", animation: int | str | None = None) -> _
         remember_source(imp)
         turned = [w for w in imp.warnings if w.startswith("turned")]
         name = "" if imp.animation is None or imp.animation == f"animations[{imp.animation_index}]" else imp.animation
-        return _Read(imp.skeleton, imp.clip, ExportSource(str(path), gltf=gltf), "; ".join([imp.summary()] + turned), imp.animation_index, name)
+        source = ExportSource(str(path), gltf=gltf)
+        return _Read(imp.skeleton, imp.clip, source, "; ".join([imp.summary()] + turned), imp.animation_index, name, imp)
     raise ValueError(f"{path}: rigedit imports .bvh, .glb and .gltf files")
+
+
+def _mesh_of(path: Path, gltf) -> tuple[object, str]:
+    """The glTF character's mesh bound to the imported skeleton, and a note for the status
+    line. A mesh that cannot be read leaves the rig as bones only: the note says why."""
+    if gltf is None:
+        return None, ""
+    try:
+        got = read_gltf_mesh(path, gltf)
+    except ValueError as e:
+        return None, f"mesh not shown: {e}"
+    if got.mesh is None:
+        return None, ""
+    return got.mesh, "; ".join([f"mesh of {len(got.mesh)} vertices"] + got.warnings)
 
 
 def install_import_actions(window: "MainWindow") -> ImportController:

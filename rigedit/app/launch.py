@@ -4,6 +4,7 @@
     rigedit FILE.glb --animation NAME|INDEX          import that animation of a glTF (default: the first)
     rigedit --screenshot OUT.png [FILE] [--size WxH] render once the solver has answered, save, exit
     rigedit --demo OUT.png [--size WxH]              drag the humanoid's left-hand target, save, exit
+    --view mesh|bones|both                           what the viewport shows (default: as last chosen)
 """
 from __future__ import annotations
 
@@ -39,6 +40,8 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--animation", metavar="NAME|INDEX",
                    help="when FILE is a .glb/.gltf to import: its animation, by name or index from 0 (default: the first)")
     p.add_argument("--size", type=_size, default=(1280, 800), metavar="WxH", help="window size (default 1280x800)")
+    p.add_argument("--view", choices=("mesh", "bones", "both"),
+                   help="show the skinned mesh, the bones or both (default: as View > Mesh / Bones / Both was last left)")
     args = p.parse_args(list(argv))
     if args.animation is not None and not (args.file and Path(args.file).suffix.lower() in (".glb", ".gltf")):
         p.error("--animation picks the animation of a .glb or .gltf FILE to import")
@@ -71,6 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     window = MainWindow(rig, args.file if rig is not None else None, keep_layout=not capturing)
     if args.screenshot or args.demo:
         return _capture(app, window, args)
+    _apply_view(window, args)
     window.show()
     # Everything built so far lives as long as the window: keep the cyclic GC from walking it
     # again and again while the user drags (full collections showed up in drag profiles).
@@ -94,10 +98,18 @@ def _open_imported(app, args, capturing: bool) -> int:
             print(f"rigedit: {window.importer.last_error}", file=sys.stderr)
             return 1
         return _capture(app, window, args)
+    _apply_view(window, args)
     window.show()
     gc.freeze()
     window.importer.import_file(args.file, animation=args.animation)  # a failure shows a dialog; the humanoid stays
     return app.exec()
+
+
+def _apply_view(window, args) -> None:
+    if args.view:
+        from .menus import set_view_mode
+
+        set_view_mode(window, args.view, remember=False)  # for this run; the menu's choice is kept
 
 
 def _capture(app, window, args) -> int:
@@ -105,6 +117,7 @@ def _capture(app, window, args) -> int:
 
     from . import capture
 
+    _apply_view(window, args)
     window.resize(*args.size)
     window.fit_docks()
     window.show()

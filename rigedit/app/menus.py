@@ -1,4 +1,4 @@
-"""The menu bar: File, Edit, View."""
+"""The menu bar: File, Edit, View (camera, viewpoints, navigation, overlays, Mesh / Bones / Both)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -60,6 +60,8 @@ def build_menus(w: "MainWindow") -> None:
     w.action_show_limits = _toggle(w, m, "Show &Limits", w.viewport.show_limits, w.viewport.set_show_limits)
     w.action_show_reach = _toggle(w, m, "Show Rea&ch", w.viewport.show_reach, w.viewport.set_show_reach)
     m.addSeparator()
+    _view_modes(w, m)
+    m.addSeparator()
     panels = m.addMenu("&Panels")
     w.panels_menu = panels
 
@@ -111,6 +113,46 @@ def _navigation(w: "MainWindow", menu) -> None:
         w.navigation_actions[preset] = act
     menu.setToolTipsVisible(True)
     w.viewport.set_navigation(current)
+
+
+_VIEW_MODES = [("mesh", "&Mesh", "the character's skinned mesh (bones where it has none)"),
+               ("bones", "&Bones", "the skeleton's bones only"),
+               ("both", "Mesh &and Bones", "the mesh, with the bones drawn over it")]
+
+
+def _view_modes(w: "MainWindow", menu) -> None:
+    """View > Mesh / Bones / Both, remembered across runs."""
+    group = QActionGroup(w)
+    group.setExclusive(True)
+    w.view_mode_actions = {}
+    w.remember_view_mode = True
+    current = settings.view_mode()
+    for mode, label, tip in _VIEW_MODES:
+        act = QAction(label, w)
+        act.setCheckable(True)
+        act.setChecked(mode == current)
+        act.setStatusTip(f"Show {tip}")
+        act.setData(mode)
+        group.addAction(act)
+        menu.addAction(act)
+        act.toggled.connect(lambda on, m=mode: on and set_view_mode(w, m, remember=w.remember_view_mode))
+        w.view_mode_actions[mode] = act
+    w.viewport.set_view_mode(current)
+
+
+def set_view_mode(w: "MainWindow", mode: str, *, remember: bool = True) -> None:
+    """Show the mesh, the bones or both (as View > Mesh / Bones / Both does); `remember`
+    keeps it for the next run (a --screenshot run's --view does not)."""
+    w.viewport.set_view_mode(mode)
+    if remember:
+        settings.save_view_mode(mode)
+    act = w.view_mode_actions[mode]
+    if not act.isChecked():
+        w.remember_view_mode = remember  # checking it calls this again, from the action
+        try:
+            act.setChecked(True)
+        finally:
+            w.remember_view_mode = True
 
 
 def set_navigation(w: "MainWindow", preset: str) -> None:

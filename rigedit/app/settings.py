@@ -95,3 +95,15 @@ def set_last_folder(kind: str, folder: str | Path) -> None:
     s = settings()
     s.setValue(f"folders/{kind}", str(Path(folder).resolve()))
     s.sync()
+
+
+def view_mode(default: str = "both") -> str:
+    """View > Mesh / Bones / Both, as last chosen ("mesh", "bones" or "both")."""
+    value = settings().value("view_mode", default)
+    return value if value in ("mesh", "bones", "both") else default
+
+
+def save_view_mode(mode: str) -> None:
+    s = settings()
+    s.setValue("view_mode", mode)
+    s.sync()

@@ -21,10 +21,8 @@ from rigedit.core.bake import bake
 from rigedit.core.clip import Clip
 from rigedit.core.rig import Rig
 
-from .bvh import AUTO_TURNS, DEFAULT_FRAME_TIME, BvhLayout, read_bvh, write_bvh
-from .bvh_axes import UP_TO_Y, parse_up, turned
+from .bvh import DEFAULT_FRAME_TIME, BvhLayout, read_bvh, write_bvh
 from .bvh_format import ROTATION_CHANNELS, parse_bvh
-from .bvh_units import guess_up_axis
 from .export_gltf import GLTF_SUFFIXES, GltfSource, write_gltf
 from .export_usd import USD_SUFFIXES  # pxr itself is imported only when a USD file is written
 from .gltf import GltfImport, read_gltf
@@ -106,19 +104,9 @@ def read_gltf_source(path: str | os.PathLike, *, animation: int | str = 0, up: s
     stood up), and where its joints are in the document: the turn is kept, so that the glTF
     writer can take it back off the copied document."""
     path = os.fspath(path)
-    imp = read_gltf(path, animation=animation)
-    up = parse_up(up)
-    axis = up
-    if up == "auto":
-        pose = imp.skeleton.rest_pose() if imp.clip is None else imp.clip.frame(0)
-        axis, reason = guess_up_axis(imp.skeleton, pose)
-        axis = axis if axis in AUTO_TURNS else "+y"
-    turn = None
-    if axis != "+y":
-        turn = UP_TO_Y[axis]
-        imp.skeleton, imp.clip = turned(imp.skeleton, imp.clip, turn)
-        imp.warnings.append(f"turned from {axis} up to +Y up ({'guessed: ' + reason if up == 'auto' else 'given'})")
-    return imp, GltfSource(path, tuple(imp.nodes), None if turn is None else tuple(float(v) for v in turn))
+    imp = read_gltf(path, animation=animation, up_axis=up)
+    turned_by = None if np.array_equal(imp.turn, (0.0, 0.0, 0.0, 1.0)) else tuple(float(v) for v in imp.turn)
+    return imp, GltfSource(path, tuple(imp.nodes), turned_by)
 
 
 def bvh_source(path: str | os.PathLike, layout: BvhLayout, warnings=()) -> ExportSource:

@@ -64,6 +64,9 @@ class GltfImport:
     animation: str | None  # name (or "animations[i]") of the imported animation
     warnings: list[str] = field(default_factory=list)
     animation_index: int | None = None  # its index in the file's animations
+    # The quaternion the file's world was turned by to stand Y-up (up_axis), identity when not:
+    # joint world transforms are turn * W * turn^-1 (bvh_axes.turned); gltf_mesh needs it.
+    turn: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.0, 0.0, 1.0]))
 
     def summary(self) -> str:
         anim = "no animation" if self.clip is None else (
@@ -146,6 +149,7 @@ def _upright(imp: GltfImport, up: str) -> GltfImport:
         axis = "+y"
     if axis != "+y":
         imp.skeleton, imp.clip = turned(imp.skeleton, imp.clip, UP_TO_Y[axis])
+        imp.turn = np.asarray(UP_TO_Y[axis], dtype=np.float64)
         imp.warnings.append(f"turned from {axis} up to +Y up ({'given' if up != 'auto' else reason})")
     return imp
 

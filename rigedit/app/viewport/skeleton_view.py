@@ -30,6 +30,15 @@ class SkeletonView:
         self._face_colours = np.zeros((0, 4), dtype=np.float32)
         self._positions: np.ndarray | None = None
         self._colours_sent = False
+        self._shown = True  # View > Mesh hides the bones (set_shown)
+
+    def set_shown(self, on: bool) -> None:
+        self._shown = bool(on)
+        self.joints.setVisible(self._shown)
+        self.bones.setVisible(self._shown and self._has_bones())
+
+    def _has_bones(self) -> bool:
+        return self.bones.vertexes is not None and len(self._tails) > 0
 
     def set_structure(self, parents: np.ndarray, chains: list[list[int]], selected: int | None) -> None:
         """Which bones to draw and their colours: chain `k`'s bones in chain colour k, brighter
@@ -72,6 +81,6 @@ class SkeletonView:
                 colours = np.repeat(self._face_colours[:, None, :], 3, axis=1)
                 self._colours_sent = True
             self.bones.set_triangles(corners, face_normals(corners), colours)
-            if not self.bones.visible():
+            if self._shown and not self.bones.visible():
                 self.bones.show()
         self.joints.setData(pos=positions.astype(np.float32))

@@ -28,6 +28,7 @@ from .gl_window import GLWindow
 from .ground_view import GroundView
 from .overlays import LineOverlay, limit_lines, reach_shell
 from .skeleton_view import SkeletonView
+from .skinned_mesh import GRID_DEPTH, SkinnedMeshView
 
 _Y_UP = QMatrix4x4(*camera.Y_UP_TO_GL.flatten().tolist())
 DEFAULT_AZIMUTH = -62.0  # degrees: a three-quarter view from the character's front-left
@@ -56,11 +57,14 @@ class Viewport(GLWindow):
 
         self.grid = gl.GLGridItem(color=tuple(int(255 * c) for c in palette.GRID))
         self.grid.rotate(90, 1, 0, 0)  # the grid is drawn in its own XY plane; the floor is world XZ
+        self.grid.setDepthValue(GRID_DEPTH)  # before the mesh (skinned_mesh.py says why)
         self.addItem(self.grid)
         self.axes = gl.GLLinePlotItem(pos=np.zeros((4, 3)), mode="lines", width=1.5, antialias=True)
         self.axes.setGLOptions("translucent")
+        self.axes.setDepthValue(GRID_DEPTH)
         self.addItem(self.axes)
         self.ground = GroundView(self)  # issue 8: the rig's ground, if it has one
+        self.mesh_view = SkinnedMeshView(self)  # issue 15: the character's skinned mesh
         self.skeleton = SkeletonView(self)
         self.gizmos = GizmoView(self)
         self.reach = LineOverlay(self, palette.REACH_SHELL)
@@ -122,6 +126,9 @@ class Viewport(GLWindow):
         # every dip and step of it.
         self.grid.setVisible(ground is None)
         self.axes.setVisible(ground is None)
+        self.mesh_view.set_mesh(getattr(self.doc, "mesh", None), len(rig.skeleton))
+        self.skeleton.set_shown(self.mesh_view.shows_bones)
+        self._pose_mesh()
         self._restyle()
 
     def _chain_changed(self, _name: str) -> None:
@@ -162,6 +169,7 @@ class Viewport(GLWindow):
         rig = self.doc.rig
         pos = rig.world_positions()
         self.skeleton.set_positions(pos)
+        self._pose_mesh()
         targets, poles, mids, out = {}, {}, {}, set()
         grounded = rig.grounded_targets()  # issue 8: ground-feet targets follow the ground
         for name in rig.chain_names:
@@ -208,6 +216,22 @@ class Viewport(GLWindow):
                                    np.concatenate(colours) if colours else None)
         else:
             self.limits.clear()
+
+    def _pose_mesh(self) -> None:
+        if self.mesh_view.shows_mesh:
+            rig = self.doc.rig
+            self.mesh_view.set_pose(*rig.skeleton.fk_matrices(rig.pose))
+
+    @property
+    def view_mode(self) -> str:
+        """"mesh", "bones" or "both" (View > Mesh / Bones / Both)."""
+        return self.mesh_view.mode
+
+    def set_view_mode(self, mode: str) -> None:
+        self.mesh_view.set_mode(mode)
+        self.skeleton.set_shown(self.mesh_view.shows_bones)
+        self._pose_mesh()
+        self.schedule_sync()
 
     def set_show_limits(self, on: bool) -> None:
         self.show_limits = bool(on)
@@ -320,6 +344,9 @@ class Viewport(GLWindow):
             for f in (0, clip.n_frames // 2, clip.n_frames - 1):
                 pts.append(here + clip.translations[f, 0])
         # --- end issue 8
+        box = self.mesh_view.bounds()  # issue 15: the mesh reaches past the joints (the head's top)
+        if box is not None:
+            pts.append(box)
         return np.concatenate(pts)
 
     # --- drawing ----------------------------------------------------------------------------
