@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
+from . import settings
 from .help_menu import install_help_menu
 from .recent import fill_recent  # noqa: F401 - the window refreshes Open Recent through here
 from .viewport import navigation

@@ -62,12 +62,18 @@ def _bvh_for(skeleton: Skeleton, path: str) -> MatchedClip:
     if imp.clip is None:
         raise BvhError(path, None, "the file has no motion frames")
     _same_names(imp.skeleton, skeleton, path)
+    # A joint with position channels takes its place from the motion: its OFFSET says nothing
+    # of the proportions (rigedit's writer puts 0 0 0 there so that readers agree).
+    fixed = [
+        i for i, n in enumerate(skeleton.names)
+        if not any(c.endswith("position") for c in imp.layout.channels.get(n, ()))
+    ]
     fits = []
     for k, up in enumerate(UP_TO_Y):  # +y first: an exact tie keeps the file's axes
-        scale, residual = _fit(skeleton, imp.skeleton, up)
+        scale, residual = _fit(skeleton, imp.skeleton, up, fixed)
         fits.append((residual, k, up, scale))
     residual, _, up, scale = min(fits)
-    _check_fit(skeleton, imp.skeleton, scale, up, path)
+    _check_fit(skeleton, imp.skeleton, scale, up, path, fixed)
     matched = read_bvh(path, scale=scale, up_axis=up)
     clip = _reorder(matched.skeleton, matched.clip, skeleton, path)
     return MatchedClip(clip, matched.layout, "bvh")
@@ -95,9 +101,13 @@ def _offsets_in(skeleton: Skeleton, order: Skeleton) -> np.ndarray:
     return skeleton.offsets[[skeleton.index(n) for n in order.names]]
 
 
-def _fit(target: Skeleton, source: Skeleton, up: str) -> tuple[float, float]:
+def _fit(target: Skeleton, source: Skeleton, up: str, use: list[int] | None = None) -> tuple[float, float]:
+    """The least-squares scale of source's offsets onto target's (over the joints `use`,
+    default all) after turning `up` to +Y, and the worst residual."""
     b = quat_rotate(UP_TO_Y[up], _offsets_in(source, target))
     a = target.offsets
+    if use is not None:
+        a, b = a[use], b[use]
     bb = float(np.sum(b * b))
     scale = float(np.sum(a * b)) / bb if bb > 0 else 1.0
     if not scale > 0:
@@ -105,9 +115,11 @@ def _fit(target: Skeleton, source: Skeleton, up: str) -> tuple[float, float]:
     return scale, float(np.abs(a - scale * b).max())
 
 
-def _check_fit(target: Skeleton, source: Skeleton, scale: float, up: str, path: str) -> None:
+def _check_fit(target: Skeleton, source: Skeleton, scale: float, up: str, path: str, use: list[int] | None = None) -> None:
     b = quat_rotate(UP_TO_Y[up], _offsets_in(source, target) * scale)
     diff = np.linalg.norm(target.offsets - b, axis=1)
+    if use is not None:
+        diff[[i for i in range(len(diff)) if i not in set(use)]] = 0.0
     size = max(float(np.abs(target.offsets).max()), 1e-12)
     worst = int(np.argmax(diff))
     if diff[worst] > FIT_RTOL * size:

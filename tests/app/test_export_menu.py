@@ -44,6 +44,11 @@ def cesium_window(make_window):
 def test_export_of_an_imported_gltf_keeps_its_document(cesium_window, tmp_path, errors):
     window = cesium_window
     assert window.importer.import_file(CESIUM, ask=False)
+    rig = window.rig
+    # Imported goals follow the clip; a goal moved mid-clip keys an offset the IK then adds.
+    rig.time = rig.clip.n_frames * rig.clip.frame_time / 2
+    arm = rig.chain("left_arm")
+    arm.target = np.asarray(arm.target) + [0.0, 0.05, 0.0]
     out = tmp_path / "cesium.glb"
     assert window.importer.export_file(out)
     assert errors == []
@@ -52,7 +57,6 @@ def test_export_of_an_imported_gltf_keeps_its_document(cesium_window, tmp_path, 
     assert len(after.animations) == len(before.animations) + 1
     # The first animation is the rig's result (its chains' IK over the clip): re-imported, it
     # is that result, and differs from the clip as recorded where the IK moved limbs.
-    rig = window.rig
     result = result_clip(rig)
     again = read_gltf(out)
     expected = world_positions(rig.skeleton, result)
