@@ -66,6 +66,8 @@ def propose(skeleton: Skeleton, pose: Pose) -> list[ChainProposal]:
     quadruped = bool(front)
     groups = [(hind, "hind_{}_leg" if quadruped else "{}_leg", "leg"), (front, "front_{}_leg", "arm"),
               (body.arms, "{}_arm", "arm")]
+    # A centipede: legs of the third and further hubs along the body, numbered.
+    groups += [(limbs, f"{{}}_leg_{k}", "leg") for k, limbs in enumerate(list(body.legs.values())[2:], 3)]
     for limbs, pattern, bends in groups:
         paired = sorted(zip(limbs, sides(fig, limbs, forward)), key=lambda ls: ls[1] != "left")
         for limb, side in paired:
