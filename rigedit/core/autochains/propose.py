@@ -64,8 +64,8 @@ def propose(skeleton: Skeleton, pose: Pose) -> list[ChainProposal]:
         out.append(make(fig, "head", general, head, None, "the neck and head above the spine"))
 
     quadruped = bool(front)
-    groups = [(hind, "hind_{}_leg" if quadruped else "{}_leg", "leg"), (front, "front_{}_leg", "arm"),
-              (body.arms, "{}_arm", "arm")]
+    groups = [(body.arms, "{}_arm", "arm"), (front, "front_{}_leg", "arm"),
+              (hind, "hind_{}_leg" if quadruped else "{}_leg", "leg")]
     # A centipede: legs of the third and further hubs along the body, numbered.
     groups += [(limbs, f"{{}}_leg_{k}", "leg") for k, limbs in enumerate(list(body.legs.values())[2:], 3)]
     for limbs, pattern, bends in groups:
