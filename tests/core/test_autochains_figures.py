@@ -8,9 +8,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rigedit.core.autochains import find_hips, propose_chains
 from rigedit.core.skeleton import Skeleton
+from rigedit.core.transforms import quat_mul
 
 SKELETONS = Path(__file__).with_name("skeletons")
 
@@ -234,3 +237,33 @@ def test_sides_come_from_the_shape_not_the_names(make):
     found = {p.name: p for p in propose_chains(other)}
     assert pos[other.index(found["left_leg"].joints[0])][0] > 0
     assert pos[other.index(found["left_arm"].joints[0])][0] > 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["mixamo", "daz_genesis", "sfu", "robot", "fox"]), st.floats(0.01, 100.0),
+       st.floats(-np.pi, np.pi), st.tuples(*[st.floats(-50.0, 50.0)] * 3))
+def test_units_turns_and_places_change_nothing_but_the_poles_with_them(which, scale, yaw, shift):
+    # The rules are fractions of the figure's size and read the facing from the pose, so a
+    # figure in other units, turned about the vertical and moved elsewhere gets the same
+    # chains, with targets and poles moved as its joints are.
+    sk = {"mixamo": mixamo, "daz_genesis": daz_genesis, "sfu": sfu,
+          "robot": lambda: fixture("robot_expressive.json"), "fox": lambda: fixture("fox.json")}[which]()
+    base = {p.name: p for p in propose_chains(sk)}
+    pose = sk.rest_pose()
+    root = int(np.flatnonzero(sk.parents < 0)[0])
+    turn = np.array([0.0, np.sin(yaw / 2), 0.0, np.cos(yaw / 2)])
+    c, s = np.cos(yaw), np.sin(yaw)
+    rot = np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])  # the same turn as a matrix
+    scaled = Skeleton(sk.names, sk.parents, sk.offsets * scale, sk.rest_rotations)
+    pose = scaled.rest_pose()
+    pose.rotations[root] = quat_mul(turn, pose.rotations[root])
+    pose.translations[root] = rot @ pose.translations[root] + np.array(shift)
+    moved = {p.name: p for p in propose_chains(scaled, pose)}
+    assert {k: p.joints for k, p in moved.items()} == {k: p.joints for k, p in base.items()}
+    place = lambda v: rot @ (v * scale) + np.array(shift)  # noqa: E731
+    for k, p in base.items():
+        np.testing.assert_allclose(moved[k].target, place(p.target), atol=1e-9 * scale + 1e-9)
+        if p.pole is None:
+            assert moved[k].pole is None
+        else:
+            np.testing.assert_allclose(moved[k].pole, place(p.pole), atol=1e-7 * scale + 1e-7)
