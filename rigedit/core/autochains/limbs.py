@@ -13,6 +13,12 @@ limb's own bones are.
   (the two-bone solver bends the shoulder and the elbow). A leg is the whole run of long
   segments up to its end: two for a person (thigh, shin), three for a dog's hind leg down to
   the paw (a FABRIK chain).
+- A limb with twist joints in it (Daz's ThighTwist, ShldrTwist, ForearmTwist) is still two
+  segments, but a FABRIK chain over every joint: a chain is a connected run of joints and the
+  two-bone solver takes exactly three, so a two-bone chain over the bend joints alone would
+  have to skip the twist joints between them, which a chain cannot; FABRIK keeps each bone's
+  length and reaches the same target (its pole and the twist joints' own turns are the
+  animator's to limit).
 """
 from __future__ import annotations
 
