@@ -267,3 +267,19 @@ def test_units_turns_and_places_change_nothing_but_the_poles_with_them(which, sc
             assert moved[k].pole is None
         else:
             np.testing.assert_allclose(moved[k].pole, place(p.pole), atol=1e-7 * scale + 1e-7)
+
+
+def test_a_centipede_gets_every_pair_of_legs_numbered():
+    joints = [("s0", None, (0.0, 1.0, 0.0))]
+    for k in range(5):
+        if k:
+            joints.append((f"s{k}", f"s{k - 1}", (0.0, 0.0, 0.1)))
+        for side, x in (("a", 0.1), ("b", -0.1)):  # no side words: the sides come from the shape
+            joints += [(f"{side}1_{k}", f"s{k}", (x, 0.0, 0.0)), (f"{side}2_{k}", f"{side}1_{k}", (0.0, -0.5, 0.05)),
+                       (f"{side}3_{k}", f"{side}2_{k}", (0.0, -0.5, -0.05)), (f"{side}4_{k}", f"{side}3_{k}", (0.0, -0.02, 0.05))]
+    found = chains(Skeleton.from_joints(joints))
+    for k in range(5):
+        assert found[f"left_leg_{k + 1}"] == (f"a1_{k}", f"a2_{k}", f"a3_{k}")
+        assert found[f"right_leg_{k + 1}"] == (f"b1_{k}", f"b2_{k}", f"b3_{k}")
+    assert len(found) == 10 + 1  # and a spine (s1 .. s4) over the body
+    assert found["spine"] == ("s1", "s2", "s3", "s4")

@@ -31,11 +31,13 @@ class _Body:
         self.arms: list[Limb] = []
         if self.hips is None:
             return
-        head = head_end(fig, leg_joints)
+        head = head_end(fig, leg_joints, self.hips)
         if head is None or head == self.hips:
             return
         self.top, self.path = body_path(fig, self.hips, head)
-        if self.front is not None:
+        if len(self.legs) > 2:
+            pass  # a centipede: no chest, one spine over the whole body
+        elif self.front is not None:
             self.chest = self.front if self.front in self.path else None
         else:
             found = chest_on(fig, self.path, leg_joints)
@@ -63,11 +65,13 @@ def propose(skeleton: Skeleton, pose: Pose) -> list[ChainProposal]:
     if head:
         out.append(make(fig, "head", general, head, None, "the neck and head above the spine"))
 
-    quadruped = bool(front)
-    groups = [(body.arms, "{}_arm", "arm"), (front, "front_{}_leg", "arm"),
-              (hind, "hind_{}_leg" if quadruped else "{}_leg", "leg")]
-    # A centipede: legs of the third and further hubs along the body, numbered.
-    groups += [(limbs, f"{{}}_leg_{k}", "leg") for k, limbs in enumerate(list(body.legs.values())[2:], 3)]
+    if len(body.legs) > 2:  # a centipede: every pair numbered from the hips on, knees forward
+        groups = [(body.arms, "{}_arm", "arm")]
+        groups += [(limbs, f"{{}}_leg_{k}", "leg") for k, limbs in enumerate(body.legs.values(), 1)]
+    else:
+        quadruped = bool(front)
+        groups = [(body.arms, "{}_arm", "arm"), (front, "front_{}_leg", "arm"),
+                  (hind, "hind_{}_leg" if quadruped else "{}_leg", "leg")]
     for limbs, pattern, bends in groups:
         paired = sorted(zip(limbs, sides(fig, limbs, forward)), key=lambda ls: ls[1] != "left")
         for limb, side in paired:

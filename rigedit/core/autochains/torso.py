@@ -6,11 +6,15 @@ when there is one (so raised arms do not pass for a neck).
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .figure import Figure
 from .limbs import ARM_REACH
 
 
-def head_end(fig: Figure, legs: set[int]) -> int | None:
+def head_end(fig: Figure, legs: set[int], hips: int) -> int | None:
+    """The highest joint outside the legs; of joints as high, the one furthest from the hips
+    (a level body, a centipede's, runs to its far end)."""
     free = [j for j in range(len(fig)) if j not in legs]
     if not free:
         return None
@@ -18,7 +22,8 @@ def head_end(fig: Figure, legs: set[int]) -> int | None:
     if named:
         top = max(named, key=lambda j: (fig.height[j], -j))
         free = [j for j in fig.subtree(top) if j not in legs]
-    return max(free, key=lambda j: (fig.height[j], -j))
+    far = np.linalg.norm(fig.pos[free] - fig.pos[hips], axis=1)
+    return max(zip(free, far), key=lambda jf: (fig.height[jf[0]], jf[1], -jf[0]))[0]
 
 
 def body_path(fig: Figure, hips: int, head: int) -> tuple[int, list[int]]:
@@ -67,7 +72,9 @@ def spine_and_head(fig: Figure, path: list[int], chest: int | None) -> tuple[lis
 def tails(fig: Figure, hips: int, skip: set[int]) -> list[list[int]]:
     out = []
     for c in long_branches(fig, hips, skip):
-        line = fig.trimmed(fig.main_line(c))
+        line = fig.main_line(c)
+        cut = next((i for i, j in enumerate(line) if j in skip), len(line))
+        line = fig.trimmed(line[:cut])  # not on into a leg further along
         if len(line) >= 2:
             out.append(line)
     return out
