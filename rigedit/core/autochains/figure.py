@@ -64,14 +64,6 @@ class Figure:
             out.append(j)
         return out
 
-    def is_below(self, j: int, top: int) -> bool:
-        """j is top or one of its descendants."""
-        while j >= 0:
-            if j == top:
-                return True
-            j = self.parents[j]
-        return False
-
     def subtree(self, j: int) -> list[int]:
         out, stack = [], [j]
         while stack:
