@@ -4,7 +4,7 @@ arms off it."""
 from __future__ import annotations
 
 from .figure import Figure
-from .limbs import Limb, cut_limb, leg_hubs
+from .limbs import Limb, cut_limb, leg_hubs, level_with
 from .torso import body_path, chest_on, head_end
 
 
@@ -16,6 +16,8 @@ class Body:
         hubs = leg_hubs(fig)
         self.legs: dict[int, list[Limb]] = {}
         for h, kids in hubs.items():
+            if self.legs and not level_with(fig, next(iter(self.legs)), h):
+                continue  # a biped's long arms: found as arms, off the chest, below
             limbs = [limb for c in kids if (limb := cut_limb(fig, h, c, "leg")) is not None and len(limb.joints) >= 2]
             if limbs:
                 self.legs[h] = limbs

@@ -1,7 +1,7 @@
 """Which way a figure faces, from its pose first and its names last.
 
 In order, the first that says something clearly (more than CLEAR of the figure's size):
-1. toes: the bones past the feet point forward (people, most rigs);
+1. toes: the bones past the feet on the ground point forward (people, most rigs);
 2. a quadruped's body: from the hips to the chest (both with legs to the ground);
 3. bent knees point forward, bent elbows back;
 4. names: left_* limbs on the left (a T-pose robot with no toes and straight legs).
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .figure import UP, Figure
-from .limbs import Limb
+from .limbs import FOOT_BAND, Limb
 
 CLEAR = 0.01
 
@@ -28,7 +28,10 @@ def facing(fig: Figure, legs: list[Limb], arms: list[Limb], front_hub: int | Non
         return v / n if n > CLEAR * fig.size else None
 
     toes = np.zeros(3)
-    for leg in legs:
+    # A lifted foot swings its toes any way (CesiumMan's first frame points them back):
+    # the feet on the ground say it, when there are any.
+    planted = [leg for leg in legs if fig.low[leg.line[0]] <= fig.ground + FOOT_BAND * fig.tall]
+    for leg in planted or legs:
         tip = leg.line.index(leg.joints[-1])
         if tip < len(leg.line) - 1:
             toes += fig.pos[leg.line[-1]] - fig.pos[leg.joints[-1]]

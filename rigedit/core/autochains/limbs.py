@@ -3,8 +3,9 @@ limb's own bones are.
 
 - A leg is a branch that runs a long way down to the ground: at least LEG_REACH of the
   figure's height below the joint it hangs from, and ending within FOOT_BAND of the lowest
-  point. The hips are the joint where two of them branch (a quadruped has two such joints;
-  the hips are the one nearer the root, the other is the chest).
+  point, or mirroring such a leg (a lifted foot). The hips are the joint where two of them
+  branch (a quadruped has two such joints, level with each other: the hips are the one
+  nearer the root, the other is the chest).
 - Along a limb's main line (the longest run, figure.main_line) bones are grouped into
   segments: a zero-length bone or a twist joint (named so) does not end one. The limb's
   end (hand, foot, paw) is the end of its last long segment, one at least half as long as
@@ -24,12 +25,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .figure import Figure
+import numpy as np
+
+from .figure import UP, Figure
 
 LEG_REACH = 0.25  # a leg's run below its hub, and its drop, as a fraction of the figure's height
 FOOT_BAND = 0.15  # how far above the lowest point a foot may be (a walk lifts one foot)
 LONG_SEGMENT = 0.5  # a limb's segment is long when at least this fraction of its longest
 ARM_REACH = 0.15  # an arm's run from the chest, as a fraction of the figure's height
+TWIN = 0.25  # a leg's twin reaches as far as it, within this fraction
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,9 @@ def leg_hubs(fig: Figure) -> dict[int, list[int]]:
         )
 
     candidates = {h: [c for c in kids if leggy(h, c)] for h, kids in enumerate(fig.children)}
+    for h, legs in candidates.items():
+        if legs:  # a walk lifts a foot higher than FOOT_BAND: its twin is a leg all the same
+            legs.extend(c for c in fig.children[h] if c not in legs and any(_twin(fig, h, c, leg) for leg in legs))
     hubs = {h: cs for h, cs in candidates.items() if len(cs) >= 2}
     holds_hub = set()
     for h in hubs:
@@ -65,6 +72,31 @@ def leg_hubs(fig: Figure) -> dict[int, list[int]]:
         ones = [h for h, cs in candidates.items() if cs]
         simple = {h: candidates[h] for h in ones if not any(a in candidates and candidates[a] for a in fig.ancestors(h)[1:])}
     return dict(sorted(simple.items(), key=lambda kv: (fig.depth[kv[0]], kv[0])))
+
+
+def _twin(fig: Figure, h: int, c: int, leg: int) -> bool:
+    """c mirrors the leg at `leg`: as long (within TWIN), going down as far as a leg must,
+    and starting off to the other side of the hub."""
+    if not (fig.height[h] - fig.low[c] >= LEG_REACH * fig.tall and abs(fig.reach[c] - fig.reach[leg]) <= TWIN * fig.reach[leg]):
+        return False
+    a, b = (fig.horizontal(fig.pos[_off_hub(fig, h, k)] - fig.pos[h]) for k in (c, leg))
+    return float(a @ b) < 0.0
+
+
+def _off_hub(fig: Figure, h: int, c: int) -> int:
+    """The first joint down c's main line that is not on the hub's spot (CMU's LHipJoint is)."""
+    for j in fig.main_line(c):
+        if np.linalg.norm(fig.pos[j] - fig.pos[h]) > fig.tiny:
+            return j
+    return c
+
+
+def level_with(fig: Figure, hips: int, hub: int) -> bool:
+    """A second hub of legs is a quadruped's chest only when the body runs level from the
+    hips to it; straight above the hips it is a biped's chest with long arms (RobotExpressive's
+    hang to the floor's level in some frames)."""
+    d = fig.pos[hub] - fig.pos[hips]
+    return float(np.linalg.norm(fig.horizontal(d))) >= abs(float(d @ UP))
 
 
 def segments(fig: Figure, line: list[int]) -> list[tuple[int, int, float]]:
