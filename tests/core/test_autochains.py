@@ -323,3 +323,16 @@ def test_bent_limbs_without_a_left_right_pair_use_their_own_bend():
     (p,) = propose_chains(sk, Pose(sk.rest_rotations, sk.offsets))
     assert p.name == "left_leg"
     assert p.pole[2] > 0.5
+
+
+@pytest.mark.parametrize("name", ["cmu_12_01_walk.bvh", "dataset-1_walk-right_normal_001.bvh", "pybvh_bvh_test1.bvh",
+                                  "CesiumMan.glb"])
+def test_the_same_chains_on_every_frame_of_the_clip(name):
+    # Limbs come from mirrored pairs in the hierarchy, not from where the feet are: a lifted
+    # foot, a stride or a frame in the air changes nothing (nor the sides: planted, flat
+    # feet and bent knees say which way the figure faces).
+    imp = read_bvh(DATA / name) if name.endswith(".bvh") else read_gltf(DATA / name)
+    frames = np.linspace(0, imp.clip.n_frames - 1, 16).astype(int)
+    first = {p.name: p.joints for p in propose_chains(imp.skeleton, imp.clip.frame(0))}
+    for k in frames:
+        assert {p.name: p.joints for p in propose_chains(imp.skeleton, imp.clip.frame(int(k)))} == first, k

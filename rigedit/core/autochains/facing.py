@@ -1,7 +1,7 @@
 """Which way a figure faces, from its pose first and its names last.
 
 In order, the first that says something clearly (more than CLEAR of the figure's size):
-1. toes: the bones past the feet on the ground point forward (people, most rigs);
+1. toes: the bones past the feet on the ground, where they lie flat, point forward;
 2. a quadruped's body: from the hips to the chest (both with legs to the ground);
 3. bent knees point forward, bent elbows back;
 4. names: left_* limbs on the left (a T-pose robot with no toes and straight legs).
@@ -12,9 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from .figure import UP, Figure
-from .limbs import FOOT_BAND, Limb
+from .limbs import Limb
 
 CLEAR = 0.01
+PLANTED = 0.05  # a foot on the ground: this close to the lowest point, in figure heights
 
 
 def facing(fig: Figure, legs: list[Limb], arms: list[Limb], front_hub: int | None) -> tuple[np.ndarray | None, str]:
@@ -30,11 +31,13 @@ def facing(fig: Figure, legs: list[Limb], arms: list[Limb], front_hub: int | Non
     toes = np.zeros(3)
     # A lifted foot swings its toes any way (CesiumMan's first frame points them back):
     # the feet on the ground say it, when there are any.
-    planted = [leg for leg in legs if fig.low[leg.line[0]] <= fig.ground + FOOT_BAND * fig.tall]
+    planted = [leg for leg in legs if fig.low[leg.line[0]] <= fig.ground + PLANTED * fig.tall]
     for leg in planted or legs:
         tip = leg.line.index(leg.joints[-1])
         if tip < len(leg.line) - 1:
-            toes += fig.pos[leg.line[-1]] - fig.pos[leg.joints[-1]]
+            v = fig.pos[leg.line[-1]] - fig.pos[leg.joints[-1]]
+            if np.linalg.norm(fig.horizontal(v)) >= abs(float(v @ UP)):  # a foot flat, not on its toes
+                toes += v
     if (f := clear(toes)) is not None:
         return f, "toes"
     if front_hub is not None and legs:

@@ -48,6 +48,10 @@ class Figure:
             if p >= 0:
                 self.low[p] = min(self.low[p], self.low[j])
                 self.reach[p] = max(self.reach[p], self.reach[j] + self.bone[j])
+        # The longest run below any joint but a root: a root's first bone may be the motion's
+        # path (Bandai's joint_Root, left at the origin while the Hips walk away).
+        inner = [self.reach[j] for j in range(n) if self.parents[j] >= 0]
+        self.span = float(max(inner)) if inner else float(self.reach.max()) if n else 0.0
         self.depth = [0] * n
         for j, p in enumerate(self.parents):
             if p >= 0:
