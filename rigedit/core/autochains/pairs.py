@@ -26,26 +26,33 @@ def _same(fig: Figure, p: float, q: float, span: float) -> bool:
     return abs(p - q) <= SAME_BONE * max(p, q) + SLACK * span
 
 
-def _mirrored(fig: Figure, a: int, b: int, span: float) -> bool:
+def _mirrored(fig: Figure, a: int, b: int, span: float, segs: dict[int, list[float]]) -> bool:
     """The same bone from the hub and the same segments down the main lines (segments: a
     twist joint on one side only, or a zero-length joint, changes nothing)."""
     if not _same(fig, fig.bone[a], fig.bone[b], span):
         return False
-    x, y = _segments(fig, a), _segments(fig, b)
+    x, y = segs[a], segs[b]
     return len(x) == len(y) and all(_same(fig, p, q, span) for p, q in zip(x, y))
 
 
 def pair_at(fig: Figure, h: int, skip: set[int] = frozenset()) -> tuple[int, int] | None:
     """The two children of h that mirror each other and are long enough to be limbs (of
-    several such pairs, the longest)."""
+    several such pairs, the one reaching furthest).
+
+    Children are tried longest first against the ones about as long after them, so a joint
+    with hundreds of limbs costs about one comparison each, not one per pair.
+    """
     span = fig.span
-    kids = [c for c in fig.children[h] if c not in skip and fig.reach[c] >= LIMB * span]
-    best = None
+    kids = sorted((c for c in fig.children[h] if c not in skip and fig.reach[c] >= LIMB * span),
+                  key=lambda c: (-fig.reach[c], c))
+    segs = {c: _segments(fig, c) for c in kids}
     for i, a in enumerate(kids):
         for b in kids[i + 1:]:
-            if _mirrored(fig, a, b, span) and (best is None or fig.reach[a] > fig.reach[best[0]]):
-                best = (a, b)
-    return best
+            if not _same(fig, fig.reach[a], fig.reach[b], span):
+                break  # shorter still from here on
+            if _mirrored(fig, a, b, span, segs):
+                return (a, b) if a < b else (b, a)
+    return None
 
 
 def find_hips(fig: Figure) -> tuple[int, tuple[int, int]] | None:
