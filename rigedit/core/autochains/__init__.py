@@ -1,9 +1,12 @@
 """Propose IK chains for an imported skeleton from its hierarchy and its shape.
 
-Limbs are found by where the skeleton branches and how long and low the branches run
-(limbs.py), the spine and head along the path from the hips up (torso.py), the facing from
-the pose (facing.py); names only break ties (names.py). So a CMU, Daz, Mixamo, Bandai or
-SFU humanoid, a glTF sample (CesiumMan, RobotExpressive) or a quadruped (the Fox) get:
+The hips are the root-most joint where a mirrored pair of long branches leaves (left and
+right legs have the same segments), the chest the next such joint on the way to the head
+(pairs.py, body.py); where a limb's own bones are along its branch comes from their lengths
+(limbs.py), the spine and head from the path up (torso.py), which way the figure faces and
+so its sides and poles from the pose (facing.py); names only break ties (names.py). So a
+CMU, Daz, Mixamo, Bandai or SFU humanoid, a glTF sample (CesiumMan, RobotExpressive) or a
+quadruped (the Fox) get, on any frame of their clips:
 
 - legs from the hips down to the foot (a dog's hind leg down to the paw), arms from the
   shoulder to the hand; two-bone with a pole in front of the knee or behind the elbow, or

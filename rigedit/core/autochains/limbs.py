@@ -1,11 +1,10 @@
 """Limbs from the shape of the hierarchy: where legs branch, and where along a branch the
 limb's own bones are.
 
-- A leg is a branch that runs a long way down to the ground: at least LEG_REACH of the
-  figure's height below the joint it hangs from, and ending within FOOT_BAND of the lowest
-  point, or mirroring such a leg (a lifted foot). The hips are the joint where two of them
-  branch (a quadruped has two such joints, level with each other: the hips are the one
-  nearer the root, the other is the chest).
+- Legs come in mirrored pairs (pairs.py). A skeleton with none (a single leg) falls back
+  to leg_hubs: a leg is then a branch that runs a long way down to the ground, at least
+  LEG_REACH of the figure's height below the joint it hangs from and ending within FOOT_BAND
+  of the lowest point, or mirroring such a leg (a lifted foot).
 - Along a limb's main line (the longest run, figure.main_line) bones are grouped into
   segments: a zero-length bone or a twist joint (named so) does not end one. The limb's
   end (hand, foot, paw) is the end of its last long segment, one at least half as long as
