@@ -31,6 +31,9 @@ def _mirrored(fig: Figure, a: int, b: int, span: float, segs: dict[int, list[flo
     twist joint on one side only, or a zero-length joint, changes nothing)."""
     if not _same(fig, fig.bone[a], fig.bone[b], span):
         return False
+    for c in (a, b):
+        if c not in segs:
+            segs[c] = _segments(fig, c)
     x, y = segs[a], segs[b]
     return len(x) == len(y) and all(_same(fig, p, q, span) for p, q in zip(x, y))
 
@@ -40,12 +43,13 @@ def pair_at(fig: Figure, h: int, skip: set[int] = frozenset()) -> tuple[int, int
     several such pairs, the one reaching furthest).
 
     Children are tried longest first against the ones about as long after them, so a joint
-    with hundreds of limbs costs about one comparison each, not one per pair.
+    with hundreds of limbs costs about one comparison each, not one per pair; a child's
+    segments are walked only when it is compared.
     """
     span = fig.span
     kids = sorted((c for c in fig.children[h] if c not in skip and fig.reach[c] >= LIMB * span),
                   key=lambda c: (-fig.reach[c], c))
-    segs = {c: _segments(fig, c) for c in kids}
+    segs: dict[int, list[float]] = {}  # only for children compared: a spine running on is not
     for i, a in enumerate(kids):
         for b in kids[i + 1:]:
             if not _same(fig, fig.reach[a], fig.reach[b], span):
