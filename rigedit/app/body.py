@@ -1,4 +1,5 @@
-"""The body (the rig's first root joint) as the body handle moves it.
+"""The body (the rig's first root joint) as the body handle moves it, and where the handle
+sits (the hips: BodyJoint).
 
 Its position is the root's translation: the skeleton's rest offset and, under a clip, every
 frame of the clip's root path shifted alike, so saving keeps it. The document moves the body
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rigedit import Rig
+from rigedit.core.autochains import find_hips
 
 
 @dataclass(frozen=True, eq=False)
@@ -32,6 +34,35 @@ def root_of(rig: Rig) -> int | None:
     """The first root, as the gait takes it (rig_gait.body_transform)."""
     roots = [j for j, p in enumerate(rig.skeleton.parents) if p < 0]
     return roots[0] if roots else None
+
+
+class BodyJoint:
+    """Where the body handle sits: the hips (the joint the legs branch from, as the chain
+    proposer finds them), or the first root when there are none or they hang from another
+    root. A BVH's root is often a zero joint on the floor (Bandai's `joint_Root`), far from
+    the figure. Found once per skeleton: the search runs FK and walks the hierarchy."""
+
+    def __init__(self) -> None:
+        self._for: tuple[object, int | None] | None = None
+
+    def of(self, rig: Rig) -> int | None:
+        sk = rig.skeleton
+        if self._for is None or self._for[0] is not sk:
+            root = root_of(rig)
+            name = find_hips(sk, rig.animated_pose()) if root is not None else None
+            j = sk.index(name) if name is not None else root
+            if j is not None and root is not None and not _below(sk.parents, j, root):
+                j = root  # the handle moves the first root: it must sit on something that follows
+            self._for = (sk, j)
+        return self._for[1]
+
+
+def _below(parents, j: int, top: int) -> bool:
+    while j >= 0:
+        if j == top:
+            return True
+        j = int(parents[j])
+    return False
 
 
 def body_state(rig: Rig) -> BodyState:

@@ -23,7 +23,7 @@ from PySide6.QtGui import QUndoStack
 
 from rigedit import ChainReport, ChainSettings, Rig
 
-from .body import BodyState, apply_body, body_state, root_of
+from .body import BodyJoint, BodyState, apply_body, body_state, root_of
 from .commands import EditChainCommand, MoveBodyCommand
 
 
@@ -43,6 +43,7 @@ class Document(QObject):
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
         self._rig = rig
+        self._body_joint = BodyJoint()  # where the body handle sits, found once per skeleton
         self._path = Path(path) if path else None
         self._selected = rig.chain_names[0] if rig.chain_names else ""
         self.reports: dict[str, ChainReport] = {}
@@ -135,12 +136,16 @@ class Document(QObject):
         return root_of(self._rig)
 
     def body_position(self) -> np.ndarray | None:
-        """Where the body is at the current time: the animated root's translation (a root
-        has no parent, so this is its world position before any ground lowers it)."""
+        """Where the body handle is at the current time: the hips in the animated pose (before
+        any ground lowers them), or the animated root's translation for a rig without legs
+        or whose root is the hips. Dragging it moves the root by as much."""
         j = self._root()
         if j is None:
             return None
         rig = self._rig
+        hips = self._body_joint.of(rig)
+        if hips is not None and hips != j:
+            return rig.skeleton.fk_matrices(rig.animated_pose())[0][hips].copy()
         if rig.clip is None:
             return rig.skeleton.offsets[j].copy()
         return np.asarray(rig.clip.pose_at(rig.time).translations[j], dtype=np.float64)

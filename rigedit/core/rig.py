@@ -202,23 +202,44 @@ class Rig:
             ch._fit = None
             raise
         self._chains[ch.name] = ch
-        self._plans[ch.name] = _Plan(idx, self._parents[idx[0]], below)
+        plan = _Plan(idx, self._parents[idx[0]], below)
+        self._plans[ch.name] = plan
         ch._goals = self._clip_goals
-        self._link_plans()
+        writers = self._writers_index()
+        # Appended last, the new chain changes no earlier chain's upstream: link it alone,
+        # so adding n chains costs n times one chain's joints, not n passes over all chains.
+        self._link(ch.name, plan, writers)
+        self._cache.forget_frame()  # what chains read has changed: a full pass
 
     def _link_plans(self) -> None:
         """Record, for each chain, the earlier chains whose output it reads: those that turn a
         joint above its root (its base moves) or one of its own joints (what it blends with)."""
-        written: list[tuple[str, set[int]]] = []
+        writers = _Writers(self._plans)
         for name, plan in self._plans.items():
-            reads = set(plan.idx[:-1])
-            j = plan.parent
-            while j >= 0:
-                reads.add(j)
-                j = self._parents[j]
-            plan.upstream = tuple(other for other, joints in written if joints & reads)
-            written.append((name, set(plan.idx)))  # a look_at chain turns its tip too
+            self._link(name, plan, writers)
+        self._writers = writers
         self._cache.forget_frame()  # what chains read has changed: a full pass
+
+    def _writers_index(self) -> "_Writers":
+        """The joint -> writing chains index for the current plans (all but the newest).
+        Rebuilt when it belongs to another plans dict (a copy's, or none yet)."""
+        writers = getattr(self, "_writers", None)
+        if writers is None or writers.plans is not self._plans:
+            writers = _Writers(self._plans)
+            for name, plan in list(self._plans.items())[:-1]:
+                writers.add(name, plan)
+            self._writers = writers
+        return writers
+
+    def _link(self, name: str, plan: "_Plan", writers: "_Writers") -> None:
+        """Link one chain to the chains already in `writers` (the earlier ones), then add it."""
+        reads = list(plan.idx[:-1])
+        j = plan.parent
+        while j >= 0:
+            reads.append(j)
+            j = self._parents[j]
+        plan.upstream = writers.upstream_of(reads)
+        writers.add(name, plan)  # a look_at chain turns its tip too
 
     # --- animation input -------------------------------------------------------------------
 
@@ -407,6 +428,31 @@ class _Plan:
     def __init__(self, idx: list[int], parent: int, below: list[int]) -> None:
         self.idx, self.parent, self.below = idx, parent, below
         self.upstream: tuple[str, ...] = ()  # earlier chains whose output this one reads
+
+
+class _Writers:
+    """Which chains turn each joint, in the order they were added: what a new chain's
+    upstream is looked up in, one joint at a time. Belongs to one plans dict (`plans`)."""
+
+    __slots__ = ("plans", "by_joint", "order", "lookups")
+
+    def __init__(self, plans: dict) -> None:
+        self.plans = plans
+        self.by_joint: dict[int, list[str]] = {}
+        self.order: dict[str, int] = {}
+        self.lookups = 0  # joints looked up, for tests counting the work (no timing)
+
+    def add(self, name: str, plan: "_Plan") -> None:
+        self.order[name] = len(self.order)
+        for j in plan.idx:
+            self.by_joint.setdefault(j, []).append(name)
+
+    def upstream_of(self, reads: list[int]) -> tuple[str, ...]:
+        found: set[str] = set()
+        for j in reads:
+            self.lookups += 1
+            found.update(self.by_joint.get(j, ()))
+        return tuple(sorted(found, key=self.order.__getitem__))
 
 
 def _reader() -> Callable[[str | Path], Rig]:

@@ -3,7 +3,8 @@
 What is imported:
 - The joints of every skin (or of the one named by `skin`); several skins sharing joints give
   one skeleton. Nodes between two joints that no skin lists are kept as joints too, so the
-  hierarchy stays connected. The rest pose is the nodes' own transforms (translation,
+  hierarchy stays connected, and so are empty leaf nodes under a leaf joint (the end of its
+  bone, as FBX converters write it). The rest pose is the nodes' own transforms (translation,
   rotation, scale or `matrix`), not the inverse bind matrices.
 - Ancestors above the top joints (a Z-up conversion node, a scaled or rotated armature) are
   baked into the root joints, so the skeleton stands in the scene's world frame, Y-up as glTF
@@ -234,6 +235,18 @@ def _skeleton_nodes(doc: GltfDocument, skins: list[int], parent_of: dict[int, in
             path.append(a)
         else:
             no_joint_above.update(path)
+
+    # A leaf joint's bone has no end in the skin; converters from FBX keep it as an empty
+    # child node (RobotExpressive's LowerLegL_end at the ankle). Kept as a joint, it gives
+    # that last bone its length, so a leg reaches the foot.
+    has_kept_child = {parent_of[k] for k in keep if k in parent_of}
+    for j in joints:
+        if j in has_kept_child:
+            continue
+        for c in doc.gltf.nodes[j].children or []:
+            node = doc.gltf.nodes[c]
+            if not node.children and node.mesh is None and node.skin is None and node.camera is None:
+                keep.add(c)
 
     def kept_parent(n: int) -> int:
         while n in parent_of:

@@ -59,7 +59,7 @@ def test_menu_has_import_and_export_above_save(window):
     assert texts.index(window.action_export_bvh.text()) < save
 
 
-@pytest.mark.parametrize("name, chains", [("cmu_12_01_walk.bvh", 5), ("CesiumMan.glb", 5), ("RiggedSimple.glb", 1)])
+@pytest.mark.parametrize("name, chains", [("cmu_12_01_walk.bvh", 6), ("CesiumMan.glb", 6), ("RiggedSimple.glb", 1)])  # limbs, spine, head
 def test_import_without_asking_opens_the_rig_with_its_clip(walk_window, qtbot, name, chains, errors):
     window = walk_window
     assert importer(window).import_file(DATA / name, ask=False)
@@ -89,7 +89,7 @@ def test_proposal_dialog_edits(qtbot):
     d.solver_box(names.index("right_leg")).setCurrentText("fabrik")
     d.table.item(names.index("left_leg"), 4).setCheckState(Qt.CheckState.Unchecked)  # no pole
     got = {c.name: c for c in d.chains()}
-    assert sorted(got) == ["arm_L", "left_leg", "right_arm", "right_leg"]
+    assert sorted(got) == ["arm_L", "head", "left_leg", "right_arm", "right_leg"]
     assert got["right_leg"].solver == "fabrik" and got["arm_L"].solver == "two_bone"
     assert got["left_leg"].pole is None and got["right_leg"].pole is not None
     assert ok.isEnabled()
@@ -116,7 +116,7 @@ def test_import_through_the_dialog(walk_window, qtbot, errors):
 
     QTimer.singleShot(200, edit_and_accept)
     assert ctl.import_file(WALK)
-    assert window.rig.chain_names == ["left_arm", "right_arm", "plant_L", "right_leg"]
+    assert window.rig.chain_names == ["head", "left_arm", "right_arm", "plant_L", "right_leg"]
     assert errors == []
 
 

@@ -26,8 +26,10 @@ EXPECTED = {
         "right_arm": ("RightArm", "RightForeArm", "RightHand"),
         "left_leg": ("LeftUpLeg", "LeftLeg", "LeftFoot"),
         "right_leg": ("RightUpLeg", "RightLeg", "RightFoot"),
-        # Neck sits on Spine1 with a zero-length bone, so the spine ends at the chest.
+        # Neck sits on Spine1 with a zero-length bone, so the spine ends at the chest and
+        # the head chain starts on that spot.
         "spine": ("LowerBack", "Spine", "Spine1"),
+        "head": ("Neck", "Neck1", "Head", "Head_End"),
     },
     "dataset-1_walk-right_normal_001.bvh": {
         "left_arm": ("UpperArm_L", "LowerArm_L", "Hand_L"),
@@ -35,6 +37,7 @@ EXPECTED = {
         "left_leg": ("UpperLeg_L", "LowerLeg_L", "Foot_L"),
         "right_leg": ("UpperLeg_R", "LowerLeg_R", "Foot_R"),
         "spine": ("Spine", "Chest", "Neck"),
+        "head": ("Neck", "Head"),  # Head_End has no length
     },
     "pybvh_bvh_test1.bvh": {
         "left_arm": ("LeftArm", "LeftForeArm", "LeftHand"),
@@ -42,6 +45,7 @@ EXPECTED = {
         "left_leg": ("LeftUpLeg", "LeftLeg", "LeftFoot"),
         "right_leg": ("RightUpLeg", "RightLeg", "RightFoot"),
         "spine": ("Spine", "Spine1", "Spine2", "Spine3", "Neck"),
+        "head": ("Neck", "Neck1", "Head", "Head_End"),
     },
     "CesiumMan.glb": {
         # CesiumMan's left arm is numbered backwards: __4_ is the shoulder, __2_ the wrist.
@@ -50,6 +54,7 @@ EXPECTED = {
         "left_leg": ("leg_joint_L_1", "leg_joint_L_2", "leg_joint_L_3"),
         "right_leg": ("leg_joint_R_1", "leg_joint_R_2", "leg_joint_R_3"),
         "spine": ("Skeleton_torso_joint_2", "torso_joint_3", "Skeleton_neck_joint_1"),
+        "head": ("Skeleton_neck_joint_1", "Skeleton_neck_joint_2"),
     },
     "RiggedSimple.glb": {"chain": ("Bone", "Bone.001")},
 }
@@ -82,7 +87,7 @@ def test_chains_found_on_each_data_file(name):
     pos, _ = skeleton.fk_matrices(pose)
     for p in found.values():
         skeleton.chain_indices(p.joints)  # connected, root to tip
-        assert p.solver == ("two_bone" if len(p.joints) == 3 and p.name != "spine" else "fabrik")
+        assert p.solver == ("two_bone" if len(p.joints) == 3 and p.name not in ("spine", "head") else "fabrik")
         np.testing.assert_allclose(p.target, pos[skeleton.index(p.joints[-1])], atol=1e-12)
 
 
@@ -192,6 +197,7 @@ def test_naming_schemes(scheme):
         "left_leg": (n["l_thigh"], n["l_shin"], n["l_foot"]),
         "right_leg": (n["r_thigh"], n["r_shin"], n["r_foot"]),
         "spine": (n["spine"], n["chest"], n["neck"]),
+        "head": (n["neck"], n["head"]),
     }
     # Facing +Z: knee poles at +Z of the knee, elbow poles at -Z of the elbow.
     pos, _ = sk.fk_matrices(sk.rest_pose())
@@ -271,13 +277,14 @@ def quadruped(front="LeftArm"):
 def test_four_legs(front):
     sk = quadruped(front)
     found = by_name(propose_chains(sk))
-    assert set(found) == {"front_left_leg", "front_right_leg", "hind_left_leg", "hind_right_leg", "spine", "tail"}
+    assert set(found) == {"front_left_leg", "front_right_leg", "hind_left_leg", "hind_right_leg", "spine", "head", "tail"}
     if front == "LeftArm":
         assert found["front_left_leg"].joints == ("LeftArm", "LeftForeArm", "LeftHand")
     else:
         assert found["front_left_leg"].joints == ("LeftFrontLeg", "LeftFrontKnee", "LeftFrontFoot")
     assert found["hind_right_leg"].joints == ("RightUpLeg", "RightLeg", "RightFoot")
     assert found["spine"].joints == ("Spine", "Chest", "Neck")
+    assert found["head"].joints == ("Neck", "Head")
     assert found["tail"].joints == ("Tail1", "Tail2", "Tail3")
     pos, _ = sk.fk_matrices(sk.rest_pose())
     for name in ("front_left_leg", "hind_left_leg"):
@@ -316,3 +323,16 @@ def test_bent_limbs_without_a_left_right_pair_use_their_own_bend():
     (p,) = propose_chains(sk, Pose(sk.rest_rotations, sk.offsets))
     assert p.name == "left_leg"
     assert p.pole[2] > 0.5
+
+
+@pytest.mark.parametrize("name", ["cmu_12_01_walk.bvh", "dataset-1_walk-right_normal_001.bvh", "pybvh_bvh_test1.bvh",
+                                  "CesiumMan.glb"])
+def test_the_same_chains_on_every_frame_of_the_clip(name):
+    # Limbs come from mirrored pairs in the hierarchy, not from where the feet are: a lifted
+    # foot, a stride or a frame in the air changes nothing (nor the sides: planted, flat
+    # feet and bent knees say which way the figure faces).
+    imp = read_bvh(DATA / name) if name.endswith(".bvh") else read_gltf(DATA / name)
+    frames = np.linspace(0, imp.clip.n_frames - 1, 16).astype(int)
+    first = {p.name: p.joints for p in propose_chains(imp.skeleton, imp.clip.frame(0))}
+    for k in frames:
+        assert {p.name: p.joints for p in propose_chains(imp.skeleton, imp.clip.frame(int(k)))} == first, k

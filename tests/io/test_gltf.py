@@ -189,6 +189,29 @@ def test_scaled_ancestors_matrix_nodes_and_unlisted_nodes_between_joints(tmp_pat
     assert only_tail.skeleton.names == ["hip", "tail"]
 
 
+def test_an_empty_leaf_node_under_a_leaf_joint_is_kept_as_its_bone_end(tmp_path):
+    # FBX converters (RobotExpressive) write a leaf bone's end as an empty child node: kept,
+    # it gives the bone its length (a leg down to the foot). Meshes, nodes with children and
+    # nodes under joints that have joint children are not joints.
+    nodes = [
+        {"name": "hip", "children": [1, 5], "translation": [0, 1, 0]},
+        {"name": "knee", "children": [2, 3, 4], "translation": [0.1, -0.5, 0]},
+        {"name": "knee_end", "translation": [0, -0.45, 0]},
+        {"name": "knee_mesh", "mesh": 0},
+        {"name": "knee_group", "children": [6]},
+        {"name": "hip_end", "translation": [0, 0.2, 0]},
+        {"name": "deep", "translation": [0, 0.1, 0]},
+    ]
+    path = write_gltf(tmp_path / "ends.gltf", nodes, [{"joints": [0, 1]}])
+    doc = json.loads(path.read_text())
+    doc["meshes"] = [{"primitives": [{"attributes": {}}]}]
+    path.write_text(json.dumps(doc))
+    imp = read_gltf(path)
+    assert imp.skeleton.names == ["hip", "knee", "knee_end"]  # hip_end: hip has a joint child
+    pos = skeleton_positions(imp, imp.skeleton.rest_pose())
+    np.testing.assert_allclose(pos["knee_end"], [0.1, 0.05, 0.0], atol=1e-12)
+
+
 @pytest.mark.parametrize("interp", ["LINEAR", "STEP", "CUBICSPLINE"])
 def test_interpolation_modes(interp, tmp_path):
     times = [0.0, 0.5, 1.0]

@@ -164,6 +164,7 @@ class TimelinePlot(pg.PlotWidget):
         self.setMinimumHeight(150)
 
         self._curves: dict[str, pg.PlotDataItem] = {}
+        self._drawn: dict[str, tuple | None] = {}  # how each unkeyed curve was last drawn
         self.keys = KeyPoints(self)
         self.addItem(self.keys)
         self.target_marks = pg.ScatterPlotItem(symbol="t1", size=9, pxMode=True)
@@ -208,17 +209,28 @@ class TimelinePlot(pg.PlotWidget):
         """Draw each chain's weight curve (a flat dashed line at its own weight when unkeyed)."""
         for name in list(self._curves):
             if name not in curves:
-                self.removeItem(self._curves.pop(name))
+                self.vb.removeItem(self._curves.pop(name))
+                self._drawn.pop(name, None)
         lo, hi = self._range
         span = hi - lo
         grid = np.linspace(lo - 0.5 * span, hi + 0.5 * span, SAMPLES)
+        place = {n: i for i, n in enumerate(order)}
         for name, (curve, own_weight) in curves.items():
             item = self._curves.get(name)
             if item is None:
                 item = self._curves[name] = pg.PlotDataItem()
-                self.addItem(item)
-            colour = chain_colour(order.index(name) if name in order else 0)
+                # Onto the view box itself: PlotItem.addItem re-lists every item it holds on
+                # each add (for its context menu), quadratic in the chains (an import of 500
+                # limbs spent seconds there).
+                self.vb.addItem(item)
+            colour = chain_colour(place.get(name, 0))
             chosen = name == selected
+            # An unkeyed curve drawn as it already is is left alone: every chain's flat line
+            # redrawn on every edit made the timeline's cost per chain large.
+            drawn = None if len(curve) else (lo, hi, float(own_weight), place.get(name, 0), chosen)
+            if drawn is not None and self._drawn.get(name) == drawn:
+                continue
+            self._drawn[name] = drawn
             if len(curve):
                 # Key times, and a hair before each, draw a constant segment's jump upright.
                 t = np.union1d(grid, np.concatenate([curve.times, curve.times - 1e-9 * max(span, 1.0)]))

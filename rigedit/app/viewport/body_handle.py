@@ -1,4 +1,4 @@
-"""The body handle: a box at the rig's root joint inside a ring on the ground plane (the plane
+"""The body handle: a box at the rig's hips (or root joint) inside a ring on the ground plane (the plane
 it is dragged on), so it reads as "move the whole creature", never as another target sphere.
 
 Picking takes the box (as a ball around it) and the ring's band; the disc inside the ring is

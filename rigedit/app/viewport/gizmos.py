@@ -1,6 +1,6 @@
 """Handles: a target sphere per chain (red when out of reach) and a smaller pole sphere joined
 to the chain's mid joint by a thin line, and the body handle (a box in a ring, body_handle.py)
-at the root joint. Picking casts the mouse ray at the spheres first, then at the body.
+at the hips (or the root). Picking casts the mouse ray at the spheres first, then at the body.
 
 The spheres are drawn without depth test (with back faces culled, so each still shades as a
 solid ball) and after everything else: a handle inside a hand or behind the body must stay
