@@ -63,6 +63,9 @@ def wait_for_pose(window, timeout: float = 15.0) -> bool:
         return False
     frames = window.viewport.frames
     window.viewport.update()
+    # The chain readout trails solves by up to 66 ms (status.py): bring it up to date, or a
+    # screenshot taken now says "solving…" under a solved pose.
+    window.status.refresh_chain()
     return wait_until(lambda: window.viewport.frames > frames, timeout)
 
 

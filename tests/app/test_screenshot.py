@@ -152,3 +152,13 @@ def test_a_rig_standing_on_the_ground_is_drawn_in_front_of_it(qtbot, make_window
     assert not np.allclose(_pixel(w, with_ground, near_corner), _pixel(w, without_ground, near_corner), atol=0.04)
     leg = _colour_at(w, with_ground, knee_side)
     np.testing.assert_allclose(leg, _colour_at(w, without_ground, knee_side), atol=0.04)
+
+
+def test_a_screenshot_waits_for_the_status_line_to_report_the_solve(qtbot, window):
+    # The chain readout trails solves on a 66 ms timer; a screenshot taken the moment the pose
+    # is drawn used to say "solving…" under the solved pose.
+    window.status._shown = (None, None)
+    window.status.chain.setText("spine: solving…")
+    assert capture.wait_for_pose(window)
+    assert "solving" not in window.status.chain.text()
+    assert "reached" in window.status.chain.text()
