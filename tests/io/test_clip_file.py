@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rigedit.core.autochains import propose_chains
+from rigedit.core.clip_goals import follow_kwargs
 from rigedit.core.rig import BUNDLED_PRESETS, Rig
 from rigedit.io.clip_source import remember_source
 from rigedit.io import preset as preset_io
@@ -42,7 +43,7 @@ def imported(name: str) -> Rig:
     remember_source(imp)
     rig = Rig(imp.skeleton, clip=imp.clip, name=path.stem)
     for c in propose_chains(imp.skeleton, imp.clip.frame(0)):
-        rig.add_chain(c.name, c.joints, solver=c.solver, target=c.target, pole=c.pole)
+        rig.add_chain(c.name, c.joints, solver=c.solver, target=c.target, pole=c.pole, **follow_kwargs(imp.clip))
     return rig
 
 
@@ -81,10 +82,8 @@ def test_import_play_save_move_open_play(name, tmp_path):
     original = rig.clip
     times = sample_times(original)
     tol = POSE_REL * height(rig)
-    # Goals do not follow the clip yet (issue 14 item 2, another branch): at weight 0 the
-    # pose is the clip exactly, which is what is compared with the clip here.
-    for ch in rig.chains:
-        ch.weight = 0.0
+    # At weight 1: the imported goals follow the clip, so playing shows it as recorded.
+    assert all(ch.weight == 1.0 and ch.follow_clip for ch in rig.chains)
     for t, pos in zip(times, play(rig, times)):
         np.testing.assert_allclose(pos, clip_world(rig, original, t), atol=tol)
     rig.time = times[3]
