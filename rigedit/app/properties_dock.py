@@ -151,7 +151,8 @@ class PropertiesPanel(QWidget):
         form.addRow("Max iterations", self.max_iterations)
         form.addRow("Blend weight", self.weight)
         form.addRow("", self.pole)
-        self.uses = UsesFields(lambda text, **changes: self._edit(text, **changes), self._refused)  # issue 8
+        self.uses = UsesFields(lambda text, **changes: self._edit(text, **changes), self._refused,  # issue 8
+                               has_clip=lambda: self.doc.rig.clip is not None)
         lay = QVBoxLayout(self)
         lay.addLayout(form)
         lay.addWidget(self.uses)

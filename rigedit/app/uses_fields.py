@@ -27,9 +27,10 @@ def _spin(name: str, lo: float, hi: float, decimals: int, step: float, suffix: s
 
 
 class UsesFields(QWidget):
-    def __init__(self, edit: Callable[..., None], problem: Callable[[str], None], parent=None) -> None:
+    def __init__(self, edit: Callable[..., None], problem: Callable[[str], None],
+                 has_clip: Callable[[], bool] = lambda: False, parent=None) -> None:
         super().__init__(parent)
-        self._edit, self._problem = edit, problem
+        self._edit, self._problem, self._has_clip = edit, problem, has_clip
         self._look = None  # the LookAtSettings shown
         self.reach_clamp = _spin("reachClamp", 50.0, 100.0, 2, 0.05, " %")
         self.reach_clamp.setToolTip("Targets beyond this fraction of the chain's full length are treated as at it, "
@@ -41,6 +42,10 @@ class UsesFields(QWidget):
         self.ground_feet.setObjectName("groundFeet")
         self.ground_feet.setToolTip("The target follows the rig's ground under the animated tip; "
                                     "the pelvis lowers so every grounded leg reaches")
+        self.follow_clip = QCheckBox("Follow clip")
+        self.follow_clip.setObjectName("followClip")
+        self.follow_clip.setToolTip("The goal (and pole) ride on the animated tip (and bend), plus the offsets keyed "
+                                    "where it was dragged, so playing shows the clip; off: the goal stays where it is now")
         self.look_weights = QLineEdit()
         self.look_weights.setObjectName("lookWeights")
         self.look_weights.setPlaceholderText("equal shares")
@@ -67,6 +72,7 @@ class UsesFields(QWidget):
         self.form.addRow("Reach clamp", self.reach_clamp)
         self.form.addRow("Soft IK", self.softness)
         self.form.addRow("", self.ground_feet)
+        self.form.addRow("", self.follow_clip)
         self.form.addRow("Look weights", self.look_weights)
         self.form.addRow("Forward axis", self.look_forward)
         self.form.addRow("Up axis", self.look_up)
@@ -76,6 +82,8 @@ class UsesFields(QWidget):
         self.reach_clamp.valueChanged.connect(lambda v: self._edit("Set reach clamp", reach_clamp=v / 100.0))
         self.softness.valueChanged.connect(lambda v: self._edit("Set soft IK", softness=v / 1000.0))
         self.ground_feet.toggled.connect(lambda on: self._edit("Ground feet" if on else "Free feet", ground_feet=bool(on)))
+        # Off keeps the goal where it is now: a chain's settings carry its goal at the rig's time.
+        self.follow_clip.toggled.connect(lambda on: self._edit("Follow clip" if on else "Stop following clip", follow_clip=bool(on)))
         self.look_weights.editingFinished.connect(self._weights_edited)
         self.look_forward.activated.connect(lambda i: self._look_edit("Set forward axis", forward_axis=self.look_forward.itemData(i)))
         self.look_up.activated.connect(lambda i: self._look_edit("Set up axis", up_axis=self.look_up.itemData(i)))
@@ -87,6 +95,8 @@ class UsesFields(QWidget):
         look = registry.get(ch.solver).aims  # the aim settings instead of the reach ones
         for w in (self.reach_clamp, self.softness, self.ground_feet):
             self.form.setRowVisible(w, not look)
+        self.form.setRowVisible(self.follow_clip, not look and self._has_clip())
+        self.follow_clip.setChecked(ch.follow_clip)
         for w in (self.look_weights, self.look_forward, self.look_up, self.look_cone):
             self.form.setRowVisible(w, look)
         self.form.setRowVisible(self.look_twist.parentWidget(), look)

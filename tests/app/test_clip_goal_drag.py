@@ -144,3 +144,37 @@ def test_key_target_on_a_following_chain_keys_its_offset(walk_window, qtbot, err
     assert len(arm.offset_keys) == 3
     window.undo_stack.undo()
     assert arm.offset_keys == ()
+
+
+def test_the_follow_clip_box_turns_following_off_where_the_goal_is_and_undo_turns_it_back(walk_window, qtbot, errors):  # noqa: F811
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtWidgets import QCheckBox
+
+    window = walk_window
+    assert importer(window).import_file(WALK, ask=False)
+    window.document.select(ARM)
+    panel = window.timeline_dock.widget()
+    panel.go_to_frame(120)
+    wait_solved(qtbot, window)
+    rig = window.rig
+    box = window.findChild(QCheckBox, "followClip")
+    assert box.isVisible() and box.isChecked()
+    here = np.asarray(rig.chain(ARM).target).copy()
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))
+    assert not rig.chain(ARM).follow_clip and window.undo_stack.count() == 1
+    np.testing.assert_allclose(rig.chain(ARM).target, here, atol=1e-12)  # the goal stays put
+    panel.go_to_frame(300)
+    wait_solved(qtbot, window)
+    np.testing.assert_allclose(rig.chain(ARM).target, here, atol=1e-12)  # and no longer rides the clip
+    window.undo_stack.undo()
+    assert rig.chain(ARM).follow_clip and box.isChecked()
+    settle(qtbot, window, lambda: np.linalg.norm(np.asarray(rig.chain(ARM).target) - here) > 1e-3)
+    assert_shows_the_clip(rig)
+    assert errors == []
+
+
+def test_the_follow_clip_box_is_hidden_without_a_clip(qtbot, window):
+    from PySide6.QtWidgets import QCheckBox
+
+    assert window.rig.clip is None
+    assert not window.findChild(QCheckBox, "followClip").isVisible()
