@@ -48,12 +48,14 @@ class FileController(QObject):
         except Exception as e:  # PresetError above all; never let a bad file take the editor down
             self._fail("Cannot open rig", str(e), "The rig you were editing is unchanged.")
             return False
-        self.doc.replace_rig(rig, path)
+        mesh, note = self.w.importer.character_of(rig)
+        self.doc.replace_rig(rig, path, mesh)
         settings.add_recent_file(path)
         self.w.refresh_recent_menu()
         self.last_error = None
-        if rig.clip is not None:
-            self.w.statusBar().showMessage(f"Opened {path.name}; clip: {rig.clip.describe()}", 10_000)
+        parts = [f"Opened {path.name}"] + ([f"clip: {rig.clip.describe()}"] if rig.clip is not None else []) + ([note] if note else [])
+        if len(parts) > 1:
+            self.w.statusBar().showMessage("; ".join(parts), 10_000)
         return True
 
     def save_preset(self, path: str | Path) -> bool:
@@ -161,6 +163,6 @@ class FileController(QObject):
         except Exception as e:
             self._fail("Cannot restore", str(e))
             return False
-        self.doc.replace_rig(rig, self.doc.path)
+        self.doc.replace_rig(rig, self.doc.path, self.w.importer.character_of(rig)[0])
         self.doc.mark_restored()
         return True

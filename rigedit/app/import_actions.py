@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QProgressDialo
 
 from rigedit.core.autochains import propose_chains
 from rigedit.core.bake import BakeCancelled
+from rigedit.core.character import CharacterRef
 from rigedit.core.clip import Clip
 from rigedit.core.clip_goals import follow_kwargs
 from rigedit.core.rig import Rig
@@ -120,6 +121,8 @@ class ImportController(QObject):
         except ValueError as e:
             self._fail("Cannot import", f"{path}: {e}")
             return False
+        if r.gltf is not None:  # saved with the rig, so that opening it shows the mesh again
+            rig.character = CharacterRef(str(path.resolve()), read["up"])
         self._source_for = (rig, source)
         mesh, note = _mesh_of(path, r.gltf)
         if note:
@@ -139,6 +142,25 @@ class ImportController(QObject):
             self.w.refresh_recent_menu()
         self.w.statusBar().showMessage(f"Imported {path.name}: {len(proposals)} chains; {summary}", 10_000)
         return True
+
+    def character_of(self, rig: Rig):
+        """The mesh of an opened rig's character (rig.character), bound to its skeleton, and a
+        note for the status line; (None, note) when the file is gone, unreadable or no longer
+        the skeleton's. The rig opens either way: the mesh is a view of it, not part of it."""
+        ref = rig.character
+        if ref is None:
+            return None, ""
+        path = Path(ref.path)
+        if not path.is_file():
+            return None, f"mesh not shown: {path} is not there any more"
+        try:
+            imp, gltf = read_gltf_source(path, up=ref.up_axis, animation=None)
+        except Exception as e:  # GltfError names the field; the rig must open regardless
+            return None, f"mesh not shown: {e}"
+        if list(imp.skeleton.names) != list(rig.skeleton.names):
+            return None, f"mesh not shown: {path.name}'s joints are no longer this rig's skeleton"
+        self._source_for = (rig, ExportSource(str(path), gltf=gltf))
+        return _mesh_of(path, imp)
 
     # --- export ------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import scalar_quat as sq
 from .chain import Chain, ChainReport, LimitFitError, check_finite
+from .character import CharacterRef
 from .clip import Clip
 from .clip_goals import ClipGoals
 from .ik import registry
@@ -72,6 +73,9 @@ class Rig:
         self.time = time
         self.timeline = Timeline() if timeline is None else timeline  # keyed curves; opaque to the solver
         self.name = name
+        # The glTF the skeleton came from (core/character.py), for its mesh and exports; None
+        # for a rig made from a BVH file or by hand.
+        self.character: CharacterRef | None = None
         self._pose = self.animated_pose()
         self._world_cache: np.ndarray | None = None
         for ch in chains:

@@ -23,6 +23,7 @@ from rigedit.core.rig import Rig
 
 from .bvh import DEFAULT_FRAME_TIME, BvhLayout, read_bvh, write_bvh
 from .bvh_format import ROTATION_CHANNELS, parse_bvh
+from .clip_source import bvh_layout
 from .export_gltf import GLTF_SUFFIXES, GltfSource, write_gltf
 from .export_usd import USD_SUFFIXES  # pxr itself is imported only when a USD file is written
 from .gltf import GltfImport, read_gltf
@@ -75,7 +76,8 @@ def load_for_export(path: str | os.PathLike, *, animation: str | None = None) ->
 
         if animation is not None:
             raise ValueError(f"{path}: --animation picks a glTF file's animation; a preset has one clip")
-        return load_preset(path), ExportSource(path)
+        rig = load_preset(path)
+        return rig, preset_source(rig, path)
     if suffix in BVH_SUFFIXES:
         if animation is not None:
             raise ValueError(f"{path}: --animation picks a glTF file's animation; a BVH file has one clip")
@@ -99,7 +101,7 @@ def _load_gltf(path: str, animation: str | None) -> tuple[Rig, ExportSource]:
     return Rig(imp.skeleton, clip=imp.clip, name=Path(path).stem), ExportSource(path, gltf=gltf, warnings=list(imp.warnings))
 
 
-def read_gltf_source(path: str | os.PathLike, *, animation: int | str = 0, up: str = "auto") -> tuple[GltfImport, GltfSource]:
+def read_gltf_source(path: str | os.PathLike, *, animation: int | str | None = 0, up: str = "auto") -> tuple[GltfImport, GltfSource]:
     """read_gltf as the editor's import calls it (up "auto": a figure lying along +Z or -Z is
     stood up), and where its joints are in the document: the turn is kept, so that the glTF
     writer can take it back off the copied document."""
@@ -107,6 +109,20 @@ def read_gltf_source(path: str | os.PathLike, *, animation: int | str = 0, up: s
     imp = read_gltf(path, animation=animation, up_axis=up)
     turned_by = None if np.array_equal(imp.turn, (0.0, 0.0, 0.0, 1.0)) else tuple(float(v) for v in imp.turn)
     return imp, GltfSource(path, tuple(imp.nodes), turned_by)
+
+
+def preset_source(rig: Rig, path: str) -> ExportSource:
+    """What an export of an opened preset keeps: its character's glTF document (mesh, skin,
+    materials) when the file is still there and still its skeleton, else a BVH clip's layout."""
+    ref = rig.character
+    if ref is not None and os.path.isfile(ref.path):
+        imp, gltf = read_gltf_source(ref.path, up=ref.up_axis, animation=None)
+        if list(imp.skeleton.names) == list(rig.skeleton.names):
+            return ExportSource(path, gltf=gltf)
+        return ExportSource(path, warnings=[f"{ref.path}: its joints are no longer the rig's; exported without its mesh"])
+    warnings = [] if ref is None else [f"{ref.path}: not there any more; exported without its mesh"]
+    layout = bvh_layout(rig.clip.source) if rig.clip is not None else None
+    return ExportSource(path, bvh_layout=layout, warnings=warnings)
 
 
 def bvh_source(path: str | os.PathLike, layout: BvhLayout, warnings=()) -> ExportSource:

@@ -30,6 +30,7 @@ from rigedit.core.rig_pose import LimitedStart, SolvedChain, SolvedPose
 from rigedit.core.skeleton import Skeleton
 
 from .atomic import atomic_write_text
+from .preset_character import character_document, character_from
 from .preset_clip import clip_file_for, clip_file_from, clip_from, clip_section, write_pair
 from .preset_errors import PresetError, json_path, problems_from, show
 from .preset_model import FORMAT, VERSION, PresetModel
@@ -241,6 +242,8 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
             rig.gait = GaitSettings(tuple(g.legs), g.step_length, g.step_time, g.step_height)
         except ValueError as e:
             raise PresetError(file, [("gait", str(e))]) from None
+    if model.character is not None:
+        rig.character = character_from(model.character, file)
     if model.clip is not None:
         rig.clip = clip_from(model.clip, skeleton)
         rig.clip_in_preset = True
@@ -344,6 +347,8 @@ def _document_from(rig: Rig, file: str = "<preset>") -> dict:
             "step_time": gait.step_time,
             "step_height": gait.step_height,
         }
+    if rig.character is not None:
+        doc["character"] = character_document(rig.character, file)
     clip = clip_section(rig, file)
     if clip is not None:
         doc[clip[0]] = clip[1]

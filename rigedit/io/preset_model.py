@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from rigedit.core import chain as checks
 from rigedit.core import chain_uses as uses
@@ -281,6 +281,26 @@ class ClipSourceModel(_Model):
 MAX_CLIP_FRAMES = 10_000_000  # ~23 hours at 120 fps: beyond any take, far below a count that overflows
 
 
+UP_AXES = ("auto", "+x", "-x", "+y", "-y", "+z", "-z")
+
+
+class CharacterModel(_Model):
+    """The glTF character the skeleton was imported from (its mesh is drawn and exports keep
+    its document); the rig opens without the mesh when the file is gone."""
+
+    file: Annotated[str, Field(min_length=1, max_length=4096)] = Field(
+        description="the .glb or .gltf file, relative to the preset's folder (or absolute)"
+    )
+    up_axis: Literal[UP_AXES] = Field(default="auto", description="the up axis it was imported with")
+
+    @field_validator("file")
+    @classmethod
+    def _gltf_file(cls, v: str) -> str:
+        if not v.lower().endswith((".glb", ".gltf")) or "\x00" in v:
+            raise ValueError(f"must name a .glb or .gltf file, got {v!r}")
+        return v
+
+
 class ClipFileModel(_Model):
     """An animation under the IK saved in a file beside the preset (NAME.clip.npz, float64:
     rotations and translations of every joint), named relative to the preset so the two can
@@ -347,6 +367,7 @@ class PresetModel(_Model):
         default=None, description="an animation under the IK, saved in a file beside the preset (not with 'clip')"
     )
     gait: GaitModel | None = Field(default=None, description="procedural legs stepping as the body moves")
+    character: CharacterModel | None = Field(default=None, description="the glTF character the skeleton came from")
     pose: PoseModel | None = Field(
         default=None, description="the solved pose: each chain's last solution, so opening shows what was saved"
     )

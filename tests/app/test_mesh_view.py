@@ -241,3 +241,33 @@ def test_a_mesh_that_cannot_be_read_leaves_the_bones(make_window, qtbot, tmp_pat
     assert w.document.mesh is None and "mesh not shown" in w.importer.last_summary
     assert "JOINTS_0" in w.importer.last_summary
     assert w.viewport.skeleton.joints.visible()
+
+
+def test_a_saved_rig_opens_with_its_characters_mesh(make_window, qtbot, tmp_path):
+    # The preset records the glTF the skeleton came from (relative to the preset), so File >
+    # Open shows the mesh again and covers the figure as it did before saving.
+    w = imported(make_window, qtbot)
+    assert w.save_preset(tmp_path / "cesium.json")
+    other = make_window()
+    assert other.open_preset(tmp_path / "cesium.json"), other.files.last_error
+    wait_solved(qtbot, other)
+    assert other.document.mesh is not None and len(other.document.mesh) == 3273
+    set_view_mode(other, "mesh", remember=False)
+    hide_floor(other)
+    verts = projected(other, other.viewport.mesh_view.positions)
+    assert on_pixels(grown(drawn(frame(other))), verts).mean() > 0.99
+
+
+def test_a_rig_whose_character_file_is_gone_opens_as_bones(make_window, qtbot, tmp_path):
+    import shutil
+
+    copy = tmp_path / "CesiumMan.glb"
+    shutil.copy(CESIUM, copy)
+    w = imported(make_window, qtbot, copy)
+    assert w.save_preset(tmp_path / "cesium.json")
+    copy.unlink()
+    other = make_window()
+    assert other.open_preset(tmp_path / "cesium.json")
+    assert other.document.mesh is None
+    assert "mesh not shown" in other.statusBar().currentMessage()
+    assert str(copy) in other.statusBar().currentMessage()
