@@ -25,12 +25,13 @@ def cmd_export(argv: list[str]) -> int:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     from rigedit.import_cli import _named
+    from rigedit.progress import progress_bar
     from rigedit.io.export import export_rig, format_of, load_for_export
 
     try:
         format_of(args.output)
         rig, source = load_for_export(args.input, animation=args.animation)
-        with _progress(args.quiet) as step:
+        with progress_bar("exporting", args.quiet) as step:
             report = export_rig(rig, args.output, source, only_result=args.only_result, progress=step)
     except ValueError as e:  # BvhError, GltfError, PresetError, a missing USD extra: all name the file or the fix
         print(_named(str(e), args.input, args.output), file=sys.stderr)
@@ -42,34 +43,3 @@ def cmd_export(argv: list[str]) -> int:
         print(f"  warning: {w}")
     print(report.summary())
     return 0
-
-
-class _progress:
-    """A context giving the bake's progress callback: a rich bar on stderr, or nothing."""
-
-    def __init__(self, quiet: bool) -> None:
-        self.quiet = quiet
-        self.bar = None
-
-    def __enter__(self):
-        if self.quiet:
-            return None
-        from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
-        from rich.console import Console
-
-        self.bar = Progress(
-            TextColumn("exporting"), BarColumn(), TaskProgressColumn(), TimeRemainingColumn(),
-            console=Console(file=sys.stderr), transient=False,
-        )
-        self.bar.start()
-        task = self.bar.add_task("export", total=None)
-
-        def step(done: int, total: int) -> bool:
-            self.bar.update(task, completed=done, total=max(total, 1))
-            return True
-
-        return step
-
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.stop()

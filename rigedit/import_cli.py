@@ -182,8 +182,8 @@ def cmd_bake(argv: list[str]) -> int:
     from rigedit.io.clip_source import bvh_layout
     from rigedit.io.clip_match import read_clip_for
     from rigedit.io.preset import load_preset
+    from rigedit.progress import progress_bar
 
-    bar = None if args.quiet else ProgressBar(sys.stderr)
     try:
         rig = load_preset(args.preset)
         layout = bvh_layout(rig.clip.source) if rig.clip is not None else None  # as its file was
@@ -198,18 +198,13 @@ def cmd_bake(argv: list[str]) -> int:
             raise ValueError(f"{args.preset}: no clip is saved with this preset; name one with --clip CLIP")
         elif args.fps is not None:
             raise ValueError("--fps resamples a glTF clip given with --clip; the preset's own clip is baked at its own rate")
-        result = bake(rig, progress=bar)
-        if bar is not None:
-            bar.finish()
+        with progress_bar("baking", args.quiet) as step:
+            result = bake(rig, progress=step)
         write_bvh(args.output, rig.skeleton, result.clip, layout)
     except ValueError as e:
-        if bar is not None:
-            bar.finish()
         print(_named(str(e), *([args.clip] if args.clip else []), args.preset, args.output), file=sys.stderr)
         return 1
     except OSError as e:
-        if bar is not None:
-            bar.finish()
         print(f"{e.filename or args.output}: {e.strerror or e}", file=sys.stderr)
         return 1
     print(result.summary())
@@ -217,26 +212,3 @@ def cmd_bake(argv: list[str]) -> int:
     return 0
 
 
-class ProgressBar:
-    """`baking [##########----------]  50%` on one line, redrawn only when it changes."""
-
-    WIDTH = 30
-
-    def __init__(self, stream) -> None:
-        self.stream = stream
-        self.shown = -1
-
-    def __call__(self, done: int, total: int) -> bool:
-        percent = 100 if total <= 0 else int(100 * done / total)
-        if percent != self.shown:
-            self.shown = percent
-            filled = self.WIDTH * percent // 100
-            self.stream.write(f"\rbaking [{'#' * filled}{'-' * (self.WIDTH - filled)}] {percent:3d}%")
-            self.stream.flush()
-        return True
-
-    def finish(self) -> None:
-        if self.shown >= 0:
-            self.stream.write("\n")
-            self.stream.flush()
-            self.shown = -1
