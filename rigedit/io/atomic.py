@@ -21,7 +21,7 @@ def atomic_write_bytes(path: str | Path, data: bytes, *, backup: bool = True) ->
     """atomic_write_text for bytes (a preset's clip file, a .glb, a .usdc)."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
-    mode = _mode_for(path)
+    mode = file_mode(path)
     tmp = _write_temp(folder, path.name, data, mode)
     bak_tmp = None
     try:
@@ -41,7 +41,8 @@ def atomic_write_bytes(path: str | Path, data: bytes, *, backup: bool = True) ->
     _fsync_folder(folder)
 
 
-def _mode_for(path: Path) -> int:
+def file_mode(path: Path) -> int:
+    """The permissions a file written at `path` should get: those it has, or a new file's."""
     try:
         return stat.S_IMODE(path.stat().st_mode)  # keep the permissions the file had
     except OSError:

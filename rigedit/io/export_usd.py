@@ -22,6 +22,8 @@ from rigedit.core.clip import Clip
 from rigedit.core.skeleton import Pose, Skeleton
 from rigedit.core.transforms import quat_normalize, quat_to_matrix
 
+from .atomic import file_mode
+
 USD_SUFFIXES = (".usd", ".usda", ".usdc")
 INSTALL_HINT = "USD export needs usd-core: pip install 'rigedit[usd]' (or pip install usd-core)"
 
@@ -149,6 +151,7 @@ def _export(stage, path: Path) -> None:
     try:
         if not stage.GetRootLayer().Export(tmp):
             raise ValueError(f"{path}: USD could not write the file")
+        os.chmod(tmp, file_mode(path))  # mkstemp's 0600 would make the export private
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -134,3 +134,20 @@ def test_the_skinned_mesh_is_bound_and_deforms_as_three_js_skins_the_gltf(name, 
         for key, points in zip(keys, skinned[k]):
             three = np.array(seen[key][k]).reshape(-1, 3)
             np.testing.assert_allclose(points, three, rtol=0, atol=READER_RTOL * result.size, err_msg=key)
+
+
+def test_a_usd_export_gets_the_permissions_of_any_other_export(tmp_path):
+    # pxr writes into a temporary file made private (0600) by mkstemp; the file renamed into
+    # place must be readable as a .glb or .bvh export is, and keep an existing file's mode.
+    import os
+    import stat
+
+    result = Result(DATA / "pybvh_bvh_test1.bvh")
+    export_rig(result.rig, tmp_path / "a.glb", result.source)
+    export_rig(result.rig, tmp_path / "a.usda", result.source)
+    mode = lambda p: stat.S_IMODE(os.stat(p).st_mode)  # noqa: E731
+    assert mode(tmp_path / "a.usda") == mode(tmp_path / "a.glb")
+    os.chmod(tmp_path / "a.usda", 0o640)
+    export_rig(result.rig, tmp_path / "a.usda", result.source)
+    assert mode(tmp_path / "a.usda") == 0o640
+    assert sorted(os.listdir(tmp_path)) == ["a.glb", "a.usda"]  # no temporary file left
