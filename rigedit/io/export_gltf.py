@@ -29,6 +29,7 @@ from rigedit.core.transforms import quat_conj, quat_from_matrix, quat_mul, quat_
 
 from .atomic import atomic_write_bytes
 from .gltf_blob import Blob, document_bytes
+from .gltf import compose_world
 from .gltf_data import GltfDocument
 
 GLTF_SUFFIXES = (".glb", ".gltf")
@@ -148,17 +149,7 @@ def _node_tracks(gltf, skeleton: Skeleton, clip: Clip, nodes: list[int], turn):
         back = quat_conj(np.asarray(turn, dtype=np.float64))
         pos, world_q = quat_rotate(back, pos), quat_mul(back, world_q)
     parent_of = {c: i for i, node in enumerate(gltf.nodes) for c in node.children or []}
-    rest_world: dict[int, np.ndarray] = {}
-
-    def static_world(n: int) -> np.ndarray:
-        path = []
-        while n is not None and n not in rest_world:
-            path.append(n)
-            n = parent_of.get(n)
-        for m in reversed(path):
-            p = parent_of.get(m)
-            rest_world[m] = _local_matrix(gltf.nodes[m]) if p is None else rest_world[p] @ _local_matrix(gltf.nodes[m])
-        return rest_world[path[0]] if path else rest_world[n]
+    rest = rest_world(gltf)
 
     frames = clip.n_frames
     world = {}
@@ -176,7 +167,7 @@ def _node_tracks(gltf, skeleton: Skeleton, clip: Clip, nodes: list[int], turn):
         elif p in world:
             parent = world[p]
         else:
-            parent = np.broadcast_to(static_world(p), (frames, 4, 4))
+            parent = np.broadcast_to(rest[p], (frames, 4, 4))
         a, b = parent[:, :3, :3], parent[:, :3, 3]
         local_t = np.linalg.solve(a, (pos[:, j] - b)[..., None])[..., 0]
         local_r = np.swapaxes(_nearest_rotation(a), -1, -2) @ quat_to_matrix(world_q[:, j])
@@ -222,6 +213,13 @@ def _trs_of(node) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     q = np.array(node.rotation if node.rotation is not None else [0.0, 0.0, 0.0, 1.0], dtype=np.float64)
     s = np.array(node.scale if node.scale is not None else [1.0, 1.0, 1.0], dtype=np.float64)
     return t, quat_normalize(q), s
+
+
+def rest_world(g: pygltflib.GLTF2) -> dict[int, np.ndarray]:
+    """Every node's world matrix (4, 4) in the document's rest transforms."""
+    parent_of = {c: i for i, node in enumerate(g.nodes) for c in node.children or []}
+    local = {n: _local_matrix(node) for n, node in enumerate(g.nodes)}
+    return compose_world(local, range(len(g.nodes)), parent_of)
 
 
 def _local_matrix(node) -> np.ndarray:

@@ -156,7 +156,7 @@ def _upright(imp: GltfImport, up: str) -> GltfImport:
 
 
 def _finite_world(doc: GltfDocument, local, order, parent_of) -> dict[int, np.ndarray]:
-    world = _world(local, order, parent_of)
+    world = compose_world(local, order, parent_of)
     for n in order:
         if not np.all(np.isfinite(world[n])):
             raise doc.error(f"nodes[{n}]", "its transform, composed with its ancestors' and animation, is not finite (overflow)")
@@ -329,8 +329,9 @@ def _trs(t: np.ndarray, r: np.ndarray, s: np.ndarray) -> np.ndarray:
     return m
 
 
-def _world(local: dict[int, np.ndarray], order: list[int], parent_of: dict[int, int]) -> dict[int, np.ndarray]:
-    """World matrices (frames, 4, 4) of the skeleton nodes, ancestors above the joints included."""
+def compose_world(local: dict[int, np.ndarray], order, parent_of: dict[int, int]) -> dict[int, np.ndarray]:
+    """World matrices of the nodes in `order` (and their ancestors) from their local ones, each
+    (4, 4) or (frames, 4, 4), given each node's parent."""
     world: dict[int, np.ndarray] = {}
     for n in order:
         # Walk up to a node already done (or a scene root), then compose down: a loop, as

@@ -31,7 +31,7 @@ import numpy as np
 from rigedit.core.mesh import Mesh, Texture
 from rigedit.core.transforms import quat_to_matrix
 
-from .gltf import GltfImport, _nearest_rotation, _node_matrix, _node_parents, _world
+from .gltf import GltfImport, _nearest_rotation, _node_matrix, _node_parents, compose_world
 from .gltf_data import GltfDocument, GltfError
 
 __all__ = ["GltfMesh", "read_gltf_mesh"]
@@ -99,7 +99,7 @@ def _read(doc: GltfDocument, imp: GltfImport) -> GltfMesh:
     parent_of = _node_parents(doc)
     nodes = _scene_nodes(doc, parent_of)
     local = {n: _node_matrix(doc, n) for n in range(len(g.nodes))}
-    world = _world(local, list(range(len(g.nodes))), parent_of)
+    world = compose_world(local, list(range(len(g.nodes))), parent_of)
     joint_of = {node: i for i, node in enumerate(imp.nodes)}
     # read_gltf's up-axis turn Q makes every joint frame Q F Q^-1, so each bind starts with Q:
     # (Q F Q^-1) (Q C) = Q (F C), the file's mesh turned.

@@ -22,6 +22,7 @@ import numpy as np
 from rigedit.core.skeleton import Skeleton
 from rigedit.core.transforms import quat_to_matrix
 
+from .export_gltf import rest_world as rest_world_of
 from .gltf_data import GltfDocument
 
 # Two skins' bind matrices for one joint closer than this (relative) are the same binding.
@@ -45,7 +46,7 @@ def skinned_meshes(source, skeleton: Skeleton, warnings: list[str]) -> tuple[lis
     doc = GltfDocument(source.path)
     g = doc.gltf
     joint_of = {node: j for j, node in enumerate(source.nodes)}
-    rest_world = _rest_world(g)
+    rest_world = rest_world_of(g)
     pos, rot = skeleton.fk(skeleton.rest_pose())
     rigid = np.zeros((len(skeleton), 4, 4))
     rigid[:, :3, :3] = quat_to_matrix(rot)
@@ -105,20 +106,3 @@ def _primitive(doc, m: int, p: int, prim, skin_joints: np.ndarray, name: str) ->
             color = tuple(float(c) for c in pbr.baseColorFactor[:3])
     return SkinnedMesh(name, points, indices.reshape(-1, 3), skin_joints[joints], weights, color)
 
-
-def _rest_world(g) -> dict[int, np.ndarray]:
-    from .export_gltf import _local_matrix
-
-    parent_of = {c: i for i, node in enumerate(g.nodes) for c in node.children or []}
-    world: dict[int, np.ndarray] = {}
-    for n in range(len(g.nodes)):
-        path = []
-        while n not in world:
-            path.append(n)
-            if n not in parent_of:
-                break
-            n = parent_of[n]
-        for k in reversed(path):
-            p = parent_of.get(k)
-            world[k] = _local_matrix(g.nodes[k]) if p is None else world[p] @ _local_matrix(g.nodes[k])
-    return world

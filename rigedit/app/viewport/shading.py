@@ -37,16 +37,17 @@ void main() {
 }
 """
 
-_program = None
+_programs: dict[str, object] = {}  # made once a process: pyqtgraph caches them per context
+
+
+def _program(name: str, vertex: str, fragment: str):
+    if name not in _programs:
+        _programs[name] = shaders.ShaderProgram(name, [shaders.VertexShader(vertex), shaders.FragmentShader(fragment)])
+    return _programs[name]
 
 
 def headlight():
-    global _program
-    if _program is None:
-        _program = shaders.ShaderProgram(
-            "rigedit_headlight", [shaders.VertexShader(_VERTEX), shaders.FragmentShader(_FRAGMENT)]
-        )
-    return _program
+    return _program("rigedit_headlight", _VERTEX, _FRAGMENT)
 
 
 # The same light, worked out per vertex (Gouraud) for the skinned mesh: a character fills far
@@ -80,13 +81,6 @@ void main() {
 }
 """
 
-_vertex_lit = None
-
 
 def vertex_lit():
-    global _vertex_lit
-    if _vertex_lit is None:
-        _vertex_lit = shaders.ShaderProgram(
-            "rigedit_vertex_lit", [shaders.VertexShader(_VERTEX_LIT), shaders.FragmentShader(_FLAT)]
-        )
-    return _vertex_lit
+    return _program("rigedit_vertex_lit", _VERTEX_LIT, _FLAT)
