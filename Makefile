@@ -8,6 +8,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.rigedit-installed
 SYSDEPS_STAMP := $(VENV)/.sysdeps-ok
 KERNELS_STAMP := $(VENV)/.kernels-compiled
+JS_STAMP := $(VENV)/.js-readers
 SCREENSHOT ?= out/rigedit-demo.png
 
 .PHONY: run test setup sysdeps bench clean
@@ -24,7 +25,7 @@ run: setup
 test: setup
 	$(BIN)/python -m pytest
 
-setup: $(SYSDEPS_STAMP) $(STAMP) $(KERNELS_STAMP)
+setup: $(SYSDEPS_STAMP) $(STAMP) $(KERNELS_STAMP) $(JS_STAMP)
 
 $(SYSDEPS_STAMP): scripts/sysdeps.sh | $(VENV)/bin/python
 	@bash scripts/sysdeps.sh
@@ -44,6 +45,13 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 $(KERNELS_STAMP): $(STAMP) $(wildcard rigedit/core/*.py rigedit/core/ik/*.py) scripts/compile_kernels.py
 	@echo "Compiling the solver kernels (once; about a minute on a fresh machine)..."
 	@$(BIN)/python scripts/compile_kernels.py
+	@touch $@
+
+# The export tests read files back with three.js's loaders and the Khronos glTF validator (npm
+# packages pinned in tests/js/package.json, installed into the user's cache, not the repo). Set
+# up here when node is there; without node or a network the tests that need them skip, saying why.
+$(JS_STAMP): tests/js/package.json | $(STAMP)
+	@$(BIN)/python -m tests.js_readers
 	@touch $@
 
 bench: setup
