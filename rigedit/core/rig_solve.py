@@ -19,7 +19,7 @@ from math import sqrt
 import numpy as np
 
 from . import scalar_quat as sq
-from .bone_turns import add_rotated, local_turns
+from .bone_turns import local_turns
 from .ik import registry
 from .ik.chain_frames import PreparedLimits, bone_directions, packed_limits, plan_limits, planned_limits
 from .ik.fabrik import fabrik_kernel
@@ -36,11 +36,29 @@ def world_of(j: int, parents: list[int], rot: list, trans: list, world: list):
     pos, q = world[j] if j >= 0 else (sq.ZERO, sq.IDENTITY)
     if not path:
         return pos, q
+    px, py, pz = pos
+    ax, ay, az, aw = q
     for k in reversed(path):
-        pos = add_rotated(pos, q, trans[k])
-        q = sq.qmul(q, rot[k])
-        world[k] = (pos, q)
-    return world[k]
+        # add_rotated(pos, q, trans[k]) and sq.qmul(q, rot[k]) written out, the same
+        # operations in the same order (so the same bits): every chain below a moved one
+        # walks up to its base through these each frame, and the calls cost more than
+        # the arithmetic.
+        vx, vy, vz = trans[k]
+        tx = 2.0 * (ay * vz - az * vy)
+        ty = 2.0 * (az * vx - ax * vz)
+        tz = 2.0 * (ax * vy - ay * vx)
+        px = px + (vx + aw * tx + (ay * tz - az * ty))
+        py = py + (vy + aw * ty + (az * tx - ax * tz))
+        pz = pz + (vz + aw * tz + (ax * ty - ay * tx))
+        bx, by, bz, bw = rot[k]
+        ax, ay, az, aw = (
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw,
+            aw * bw - ax * bx - ay * by - az * bz,
+        )
+        world[k] = got = ((px, py, pz), (ax, ay, az, aw))
+    return got
 
 
 def turn_toward(base_rot, frames: list, points: list, solved: list, twists: dict | None = None) -> list:
@@ -167,7 +185,7 @@ def turned_locals(base_rot, frames, turns) -> tuple[list, np.ndarray]:
     m = len(turns)
     ik, world = np.empty((m, 4)), np.empty((m, 4))
     fabrik_kernel().turned_locals(*base_rot, as_rows(frames), as_rows(turns), ik, world)
-    return [tuple(q) for q in ik.tolist()], world
+    return list(map(tuple, ik.tolist())), world
 
 
 def fabrik_warm(target, tolerance, max_iterations, base_rot, points, frames, prepared, errors_out: list, pole=None):
@@ -190,7 +208,7 @@ def fabrik_warm(target, tolerance, max_iterations, base_rot, points, frames, pre
     if not moved:
         return points, count, None, None
     ready = PreparedLimits(prepared.kinds, prepared.params, dirs, axes, prepared.root_dir, None, prepared.lengths, prepared.packed)
-    return pts, count, [tuple(q) for q in ik.tolist()], (pts, world, ready)
+    return pts, count, list(map(tuple, ik.tolist())), (pts, world, ready)
 
 
 @lru_cache(maxsize=512)
