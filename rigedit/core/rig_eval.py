@@ -115,7 +115,7 @@ def solve_frame(rig) -> dict[str, ChainReport]:
                     # form, so final, and no warm start of its own to keep.
                     ik, error, _ = solve_limb(
                         ch._target, ch._pole, ch._tolerance, ch._reach_clamp, ch._softness, setup.total,
-                        setup.mid_limit, base_pos, base_rot, offsets, warm,
+                        setup.mid_limit, base_pos, base_rot, offsets, warm, setup.limb_row(ch),
                     )
                     state, iterations = ChainState(ik, inputs, ch._limit_key, error, error <= ch._tolerance, True), 0
                 else:

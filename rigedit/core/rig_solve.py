@@ -25,6 +25,7 @@ from .ik.chain_frames import PreparedLimits, bone_directions, packed_limits, pla
 from .ik.fabrik import fabrik_kernel
 from .ik.limits import ConeLimit, HingeLimit
 from .ik.two_bone import CONE, HINGE, NO_LIMIT, two_bone_ik
+from .rig_limb import limb_fixed
 
 
 def world_of(j: int, parents: list[int], rot: list, trans: list, world: list):
@@ -80,7 +81,7 @@ class ChainSetup:
     has a hinge (only hinges read the bones' frames) and whether the root joint carries a
     limit, and a two-bone chain's middle-joint limit in radians."""
 
-    __slots__ = ("solver", "limits", "offsets", "total", "plan", "hinged", "root_limited", "mid_limit")
+    __slots__ = ("solver", "limits", "offsets", "total", "plan", "hinged", "root_limited", "mid_limit", "fixed_key", "fixed")
 
     def __init__(self, ch, offsets: list) -> None:
         self.solver, self.limits, self.offsets = ch._solver, ch._limit_key, offsets
@@ -88,11 +89,21 @@ class ChainSetup:
         self.total = sum(sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]) for o in offsets[1:])
         self.plan, self.hinged, self.mid_limit = None, False, None
         self.root_limited = ch.joints[0] in ch._limits
+        self.fixed_key = self.fixed = None
         if ch._kind.limits == registry.MIDDLE:
             limit = ch._limits.get(ch.joints[1])
             self.mid_limit = None if limit is None else _limit_params(limit)
         elif ch._limits:
             self.plan, self.hinged = _limit_plan(ch._limit_key, ch.joints)
+
+    def limb_row(self, ch) -> np.ndarray:
+        """A two-bone chain's arguments to rig_limb.solve_limb that stay put (its `fixed`),
+        made again when its tolerance, reach clamp or softness changes."""
+        key = (ch._tolerance, ch._reach_clamp, ch._softness)
+        if self.fixed_key != key:
+            self.fixed = limb_fixed(ch._tolerance, ch._reach_clamp, ch._softness, self.total, self.mid_limit, self.offsets)
+            self.fixed_key = key
+        return self.fixed
 
     def fits(self, ch, offsets: list) -> bool:
         limits = self.limits
