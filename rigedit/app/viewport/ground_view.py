@@ -32,7 +32,7 @@ void main() {
 # out per pixel from the height, so a band's edge needs no vertices along it.
 _FRAGMENT = """
 #ifdef GL_ES
-precision highp float;
+precision mediump float;
 #endif
 varying vec4 v_color;
 varying float v_height;
