@@ -96,7 +96,12 @@ def solve_frame(rig) -> dict[str, ChainReport]:
                     base_pos, base_rot = world_of(plan.parent, parents, rot, trans, world)
                 else:
                     base_pos, base_rot = sq.ZERO, sq.IDENTITY
-                offsets = [trans[j] for j in idx]
+                if kept is not None and kept.state is last and last.inputs is not None:
+                    # Last frame's, on this same animated frame (`before` says so): the same
+                    # offsets, without a new list.
+                    offsets = last.inputs.offsets
+                else:
+                    offsets = [trans[j] for j in idx]
             inputs = new(SolveInputs, (base_pos, base_rot, offsets, settings))
             restored = type(last) is PendingState
             if restored:  # a saved solution put back (restore_state): this frame's result if it fits
