@@ -7,7 +7,8 @@ under llvmpipe: 20,000 triangles held the uneven-ground scene under 60 fps), and
 terrain is plane: a slope, a tread between steps. So the grid is cut into squares (a
 quadtree over it) and a square is one piece when the heights and colours of every grid
 point in it lie within HEIGHT_TOL_M and COLOUR_TOL of what its corners interpolate to;
-otherwise it is split in four. A piece is drawn from its corners alone, or, where smaller
+otherwise it is split in four; single cells side by side in a row that a straight line
+still fits are joined into strips (a step's riser runs along a row). A piece is drawn from its corners alone, or, where smaller
 neighbours put corners on its edges, as a fan around its centre through those corners as
 well: neighbours then share every vertex along their common edge, so the surface has no
 cracks. Every vertex is a grid point with its own height and colour, as on the full grid.
@@ -74,13 +75,64 @@ def quadtree_pieces(y: np.ndarray, lum: np.ndarray, cells: int, root: int) -> li
     return pieces
 
 
-def mesh_faces(pieces: list, n: int) -> tuple[np.ndarray, np.ndarray]:
+def _linear(row: np.ndarray, tol: float) -> bool:
+    """Whether the values lie within tol of the line through the first and the last."""
+    u = np.linspace(0.0, 1.0, len(row))
+    return bool(np.abs(row - (row[0] + u * (row[-1] - row[0]))).max() <= tol)
+
+
+def strips(y: np.ndarray, lum: np.ndarray, pieces: list) -> tuple[list, list]:
+    """The one-cell pieces side by side in a row merged into strips (row, column, cells
+    long) where both their edges stay within the tolerances of a straight line (a step's
+    riser runs along a row: a square cannot take more than one cell of it): (the other
+    pieces, the strips)."""
+    rows: dict = {}
+    rest = []
+    for r, c, s in pieces:
+        if s == 1:
+            rows.setdefault(r, []).append(c)
+        else:
+            rest.append((r, c, s))
+    out = []
+    for r, cols in rows.items():
+        cols.sort()
+        k = 0
+        while k < len(cols):
+            start, end = cols[k], cols[k] + 1
+            while k + 1 < len(cols) and cols[k + 1] == end:
+                ok = all(_linear(v[r + i, start : end + 2], t) for v, t in ((y, HEIGHT_TOL_M), (lum, COLOUR_TOL)) for i in (0, 1))
+                if not ok:
+                    break
+                end += 1
+                k += 1
+            out.append((r, start, end - start))
+            k += 1
+    return rest, out
+
+
+def mesh_faces(pieces: list, n: int, runs: list = ()) -> tuple[np.ndarray, np.ndarray]:
     """(faces (m, 3) as flat grid indices row * n + column, the grid indices they use) for
-    the pieces on a grid of n points a side, counter-clockwise in (x, z) as the full grid's."""
+    the pieces on a grid of n points a side and the one-row strips (strips()),
+    counter-clockwise in (x, z) as the full grid's."""
     corner = np.zeros((n, n), dtype=bool)
     for r, c, s in pieces:
         corner[r, c] = corner[r, c + s] = corner[r + s, c] = corner[r + s, c + s] = True
+    for r, c, w in runs:
+        corner[r, c] = corner[r, c + w] = corner[r + 1, c] = corner[r + 1, c + w] = True
     faces = []
+    for r, c, w in runs:
+        # Both long edges with every neighbour's corner on them, zipped: each triangle
+        # takes the next point of the edge whose next point comes first.
+        low = [c + k for k in np.flatnonzero(corner[r, c : c + w + 1])]
+        high = [c + k for k in np.flatnonzero(corner[r + 1, c : c + w + 1])]
+        i = j = 0
+        while i + 1 < len(low) or j + 1 < len(high):
+            if j + 1 >= len(high) or (i + 1 < len(low) and low[i + 1] <= high[j + 1]):
+                faces.append((r * n + low[i], r * n + low[i + 1], (r + 1) * n + high[j]))
+                i += 1
+            else:
+                faces.append((r * n + low[i], (r + 1) * n + high[j + 1], (r + 1) * n + high[j]))
+                j += 1
     for r, c, s in pieces:
         if s > 1:
             # The piece's edge, counter-clockwise from its (r, c) corner, with every corner
@@ -106,7 +158,8 @@ def ground_mesh(field, centre=(0.0, 0.0), half: float = 5.0, cells: int = 128, r
     (x, z), `cells` cells a side (a multiple of `root`, a power of two), merged as the module
     says."""
     x, z, y, lum = ground_grid(field, centre, half, cells)
-    faces, used = mesh_faces(quadtree_pieces(y, lum, cells, root), cells + 1)
+    pieces, runs = strips(y, lum, quadtree_pieces(y, lum, cells, root))
+    faces, used = mesh_faces(pieces, cells + 1, runs)
     index = np.full((cells + 1) ** 2, -1, dtype=np.int64)
     index[used] = np.arange(len(used))
     verts = np.stack([x.ravel()[used], y.ravel()[used], z.ravel()[used]], axis=1)

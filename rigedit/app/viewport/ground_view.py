@@ -11,7 +11,7 @@ from .ground_mesh import ground_mesh
 # side (7.8 cm: a bundled 12 cm step reads as a step), merged where it is plane
 # (ground_mesh.py). The software GL pays ~0.4 us a frame for each triangle whatever its
 # size: the full 100-cell grid's 20,000 triangles held the uneven-ground scene's drag at
-# 47-58 fps in bench_editor; merged, the slope shows in ~3,900.
+# 47-58 fps in bench_editor; merged, the slope shows in ~2,000.
 SHOWN_HALF_SIZE = 5.0
 GRID_CELLS = 128
 
