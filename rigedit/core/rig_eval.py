@@ -11,6 +11,7 @@ than the solvers. What is kept between frames is the rig's WarmCache (rig_cache.
 """
 from __future__ import annotations
 
+from dataclasses import fields
 from itertools import chain as concat
 
 import numpy as np
@@ -98,7 +99,12 @@ def solve_frame(rig) -> dict[str, ChainReport]:
                     base_pos, base_rot = world_of(plan.parent, parents, rot, trans, world)
                 else:
                     base_pos, base_rot = sq.ZERO, sq.IDENTITY
-                offsets = [trans[j] for j in idx]
+                if kept is not None and kept.state is last and last.inputs is not None:
+                    # Last frame's, on this same animated frame (`before` says so): the same
+                    # offsets, without a new list.
+                    offsets = last.inputs.offsets
+                else:
+                    offsets = [trans[j] for j in idx]
             inputs = new(SolveInputs, (base_pos, base_rot, offsets, settings))
             restored = type(last) is PendingState
             if restored:  # a saved solution put back (restore_state): this frame's result if it fits
@@ -120,7 +126,7 @@ def solve_frame(rig) -> dict[str, ChainReport]:
                     # form, so final, and no warm start of its own to keep.
                     ik, error, _ = solve_limb(
                         ch._target, ch._pole, ch._tolerance, ch._reach_clamp, ch._softness, setup.total,
-                        setup.mid_limit, base_pos, base_rot, offsets, warm,
+                        setup.mid_limit, base_pos, base_rot, offsets, warm, setup.limb_row(ch),
                     )
                     state, iterations = ChainState(ik, inputs, ch._limit_key, error, error <= ch._tolerance, True), 0
                 else:
@@ -145,7 +151,7 @@ def solve_frame(rig) -> dict[str, ChainReport]:
                 rot[j] = q
             for j in plan.below:
                 world[j] = None
-        reports[name] = ChainReport(name, state.error, iterations, state.reached, tuple(errors))
+        reports[name] = report(name, state.error, iterations, state.reached, tuple(errors))
     if rig._ground is not None and anim.soles:
         _turn_soles(rig, anim.soles, rot, trans, world)
     cache.outputs, cache.outputs_key = outputs, anim.key
@@ -155,6 +161,23 @@ def solve_frame(rig) -> dict[str, ChainReport]:
     rig._world_cache = None
     cache.settled = make(SettledFrame, (key or frame_key(rig), tuple(chains), reports)) if settled else None
     return reports
+
+
+_REPORT_FIELDS = ("name", "error", "iterations", "reached", "errors")
+
+
+def _fast_report(name: str, error: float, iterations: int, reached: bool, errors: tuple = ()) -> ChainReport:
+    """ChainReport(name, error, iterations, reached, errors), made without the frozen
+    dataclass's __init__ (one object.__setattr__ per field: a few microseconds a frame
+    over a rig's chains). The same object: equal, hashed and printed alike."""
+    r = _new(ChainReport)
+    _set(r, "__dict__", {"name": name, "error": error, "iterations": iterations, "reached": reached, "errors": errors})
+    return r
+
+
+_new, _set = object.__new__, object.__setattr__
+# Only while ChainReport has exactly these fields (one more, and the plain constructor it is).
+report = _fast_report if tuple(f.name for f in fields(ChainReport)) == _REPORT_FIELDS else ChainReport
 
 
 def frame_key(rig) -> tuple:
@@ -227,7 +250,7 @@ def _solve_look_at(rig, ch: Chain, plan, rot: list, trans: list, world: list, ou
             rot[j] = q
         for j in plan.below:
             world[j] = None
-    return ChainReport(ch.name, miss, 0, miss <= ch._tolerance)
+    return report(ch.name, miss, 0, miss <= ch._tolerance)
 
 
 def _turn_soles(rig, soles: dict, rot: list, trans: list, world: list) -> None:

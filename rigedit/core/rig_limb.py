@@ -10,19 +10,34 @@ about a second, which `import rigedit` should not pay.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .ik.two_bone import NO_LIMIT, OK, kernel
 
 _kernel = None
 
 
-def solve_limb(target, pole, tolerance, reach_clamp, softness, total, lim, base_pos, base_rot, offsets, warm):
+def solve_limb(target, pole, tolerance, reach_clamp, softness, total, lim, base_pos, base_rot, offsets, warm, fixed=None):
     """One two-bone chain: from its root parent's world transform (base_pos, base_rot), its
     three joints' local offsets and its warm-start local rotations `warm` (two), aim at
     `target` (reach clamp / soft IK over the chain length `total`), solve, apply the middle
     joint's limit parameters `lim` (ChainSetup.mid_limit, or None) and turn each bone by the
     shortest arc to its solved direction. Returns ([two local rotations], tip error, the
-    solved tip)."""
+    solved tip). `fixed`: limb_fixed's row of tolerance ... offsets, when the caller keeps
+    one (the rig, per chain): then those arguments are not read."""
     k = _kernel or _load()
+    if fixed is not None:
+        has_pole = pole is not None
+        try:
+            status, local0, local1, error, tip = k.limb_packed(
+                fixed, target, pole if has_pole else base_pos, has_pole, base_pos, base_rot, warm[0], warm[1]
+            )
+        except TypeError:
+            pass  # not float tuples: the general path below converts them
+        else:
+            if status != OK:
+                _explain(target, pole, tolerance, reach_clamp, softness, total, base_pos, base_rot, offsets, warm)
+            return [local0, local1], error, tip
     o0, o1, o2 = offsets
     w0, w1 = warm
     # two_bone_ik's eps = min(1e-6, tolerance), only checked for being positive.
@@ -41,6 +56,15 @@ def solve_limb(target, pole, tolerance, reach_clamp, softness, total, lim, base_
     if status != OK:
         _explain(target, pole if has_pole else None, tolerance, reach_clamp, softness, total, base_pos, base_rot, offsets, warm)
     return [local0, local1], error, tip
+
+
+def limb_fixed(tolerance, reach_clamp, softness, total, lim, offsets) -> np.ndarray:
+    """solve_limb's arguments that stay put for a chain, as two_bone_kernel.limb_packed
+    takes them (FIXED_* there)."""
+    eps = tolerance if tolerance < 1e-6 else 1e-6  # as solve_limb's
+    kind, axis, lo, hi = (NO_LIMIT, (0.0, 0.0, 0.0), 0.0, 0.0) if lim is None else lim
+    o0, o1, o2 = offsets
+    return np.array((eps, reach_clamp, softness, total, kind, *axis, lo, hi, *o0, *o1, *o2), dtype=np.float64)
 
 
 def _load():

@@ -19,12 +19,13 @@ from math import sqrt
 import numpy as np
 
 from . import scalar_quat as sq
-from .bone_turns import add_rotated, local_turns
+from .bone_turns import local_turns
 from .ik import registry
 from .ik.chain_frames import PreparedLimits, bone_directions, packed_limits, plan_limits, planned_limits
 from .ik.fabrik import fabrik_kernel
 from .ik.limits import ConeLimit, HingeLimit
 from .ik.two_bone import CONE, HINGE, NO_LIMIT, two_bone_ik
+from .rig_limb import limb_fixed
 
 
 def world_of(j: int, parents: list[int], rot: list, trans: list, world: list):
@@ -36,11 +37,29 @@ def world_of(j: int, parents: list[int], rot: list, trans: list, world: list):
     pos, q = world[j] if j >= 0 else (sq.ZERO, sq.IDENTITY)
     if not path:
         return pos, q
+    px, py, pz = pos
+    ax, ay, az, aw = q
     for k in reversed(path):
-        pos = add_rotated(pos, q, trans[k])
-        q = sq.qmul(q, rot[k])
-        world[k] = (pos, q)
-    return world[k]
+        # add_rotated(pos, q, trans[k]) and sq.qmul(q, rot[k]) written out, the same
+        # operations in the same order (so the same bits): every chain below a moved one
+        # walks up to its base through these each frame, and the calls cost more than
+        # the arithmetic.
+        vx, vy, vz = trans[k]
+        tx = 2.0 * (ay * vz - az * vy)
+        ty = 2.0 * (az * vx - ax * vz)
+        tz = 2.0 * (ax * vy - ay * vx)
+        px = px + (vx + aw * tx + (ay * tz - az * ty))
+        py = py + (vy + aw * ty + (az * tx - ax * tz))
+        pz = pz + (vz + aw * tz + (ax * ty - ay * tx))
+        bx, by, bz, bw = rot[k]
+        ax, ay, az, aw = (
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw,
+            aw * bw - ax * bx - ay * by - az * bz,
+        )
+        world[k] = got = ((px, py, pz), (ax, ay, az, aw))
+    return got
 
 
 def turn_toward(base_rot, frames: list, points: list, solved: list, twists: dict | None = None) -> list:
@@ -62,7 +81,7 @@ class ChainSetup:
     has a hinge (only hinges read the bones' frames) and whether the root joint carries a
     limit, and a two-bone chain's middle-joint limit in radians."""
 
-    __slots__ = ("solver", "limits", "offsets", "total", "plan", "hinged", "root_limited", "mid_limit")
+    __slots__ = ("solver", "limits", "offsets", "total", "plan", "hinged", "root_limited", "mid_limit", "fixed_key", "fixed")
 
     def __init__(self, ch, offsets: list) -> None:
         self.solver, self.limits, self.offsets = ch._solver, ch._limit_key, offsets
@@ -70,11 +89,21 @@ class ChainSetup:
         self.total = sum(sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]) for o in offsets[1:])
         self.plan, self.hinged, self.mid_limit = None, False, None
         self.root_limited = ch.joints[0] in ch._limits
+        self.fixed_key = self.fixed = None
         if ch._kind.limits == registry.MIDDLE:
             limit = ch._limits.get(ch.joints[1])
             self.mid_limit = None if limit is None else _limit_params(limit)
         elif ch._limits:
             self.plan, self.hinged = _limit_plan(ch._limit_key, ch.joints)
+
+    def limb_row(self, ch) -> np.ndarray:
+        """A two-bone chain's arguments to rig_limb.solve_limb that stay put (its `fixed`),
+        made again when its tolerance, reach clamp or softness changes."""
+        key = (ch._tolerance, ch._reach_clamp, ch._softness)
+        if self.fixed_key != key:
+            self.fixed = limb_fixed(ch._tolerance, ch._reach_clamp, ch._softness, self.total, self.mid_limit, self.offsets)
+            self.fixed_key = key
+        return self.fixed
 
     def fits(self, ch, offsets: list) -> bool:
         limits = self.limits
@@ -167,7 +196,7 @@ def turned_locals(base_rot, frames, turns) -> tuple[list, np.ndarray]:
     m = len(turns)
     ik, world = np.empty((m, 4)), np.empty((m, 4))
     fabrik_kernel().turned_locals(*base_rot, as_rows(frames), as_rows(turns), ik, world)
-    return [tuple(q) for q in ik.tolist()], world
+    return list(map(tuple, ik.tolist())), world
 
 
 def fabrik_warm(target, tolerance, max_iterations, base_rot, points, frames, prepared, errors_out: list, pole=None):
@@ -190,7 +219,7 @@ def fabrik_warm(target, tolerance, max_iterations, base_rot, points, frames, pre
     if not moved:
         return points, count, None, None
     ready = PreparedLimits(prepared.kinds, prepared.params, dirs, axes, prepared.root_dir, None, prepared.lengths, prepared.packed)
-    return pts, count, [tuple(q) for q in ik.tolist()], (pts, world, ready)
+    return pts, count, list(map(tuple, ik.tolist())), (pts, world, ready)
 
 
 @lru_cache(maxsize=512)

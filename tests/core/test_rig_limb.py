@@ -14,7 +14,7 @@ from rigedit.core import scalar_quat as sq
 from rigedit.core.ik.limits import ConeLimit, HingeLimit, limit_error_deg
 from rigedit.core.ik.soft import effective_target_float
 from rigedit.core.rig import Rig
-from rigedit.core.rig_limb import solve_limb
+from rigedit.core.rig_limb import limb_fixed, solve_limb
 from rigedit.core.bone_turns import chain_pose, local_turns
 from rigedit.core.rig_solve import _limit_params, two_bone_chain
 from rigedit.core.skeleton import Skeleton
@@ -71,6 +71,34 @@ def test_solve_limb_matches_the_general_chain_path(base_pos, base_rot, offsets, 
     for g, w in zip(got_ik, want_ik, strict=True):
         assert min(max(abs(a - b) for a, b in zip(g, w)), max(abs(a + b) for a, b in zip(g, w))) < 1e-9
         assert abs(sum(c * c for c in g) - 1.0) < 1e-12
+    assert abs(got_error - want_error) < 1e-12
+    assert max(abs(a - b) for a, b in zip(got_tip, want_tip)) < 1e-12
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    vectors,
+    unit_quats,
+    st.tuples(vectors, bones, bones),
+    st.tuples(unit_quats, unit_quats),
+    vectors,
+    st.one_of(st.none(), vectors),
+    limits,
+    st.sampled_from([(1.0, 0.0), (0.999, 0.0), (0.9, 0.0), (1.0, 0.1)]),
+    st.sampled_from([1e-3, 1e-7]),
+)
+def test_the_rigs_packed_limb_call_matches_the_general_chain_path(base_pos, base_rot, offsets, warm, target, pole, limit, soft, tol):
+    """What Rig.solve calls per limb (the arguments that stay put in one row, limb_fixed)."""
+    base_rot = _unit(base_rot)
+    warm = [_unit(q) for q in warm]
+    offsets = list(offsets)
+    lim = None if limit is None else _limit_params(limit)
+    total = sum(sq.norm(o) for o in offsets[1:])
+    args = (target, pole, tol, soft[0], soft[1], total, lim, base_pos, base_rot, offsets, warm)
+    got_ik, got_error, got_tip = solve_limb(*args, limb_fixed(tol, soft[0], soft[1], total, lim, offsets))
+    want_ik, want_error, want_tip = _generic(*args)
+    for g, w in zip(got_ik, want_ik, strict=True):
+        assert min(max(abs(a - b) for a, b in zip(g, w)), max(abs(a + b) for a, b in zip(g, w))) < 1e-9
     assert abs(got_error - want_error) < 1e-12
     assert max(abs(a - b) for a, b in zip(got_tip, want_tip)) < 1e-12
 

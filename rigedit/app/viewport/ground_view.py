@@ -2,39 +2,54 @@
 the ground changes (a new rig), never per frame."""
 from __future__ import annotations
 
-import numpy as np
 import pyqtgraph.opengl as gl
+from pyqtgraph.opengl import shaders
 
-# The part of the ground drawn: this far (m) around the rig, at most this many cells a side
-# (a 20 m field at 5 cm is 400 x 400 cells: more triangles than a floor needs on screen).
-# Each triangle costs the software GL ~0.3 us a frame whatever its size: 160 cells (6 cm,
-# 51,200 triangles) held the uneven-ground scene at 25-30 fps in bench_editor, 100 cells
-# (10 cm, 20,000 triangles) at 31-32; a step's edge then shows a little softer.
+from .ground_mesh import ground_mesh
+
+# The part of the ground drawn: this far (m) around the rig, on a grid of this many cells a
+# side (7.8 cm: a bundled 12 cm step reads as a step), merged where it is plane
+# (ground_mesh.py). The software GL pays ~0.4 us a frame for each triangle whatever its
+# size: the full 100-cell grid's 20,000 triangles held the uneven-ground scene's drag at
+# 47-58 fps in bench_editor; merged, the slope shows in ~2,000.
 SHOWN_HALF_SIZE = 5.0
-MAX_CELLS = 100
+GRID_CELLS = 128
+
+_VERTEX = """
+uniform mat4 u_mvp;
+attribute vec4 a_position;
+attribute vec4 a_color;
+varying vec4 v_color;
+varying float v_height;
+void main() {
+    v_color = a_color;
+    v_height = a_position.y;
+    gl_Position = u_mvp * a_position;
+}
+"""
+
+# Height bands every 6 cm (half a bundled step) so steps and slopes read at a glance: worked
+# out per pixel from the height, so a band's edge needs no vertices along it.
+_FRAGMENT = """
+#ifdef GL_ES
+precision mediump float;
+#endif
+varying vec4 v_color;
+varying float v_height;
+void main() {
+    float band = 0.85 + 0.15 * mod(floor(v_height / 0.06), 2.0);
+    gl_FragColor = vec4(v_color.rgb * band, v_color.a);
+}
+"""
+
+_program = None
 
 
-def ground_mesh(field, centre=(0.0, 0.0), half: float = SHOWN_HALF_SIZE, cells: int = MAX_CELLS):
-    """Vertices (n, 3), faces (m, 3) and vertex colours (n, 4) of the field around `centre` (x, z)."""
-    n = cells + 1
-    xs = np.linspace(centre[0] - half, centre[0] + half, n)
-    zs = np.linspace(centre[1] - half, centre[1] + half, n)
-    x, z = np.meshgrid(xs, zs)
-    y = field.height(x, z)
-    verts = np.stack([x, y, z], axis=-1).reshape(-1, 3)
-    i = np.arange(cells)
-    a = (i[:, None] * n + i[None, :]).ravel()  # each cell's corner (row iz, column ix)
-    faces = np.concatenate([np.stack([a, a + 1, a + n], 1), np.stack([a + 1, a + n + 1, a + n], 1)])
-    # Shade by the surface's slope toward a light up and to the side, plus a hint of height,
-    # so steps and bumps read without a lighting shader.
-    normal = field.normal(x, z).reshape(-1, 3)
-    light = np.array([0.35, 0.85, 0.4]) / np.linalg.norm([0.35, 0.85, 0.4])
-    lum = 0.35 + 0.45 * np.clip(normal @ light, 0.0, 1.0)
-    # Height bands every 6 cm (half a bundled step) so steps and slopes read at a glance.
-    band = 0.85 + 0.15 * (np.floor(verts[:, 1] / 0.06) % 2)
-    lum = lum * band
-    colours = np.stack([lum * 0.62, lum * 0.6, lum * 0.45, np.full_like(lum, 0.9)], axis=1)
-    return verts.astype(np.float32), faces.astype(np.uint32), colours.astype(np.float32)
+def banded():
+    global _program
+    if _program is None:
+        _program = shaders.ShaderProgram("rigedit_ground", [shaders.VertexShader(_VERTEX), shaders.FragmentShader(_FRAGMENT)])
+    return _program
 
 
 class GroundView:
@@ -52,13 +67,9 @@ class GroundView:
             self.item = None
         if ground is None:
             return
-        verts, faces, colours = ground_mesh(ground.field, centre)
-        # Indexed (smooth) and without normals: the shading is baked into the colours, and an
-        # unindexed mesh sends every triangle's three corners through the software GL's vertex
-        # stage each frame (six times the vertices). The draw call still costs ~16 ms a frame
-        # under llvmpipe for 51,200 triangles (21 ms unindexed): the triangles, not the
-        # vertices, are what the uneven-ground scene's frame rate pays for.
+        verts, faces, colours = ground_mesh(ground.field, centre, SHOWN_HALF_SIZE, GRID_CELLS)
+        # Indexed (smooth) and without normals: the shading is baked into the colours.
         self.item = gl.GLMeshItem(vertexes=verts, faces=faces, vertexColors=colours, smooth=True,
-                                  computeNormals=False, drawEdges=False)
+                                  computeNormals=False, drawEdges=False, shader=banded())
         self.item.setGLOptions("translucent")
         self.view.addItem(self.item)

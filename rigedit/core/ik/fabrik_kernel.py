@@ -318,13 +318,14 @@ def _copy_rows(src, dst):
 @_jit
 def iterate(
     best, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
-    err, tol, cap, min_gain, stall, ccd_when_above, own_ref, errors,
+    err, tol, cap, min_gain, stall, ccd_when_above, cones_only, own_ref, errors,
 ):  # fmt: skip
     """The one FABRIK loop, from the pose `best` at tip error `err` (the other poses are
     work space; `ref` receives the reference the limited passes read frames against). A
     step is a backward and a forward pass; limited, when that leaves more than
     ccd_when_above of the error the step started from, also a CCD sweep after the pass and
-    one from where the step started, whichever ends nearest. The passes go on from the
+    one from where the step started (`cones_only`: only when the pass and the first sweep
+    got no nearer than the step's start), whichever ends nearest. The passes go on from the
     step's pose; `best` takes it only when nearer, so errors[i], the best tip error after
     step i, never grows. Stops within `tol`, after `cap` steps, or when the best error of
     the last STALL_PASSES steps fell by no more than max(min_gain, STALL_PASSES * stall *
@@ -345,6 +346,13 @@ def iterate(
     mark = 0  # the step the stall window may start at
     restarted = own_ref  # the passes (re)started from the best pose, at error restart_e
     restart_e = err
+    # A sweep after a pass that lost to the pass is kept (`memo`, its error memo_e): when the
+    # next step starts from that pass's pose with the same reference, its sweep from the
+    # step's start is that very sweep, and is not run again (a stalled chain's steps would
+    # otherwise sweep the same pose twice each). Its buffers are made when first needed.
+    memo = spare
+    memo_e = 0.0
+    memo_ok = memo_own = False
     while best_e > tol and count < cap:
         if limited:
             backward(work[0], work[1], kinds, params, work[2], lengths, target, True, aim)
@@ -355,16 +363,42 @@ def iterate(
             aim[0, 0], aim[0, 1], aim[0, 2] = root
             forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, False, cand[0], cand[1], cand[2], cand[3])
         ce = _gap(cand[0], target)
+        kept = False  # memo holds the sweep from this step's pass, which the step keeps
         if limited and ce > work_e * ccd_when_above:  # the pass is stalling: try the sweeps
-            for which in range(2):
-                src = cand if which == 0 else work
-                ccd(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare)
-                se = _gap(spare[0], target)
-                if se < ce:
-                    cand, spare = spare, cand
-                    ce = se
-                if ce <= work_e * ccd_when_above:
-                    break  # the sweep after the pass did it: the one from the old pose can wait
+            ccd(cand, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare)
+            se = _gap(spare[0], target)
+            lost = not se < ce
+            if not lost:
+                cand, spare = spare, cand
+                ce = se
+            # Unless the sweep after the pass did it, the sweep from the step's start too:
+            # the other way on. With cones only, not when the pass and that sweep got
+            # nearer than the step's start either: there is no hinge plane for it to turn,
+            # the next step goes on from there, and a chain held short by its cones swept
+            # its start every step for next to nothing (on random cone chains the solves
+            # end as near; with hinges the second sweep is what turns a plane).
+            if ce > work_e * ccd_when_above and not (cones_only and ce < work_e):
+                if memo_ok:  # the last step's sweep from its pass: this step's start
+                    if memo_e < ce:
+                        cand, memo = memo, cand
+                        ce = memo_e
+                    elif lost:
+                        memo, spare = spare, memo
+                        memo_e, kept = se, True
+                else:
+                    if lost:
+                        if not memo_own:
+                            memo = (np.empty_like(spare[0]), np.empty_like(spare[1]), np.empty_like(spare[2]), np.empty_like(spare[3]))
+                            memo_own = True
+                        memo, spare = spare, memo
+                        memo_e, kept = se, True
+                    ccd(work, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare)
+                    se = _gap(spare[0], target)
+                    if se < ce:
+                        cand, spare = spare, cand
+                        ce = se
+                        kept = False
+        memo_ok = kept
         work, cand = cand, work
         work_e = ce
         improved = ce < best_e
@@ -381,6 +415,7 @@ def iterate(
             work_e = restart_e = best_e
             mark = count
             restarted = True
+            memo_ok = False
             continue
         if count - mark >= STALL_PASSES:
             i = count - STALL_PASSES
@@ -398,6 +433,7 @@ def iterate(
                 work_e = restart_e = best_e
                 mark = count
                 restarted = True
+                memo_ok = False
     return best_e, count
 
 
@@ -659,7 +695,7 @@ def solve_row(
     when = CONES_CCD_WHEN_ABOVE if cones_only else CCD_WHEN_ABOVE
     best_e, count = iterate(
         out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
-        err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL if limited else 0.0, when, not (conform or arc_taken), errors,
+        err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL if limited else 0.0, when, cones_only, not (conform or arc_taken), errors,
     )  # fmt: skip
     return best_e, count, moved or best_e < err
 

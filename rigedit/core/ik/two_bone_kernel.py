@@ -350,8 +350,8 @@ _LIMB = types.Tuple((_i8, _Quat, _Quat, _f8, _Vec))(
 )
 
 
-@numba.njit(_LIMB, cache=True, nogil=True)
-def limb(target, pole, has_pole, eps, clamp, softness, total, kind, axis, lo, hi, base_pos, base_rot, o0, o1, o2, w0, w1):
+@numba.njit(cache=True, nogil=True, inline="always")
+def _limb(target, pole, has_pole, eps, clamp, softness, total, kind, axis, lo, hi, base_pos, base_rot, o0, o1, o2, w0, w1):
     """A rig's two-bone chain in one pass (rig_limb.solve_limb): the warm start from the
     root parent's world transform, the joints' offsets and the warm local rotations w0, w1;
     the aim (reach clamp / soft IK over the chain length `total`); the closed form and the
@@ -383,6 +383,30 @@ def limb(target, pole, has_pole, eps, clamp, softness, total, kind, axis, lo, hi
     sx, sy, sz = bone_turns.in_parent_frame(sq.qmul(base_rot, local0), new_mid, new_end)
     local1 = bone_turns.turn_local(w1, o2, sx, sy, sz)
     return OK, local0, local1, sq.norm(sq.sub(new_end, target)), new_end
+
+
+@numba.njit(_LIMB, cache=True, nogil=True)
+def limb(target, pole, has_pole, eps, clamp, softness, total, kind, axis, lo, hi, base_pos, base_rot, o0, o1, o2, w0, w1):
+    """_limb on its arguments one by one."""
+    return _limb(target, pole, has_pole, eps, clamp, softness, total, kind, axis, lo, hi, base_pos, base_rot, o0, o1, o2, w0, w1)
+
+
+# limb_packed's `fixed` row: what stays put for a chain from frame to frame, in this order.
+FIXED_EPS, FIXED_CLAMP, FIXED_SOFTNESS, FIXED_TOTAL, FIXED_KIND, FIXED_AXIS, FIXED_LO, FIXED_HI, FIXED_OFFSETS = 0, 1, 2, 3, 4, 5, 8, 9, 10
+FIXED_SIZE = 19
+
+
+@numba.njit(types.Tuple((_i8, _Quat, _Quat, _f8, _Vec))(_Row, _Vec, _Vec, _b1, _Vec, _Quat, _Quat, _Quat), cache=True, nogil=True)
+def limb_packed(fixed, target, pole, has_pole, base_pos, base_rot, w0, w1):
+    """limb with what a chain keeps from frame to frame (eps, reach clamp, softness, length,
+    the middle joint's limit, the three offsets) in one row, `fixed` (FIXED_* say where):
+    the rig's every limb every frame, and numba takes one array for less than the ten
+    arguments it holds (a third of the call)."""
+    f = fixed
+    return _limb(
+        target, pole, has_pole, f[0], f[1], f[2], f[3], int(f[4]), (f[5], f[6], f[7]), f[8], f[9], base_pos, base_rot,
+        (f[10], f[11], f[12]), (f[13], f[14], f[15]), (f[16], f[17], f[18]), w0, w1,
+    )  # fmt: skip
 
 
 def solve_batch(R: np.ndarray, M: np.ndarray, E: np.ndarray, T: np.ndarray, P: np.ndarray | None):
