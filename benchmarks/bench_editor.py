@@ -32,8 +32,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-# Issue 13: the editor keeps 60 fps while dragging on every bundled rig (at a mouse rate above
-# that: with 60 moves a second the frame rate cannot exceed 60).
+# Issue 13: the editor keeps 60 fps while dragging on every bundled rig. The mouse moves faster
+# than that (a common mouse reports at 125 Hz): at 60 moves a second the frame rate could not
+# exceed 60, and a run at 59.x would read as too slow for no fault of the editor.
 TARGET_FPS = 60.0
 # Issue 15: with a character's skinned mesh shown (RobotExpressive, 7,214 vertices; CesiumMan).
 MESH_TARGET_FPS = 30.0
@@ -42,7 +43,7 @@ MESH_TARGET_FPS = 30.0
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seconds", type=float, default=4.0, help="drag time per rig (default 4)")
-    p.add_argument("--rate", type=float, default=60.0, help="mouse moves per second (default 60)")
+    p.add_argument("--rate", type=float, default=120.0, help="mouse moves per second (default 120)")
     p.add_argument("--size", default="1280x800", help="window size (default 1280x800)")
     p.add_argument("--rigs", nargs="*", help="preset names (default: every bundled rig, biggest first)")
     p.add_argument("--without-timeline", action="store_true",
