@@ -146,6 +146,8 @@ def print_table(path: str, report) -> None:
     from rich.table import Table
 
     console = Console()
+    if not console.is_terminal:  # a pipe or a log: wide enough that each finding stays on a line or two
+        console = Console(width=160)
     m = report.motion
     head = f"{path}: {m.n_frames} frames at {m.fps:.4g} fps, {len(m.chains)} chains, leg {m.leg_length:.2f} m"
     if not report.findings:
