@@ -70,15 +70,24 @@ def cmd_lint(argv: list[str]) -> int:
         return 1
     out = report.to_dict()
     if fixed is not None:
-        out["fixed"] = [f.to_dict() for f in fixed.repaired]
-        out["output"] = args.output
+        # The findings are the input's; what the repair did rides alongside.
+        out["fix"] = {
+            "output": args.output,
+            "repaired": [f.to_dict() for f in fixed.repaired],
+            "remaining": [f.to_dict() for f in fixed.remaining],
+            "introduced": [f.to_dict() for f in fixed.introduced],
+            "frames_changed": fixed.changed_description(),
+        }
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
     print_table(args.clip, report)
     if fixed is not None:
-        print(f"repaired {len(fixed.repaired)} finding{'' if len(fixed.repaired) == 1 else 's'} "
+        n = len(fixed.repaired)
+        print(f"repaired {n} finding{'' if n == 1 else 's'}, {len(fixed.remaining)} left as they were "
               f"(frames changed: {fixed.changed_description()}); wrote {args.output}")
+        for f in fixed.introduced:
+            print(f"  new after the repair: {f.kind} {f.chain or '-'} {f.joint or '-'} {f.frame_start}-{f.frame_end}: {f.detail}")
     return 0
 
 

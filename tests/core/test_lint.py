@@ -42,20 +42,21 @@ def test_cmu_reference_frame_is_reported_once():
     assert len(first) == 1 and first[0].kind == "discontinuity" and "reference" in first[0].detail
 
 
-def _bent_frames(report, chain, count, lo=25.0):
-    """`count` consecutive motion frames of the chain's limb bent by more than `lo` degrees."""
+def bent_frames(report, chain, count, lo=25.0, around=0):
+    """`count` consecutive motion frames of the chain's limb bent by more than `lo` degrees
+    (and `around` frames either side of them)."""
     leg = _leg(report, chain)
     angle = bend_angle(report.motion, leg)
     ok = angle > lo
     for f in range(report.motion.first + 10, len(angle) - count - 10):
-        if ok[f : f + count].all():
+        if ok[f - around : f + count + around].all():
             return leg, list(range(f, f + count))
     raise AssertionError("no bent frames")
 
 
 def test_pole_flip_found(walk):
     imp, clean, _ = walk
-    leg, frames = _bent_frames(clean, "left_leg", 4)
+    leg, frames = bent_frames(clean, "left_leg", 4)
     clip = flip_thigh(imp.skeleton, imp.clip, leg.root, leg.mid, leg.end, frames)
     found = _overlapping(lint_clip(imp.skeleton, clip).findings, "pole_flip", "left_leg", frames[0], frames[-1])
     assert len(found) == 1
@@ -65,7 +66,7 @@ def test_pole_flip_found(walk):
 
 def test_knee_pop_found(walk):
     imp, clean, _ = walk
-    leg, frames = _bent_frames(clean, "right_leg", 2, lo=25.0)
+    leg, frames = bent_frames(clean, "right_leg", 2, lo=25.0, around=3)
     clip = snap_straight(imp.skeleton, imp.clip, leg.root, leg.mid, leg.end, frames)
     found = _overlapping(lint_clip(imp.skeleton, clip).findings, "knee_pop", "right_leg", frames[0], frames[-1])
     assert len(found) == 1

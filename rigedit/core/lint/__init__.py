@@ -36,6 +36,8 @@ class LintReport:
     findings: list[Finding]
     motion: Motion
     contacts: dict[str, list[tuple[int, int]]]  # per leg chain
+    chains: list[tuple[str, tuple[str, ...]]]  # what was linted, to lint a repair the same way
+    limits: dict | None = None
 
     def to_dict(self) -> dict:
         return {"findings": [f.to_dict() for f in self.findings]}
@@ -62,8 +64,7 @@ def lint_clip(
         raise ValueError(f"the clip has {clip.rotations.shape[1]} joints, the skeleton {len(skeleton)}")
     if not (np.isfinite(clip.rotations).all() and np.isfinite(clip.translations).all()):
         raise ValueError("the clip has non-finite rotations or translations")
-    if chains is None:
-        chains = proposed_chains(skeleton, clip)
+    chains = proposed_chains(skeleton, clip) if chains is None else [(n, tuple(j)) for n, j in chains]
     limbs, joints = limbs_from_chains(skeleton, chains)
     first = 1 if reference_frame(clip.rotations) else 0
     motion = Motion(skeleton, clip, limbs, joints, first=first, euler=dict(euler) if euler else None)
@@ -72,4 +73,4 @@ def lint_clip(
     if limits:
         findings += limit_findings(motion, limits)
     findings.sort(key=lambda f: (f.frame_start, f.frame_end, KINDS.index(f.kind), f.chain or "", f.joint or ""))
-    return LintReport(findings, motion, contacts)
+    return LintReport(findings, motion, contacts, list(chains), dict(limits) if limits else None)

@@ -20,6 +20,9 @@ class Finding:
     frame_end: int  # last frame of the span, inclusive
     severity: str  # one of SEVERITIES
     detail: str  # what was measured, in words and numbers
+    # Which check of its kind found it ("euler_wrap", "reference_frame", ...): for the fixer,
+    # not part of the JSON report.
+    cause: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -31,6 +34,7 @@ class Finding:
 
     def to_dict(self) -> dict:
         d = asdict(self)
+        del d["cause"]
         d["frame_start"], d["frame_end"] = int(d["frame_start"]), int(d["frame_end"])
         return d
 

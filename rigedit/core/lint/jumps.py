@@ -70,7 +70,7 @@ def discontinuities(motion: Motion) -> list[Finding]:
             "discontinuity", None, None, 0, 1, "info",
             f"frame 0 is a reference pose (a T-pose before the motion, as cgspeed's CMU files have): "
             f"{int((steps0 > MIN_JUMP_DEG).sum())} joints turn up to {float(steps0.max()):.0f} degrees into frame 1; "
-            f"linted from frame 1",
+            f"linted from frame 1", "reference_frame",
         ))
     rot = motion.clip.rotations[s:]
     if len(rot) < 3:
@@ -84,18 +84,18 @@ def discontinuities(motion: Motion) -> list[Finding]:
         worst = int(joints[np.argmax(steps[f, joints])])
         if len(joints) > MANY_JOINTS:
             out.append(Finding("discontinuity", _chain_of(motion, worst), None, a, a + 1, "error",
-                               f"{len(joints)} joints' rotations jump (up to {float(steps[f, worst]):.0f} degrees at {names[worst]})"))
+                               f"{len(joints)} joints' rotations jump (up to {float(steps[f, worst]):.0f} degrees at {names[worst]})", "rotation_jump"))
             continue
         for j in joints:
             out.append(Finding("discontinuity", _chain_of(motion, int(j)), names[j], a, a + 1, "error",
-                               f"rotation jumps {float(steps[f, j]):.0f} degrees (typical up to {float(np.percentile(steps[:, j], 99)):.1f})"))
+                               f"rotation jumps {float(steps[f, j]):.0f} degrees (typical up to {float(np.percentile(steps[:, j], 99)):.1f})", "rotation_jump"))
     root = np.nonzero(motion.skeleton.parents < 0)[0]
     for r in root:
         step = np.linalg.norm(np.diff(motion.clip.translations[s:, r], axis=0), axis=-1)
         lim = max(JUMP_FACTOR * float(np.percentile(step, 99)), MIN_ROOT_JUMP * motion.leg_length)
         for f in np.nonzero(step > lim)[0]:
             out.append(Finding("discontinuity", None, names[r], s + int(f), s + int(f) + 1, "error",
-                               f"the root jumps {100 * float(step[f]):.1f} cm in one frame (typical up to {100 * float(np.percentile(step, 99)):.1f} cm)"))
+                               f"the root jumps {100 * float(step[f]):.1f} cm in one frame (typical up to {100 * float(np.percentile(step, 99)):.1f} cm)", "root_jump"))
     out += euler_wraps(motion, jumped, s)
     return out
 
@@ -126,7 +126,7 @@ def euler_wraps(motion: Motion, jumped: np.ndarray, s: int) -> list[Finding]:
             f"{', '.join(str(c + 1) for c in channel)} jump{'' if len(channel) > 1 else 's'} by up to {float(d[frames].max()):.0f} degrees "
             f"{len(frames)} time{'s' if len(frames) > 1 else ''} (frames {where}) while the rotation turns under "
             f"{float(rotation_steps(motion.clip.rotations[s:])[frames, j].max()) + 0.05:.1f} degrees"
-            + (": angles kept in [-180, 180]" if at_edge else ""),
+            + (": angles kept in [-180, 180]" if at_edge else ""), "euler_wrap",
         ))
     return out
 
