@@ -3,13 +3,19 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from rigedit.cli import main
+from rigedit.core.lint import lint_clip
+from rigedit.core.skeleton import Pose
 from rigedit.io.bvh import read_bvh, write_bvh
 from rigedit.io.export import bvh_angles
 
-from tests.core.lint_faults import BANDAI, CMU, wrap_euler
+from tests.core.lint_faults import BANDAI, CMU, DATA, drift_root, flip_thigh, snap_straight, wrap_euler
+from tests.core.test_lint import _sideways, bent_frames
+
+CESIUM = DATA / "CesiumMan.glb"
 
 FIELDS = {"kind", "chain", "joint", "frame_start", "frame_end", "severity", "detail"}
 
@@ -67,3 +73,89 @@ def test_missing_and_unknown_files(tmp_path, capsys):
 
 def test_fix_needs_an_output(capsys):
     assert main(["lint", str(CMU), "--fix"]) != 0
+
+
+def _spans(text: str) -> list[tuple[int, int]]:
+    return [tuple(int(v) for v in part.split("-")) if "-" in part else (int(part), int(part)) for part in text.split(", ") if part != "none"]
+
+
+def _changed_mask(text: str, n: int) -> np.ndarray:
+    mask = np.zeros(n, dtype=bool)
+    for a, b in _spans(text):
+        mask[a : b + 1] = True
+    return mask
+
+
+@pytest.mark.parametrize("source", [CMU, BANDAI], ids=["cmu", "bandai"])
+def test_fix_bvh(tmp_path, capsys, source):
+    """A BVH walk with a pole flip, a knee pop, a slide and an Euler wrap: --fix writes a BVH
+    whose lint has none of them, and whose other frames read back as the input's."""
+    imp = read_bvh(source)
+    sk = imp.skeleton
+    clean = lint_clip(sk, imp.clip)
+    left, flip = bent_frames(clean, "left_leg", 4)
+    right, pop = bent_frames(clean, "right_leg", 2, around=3)
+    a, b = clean.contacts["left_leg"][1]
+    clip = flip_thigh(sk, imp.clip, left.root, left.mid, left.end, flip)
+    clip = snap_straight(sk, clip, right.root, right.mid, right.end, pop)
+    clip = drift_root(clip, a + (b - a) // 8, a + 5 * (b - a) // 8, 0.06, _sideways(clean))
+    knee = sk.names[left.mid]
+    wrapped = wrap_euler(bvh_angles(source), knee, 1, range(b + 20, b + 24))
+    bad, out = tmp_path / "faulty.bvh", tmp_path / "fixed.bvh"
+    write_bvh(bad, sk, clip, imp.layout, reference_angles=wrapped)
+
+    code, report = _json(capsys, bad, "--fix", "-o", out)
+    assert code == 0 and out.exists()
+    kinds = {f["kind"] for f in report["findings"]}
+    assert {"pole_flip", "knee_pop", "foot_slide", "discontinuity"} <= kinds
+    repaired = report["fix"]["repaired"]
+    assert {"pole_flip", "knee_pop", "foot_slide"} <= {f["kind"] for f in repaired}
+    assert any(f["kind"] == "discontinuity" and f["joint"] == knee for f in repaired)
+    assert report["fix"]["introduced"] == []
+
+    code, again = _json(capsys, out)
+    assert code == 0
+    assert not [f for f in again["findings"] if f["kind"] in ("pole_flip", "knee_pop", "foot_slide")]
+    assert not [f for f in again["findings"] if f["kind"] == "discontinuity" and f["severity"] != "info"]
+
+    before, after = read_bvh(bad), read_bvh(out)
+    keep = ~_changed_mask(report["fix"]["frames_changed"], clip.n_frames)
+    p0 = sk.fk(Pose(before.clip.rotations, before.clip.translations))[0]
+    p1 = sk.fk(Pose(after.clip.rotations, after.clip.translations))[0]
+    # The files hold 10 significant digits: positions agree far under a micrometre.
+    np.testing.assert_allclose(p1[keep], p0[keep], rtol=0, atol=1e-6)
+    assert np.abs(p1[~keep] - p0[~keep]).max() > 1e-3  # and the repair did change its frames
+
+
+def test_fix_gltf(tmp_path, capsys):
+    from rigedit.io.export import read_gltf_source
+    from rigedit.io.export_gltf import write_gltf
+
+    imp, gltf = read_gltf_source(CESIUM)
+    sk = imp.skeleton
+    clean = lint_clip(sk, imp.clip)
+    assert clean.findings == []
+    left, flip = bent_frames(clean, "left_leg", 3, lo=60.0)
+    clip = flip_thigh(sk, imp.clip, left.root, left.mid, left.end, flip)
+    bad, out = tmp_path / "faulty.glb", tmp_path / "fixed.glb"
+    write_gltf(bad, sk, clip, source=gltf)
+    code, report = _json(capsys, bad, "--fix", "-o", out)
+    assert code == 0
+    assert [(f["kind"], f["chain"], f["frame_start"], f["frame_end"]) for f in report["findings"]] == [("pole_flip", "left_leg", flip[0], flip[-1])]
+    assert [f["kind"] for f in report["fix"]["repaired"]] == ["pole_flip"]
+    code, again = _json(capsys, out)
+    assert again["findings"] == []
+    p0 = sk.fk(Pose(imp.clip.rotations, imp.clip.translations))[0]
+    back = read_gltf_source(out)[0]
+    p1 = sk.fk(Pose(back.clip.rotations, back.clip.translations))[0]
+    # float32 in the file: the figure to a few micrometres, everywhere, the repaired frames too
+    # (the repair is the clean walk's knee on its side again).
+    keep = np.ones(clip.n_frames, dtype=bool)
+    keep[flip] = False
+    np.testing.assert_allclose(p1[keep], p0[keep], rtol=0, atol=1e-5)
+    assert np.abs(p1[flip] - p0[flip]).max() < 0.01
+
+
+def test_fix_output_in_the_input_format(tmp_path, capsys):
+    assert main(["lint", str(CMU), "--fix", "-o", str(tmp_path / "out.glb")]) == 1
+    assert "out.glb" in capsys.readouterr().err
