@@ -159,3 +159,36 @@ def test_fix_gltf(tmp_path, capsys):
 def test_fix_output_in_the_input_format(tmp_path, capsys):
     assert main(["lint", str(CMU), "--fix", "-o", str(tmp_path / "out.glb")]) == 1
     assert "out.glb" in capsys.readouterr().err
+
+
+def test_rig_limits(tmp_path, capsys):
+    """--rig brings the preset's chains and limits: a 40 degree cone on the left knee is
+    exceeded on every stride, in the frames where the knee bends past it."""
+    from rigedit.core.ik.limits import ConeLimit
+    from rigedit.core.lint.findings import runs
+    from rigedit.core.lint.limits import LIMIT_TOLERANCE_DEG
+    from rigedit.core.lint.pole_flip import bend_angle
+    from rigedit.io.preset import load_preset, save_preset
+
+    preset = tmp_path / "walk.json"
+    assert main(["import", str(BANDAI), "-o", str(preset)]) == 0
+    rig = load_preset(preset)
+    rig.chain("left_leg").limits = {"LowerLeg_L": ConeLimit(max_deg=40.0)}
+    save_preset(rig, preset)
+    capsys.readouterr()
+    code, out = _json(capsys, BANDAI, "--rig", preset)
+    assert code == 0
+    found = [(f["chain"], f["joint"], f["frame_start"], f["frame_end"]) for f in out["findings"] if f["kind"] == "limit"]
+    imp = read_bvh(BANDAI)
+    report = lint_clip(imp.skeleton, imp.clip)
+    knee = next(l for l in report.motion.limbs if l.chain == "left_leg")
+    past = bend_angle(report.motion, knee) > 40.0 + LIMIT_TOLERANCE_DEG
+    assert found and found == [("left_leg", "LowerLeg_L", a, b) for a, b in runs(past)]
+
+
+def test_rig_that_does_not_fit(tmp_path, capsys):
+    preset = tmp_path / "cmu.json"
+    assert main(["import", str(CMU), "-o", str(preset)]) == 0
+    capsys.readouterr()
+    assert main(["lint", str(BANDAI), "--rig", str(preset)]) == 1
+    assert str(preset) in capsys.readouterr().err
