@@ -119,7 +119,7 @@ def load_clip(path: str) -> LoadedClip:
 
 
 def rig_chains(preset: str, skeleton):
-    """(name, joints) pairs and per-chain limits of a preset's chains that fit the clip's skeleton."""
+    """(name, joints, solver) of a preset's chains and their limits of a preset's chains that fit the clip's skeleton."""
     from rigedit.io.preset import load_preset
 
     rig = load_preset(preset)
@@ -129,7 +129,7 @@ def rig_chains(preset: str, skeleton):
         missing = [j for j in ch.joints if j not in skeleton.names]
         if missing:
             raise ValueError(f"{preset}: chain {name!r} has joints the clip does not: {', '.join(missing)}")
-        chains.append((name, tuple(ch.joints)))
+        chains.append((name, tuple(ch.joints), ch.solver))
         if ch.limits:
             limits[name] = dict(ch.limits)
     return chains, limits

@@ -86,12 +86,18 @@ def velocity(points: np.ndarray, k: int, dt: float) -> np.ndarray:
 
 
 def limbs_from_chains(skeleton: Skeleton, chains) -> tuple[list[Limb], dict[str, tuple[int, ...]]]:
-    """Limbs (three-joint chains) and every chain's joints from (name, joint names) pairs."""
+    """Limbs and every chain's joints from (name, joint names[, solver]) entries.
+
+    A limb is a two-bone chain (a three-joint chain given without a solver counts as one): a
+    three-joint FABRIK spine bends, but it has no knee to flip or pop.
+    """
     limbs, joints = [], {}
-    for name, names in chains:
+    for entry in chains:
+        name, names = entry[0], entry[1]
+        solver = entry[2] if len(entry) > 2 else None
         idx = tuple(skeleton.index(n) for n in names)
         joints[name] = idx
-        if len(idx) == 3:
+        if len(idx) == 3 and solver in (None, "two_bone"):
             limbs.append(Limb(name, idx[0], idx[1], idx[2], _is_leg(name)))
     return limbs, joints
 
