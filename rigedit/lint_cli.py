@@ -17,6 +17,18 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+EPILOG = """\
+kinds:
+  pole_flip      a knee or elbow on the other side of its limb for up to 1 s
+  knee_pop       a limb snapping to or from straight (8+ degrees off its running median)
+  foot_slide     a planted foot moving 3+ % of the leg over the ground during a contact
+  limit          a joint past the --rig preset's limit by 1+ degree
+  discontinuity  rotation or root jumps far past the clip's own frame-to-frame change, Euler
+                 wraps, a reference pose on frame 0 (reported once, as info)
+contacts: a foot plants below 5 % of the leg above its floor and 0.25 legs/s, and lifts
+above 8 % or 0.5 legs/s (speeds over 1/30 s, so any frame rate); at least 0.1 s long.
+--fix re-solves pole flips, knee pops and foot slides, writes Euler curves unwrapped, and
+leaves every other frame as it was; the JSON's "fix" says what a second lint still finds."""
 BVH = (".bvh",)
 GLTF = (".glb", ".gltf")
 
@@ -37,6 +49,8 @@ def cmd_lint(argv: list[str]) -> int:
         description="Find pole flips, knee pops, foot slides, joints past their limits and discontinuities in a "
         "BVH or glTF clip, per chain or joint with their frame span and severity. Exit status 0 even when "
         "there are findings; 1 when a file cannot be read or written.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("clip", metavar="CLIP", help="a .bvh, .glb or .gltf file")
     p.add_argument("--rig", metavar="PRESET", help="a rig preset (.json) whose chains and limits to use (default: chains proposed from the clip)")
