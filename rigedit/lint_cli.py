@@ -1,6 +1,6 @@
 """`rigedit lint`: find (and with --fix, repair) what breaks a mocap clip.
 
-    rigedit lint CLIP [--rig PRESET] [--json] [--fix -o OUT]
+    rigedit lint CLIP [--rig PRESET] [--animation NAME] [--json] [--fix -o OUT]
 
 CLIP is a .bvh, .glb or .gltf file. The chains are the preset's (--rig, which also brings its
 joint limits) or, without one, proposed from the clip's first frame as `rigedit import` does.
@@ -54,6 +54,7 @@ def cmd_lint(argv: list[str]) -> int:
     )
     p.add_argument("clip", metavar="CLIP", help="a .bvh, .glb or .gltf file")
     p.add_argument("--rig", metavar="PRESET", help="a rig preset (.json) whose chains and limits to use (default: chains proposed from the clip)")
+    p.add_argument("--animation", metavar="NAME", help="glTF: the animation to lint, by name or index (default: the first)")
     p.add_argument("--json", action="store_true", help='print {"findings": [...]} as JSON instead of a table')
     p.add_argument("--fix", action="store_true", help="re-solve the flagged spans and write the repaired clip to -o")
     p.add_argument("-o", "--output", metavar="OUT", help="with --fix: where to write the repaired clip (the input's format)")
@@ -65,7 +66,7 @@ def cmd_lint(argv: list[str]) -> int:
     from rigedit.core.lint import lint_clip
 
     try:
-        loaded = load_clip(args.clip)
+        loaded = load_clip(args.clip, args.animation)
         chains, limits = rig_chains(args.rig, loaded.skeleton) if args.rig else (None, None)
         report = lint_clip(loaded.skeleton, loaded.clip, chains, limits=limits, euler=loaded.euler)
         fixed = None
@@ -109,12 +110,15 @@ def _named(message: str, *paths) -> str:
     return message if any(p and p in message for p in paths) else f"{paths[0]}: {message}"
 
 
-def load_clip(path: str) -> LoadedClip:
-    """The skeleton and clip of a BVH or glTF file; ValueError naming the file otherwise."""
+def load_clip(path: str, animation: str | None = None) -> LoadedClip:
+    """The skeleton and clip of a BVH or glTF file (its first animation, or `animation`, a
+    name or index); ValueError naming the file otherwise."""
     suffix = Path(path).suffix.lower()
     if not os.path.isfile(path):
         raise ValueError(f"{path}: no such file")
     if suffix in BVH:
+        if animation is not None:
+            raise ValueError(f"{path}: --animation picks a glTF file's animation; a BVH file has one clip")
         from rigedit.io.bvh import read_bvh
         from rigedit.io.export import bvh_angles
 
@@ -125,7 +129,7 @@ def load_clip(path: str) -> LoadedClip:
     if suffix in GLTF:
         from rigedit.io.export import read_gltf_source
 
-        imp, gltf = read_gltf_source(path)
+        imp, gltf = read_gltf_source(path, animation=0 if animation is None else animation)
         if imp.clip is None:
             raise ValueError(f"{path}: the file has no animation to lint")
         return LoadedClip(path, imp.skeleton, imp.clip, gltf=gltf)

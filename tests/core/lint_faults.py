@@ -28,13 +28,14 @@ def _set_world(skeleton, clip, world_q, f, joint, new_world):
     clip.rotations[f, joint] = quat_normalize(local)
 
 
-def flip_thigh(skeleton, clip, hip, knee, ankle, frames) -> Clip:
-    """The thigh turned 180 degrees about the hip-ankle line: the knee on the other side."""
+def flip_thigh(skeleton, clip, hip, knee, ankle, frames, angles=None) -> Clip:
+    """The thigh turned 180 degrees (or angles[i] radians on frames[i]) about the hip-ankle
+    line: the knee on the other side."""
     out = _copy(clip)
     pos, q = _world(skeleton, clip)
-    for f in frames:
+    for i, f in enumerate(frames):
         axis = pos[f, ankle] - pos[f, hip]
-        turn = quat_from_axis_angle(axis / np.linalg.norm(axis), np.pi)
+        turn = quat_from_axis_angle(axis / np.linalg.norm(axis), np.pi if angles is None else angles[i])
         _set_world(skeleton, out, q, f, hip, quat_mul(turn, q[f, hip]))
     return out
 

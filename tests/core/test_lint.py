@@ -64,6 +64,18 @@ def test_pole_flip_found(walk):
     assert found[0].joint == imp.skeleton.names[leg.mid]
 
 
+def test_a_slow_swing_is_not_a_flip(walk):
+    """The knee swung round to 150 degrees off its side and back, 30 degrees a frame: motion."""
+    imp, clean, _ = walk
+    leg, frames = bent_frames(clean, "left_leg", 9)
+    turns = np.radians([30, 60, 90, 120, 150, 120, 90, 60, 30])
+    clip = flip_thigh(imp.skeleton, imp.clip, leg.root, leg.mid, leg.end, frames, turns)
+    assert not [f for f in lint_clip(imp.skeleton, clip).findings if f.kind == "pole_flip"]
+    # The same frames flipped at once are a flip.
+    clip = flip_thigh(imp.skeleton, imp.clip, leg.root, leg.mid, leg.end, frames[3:6])
+    assert [f.kind for f in lint_clip(imp.skeleton, clip).findings if f.kind == "pole_flip"] == ["pole_flip"]
+
+
 def test_knee_pop_found(walk):
     imp, clean, _ = walk
     leg, frames = bent_frames(clean, "right_leg", 2, lo=25.0, around=3)
@@ -121,3 +133,31 @@ def test_finding_checks_its_fields():
         Finding("wobble", None, None, 0, 1, "info", "")
     with pytest.raises(ValueError, match="span"):
         Finding("limit", None, None, 3, 1, "info", "")
+
+
+def test_a_fast_gait_straightening_every_stride_is_not_a_pop():
+    """A knee that straightens in a sharp V every stride (a gallop sampled at 25 fps) moves as
+    fast there as through the rest of its stride: no speed spike, no pop. The same leg
+    snapped straight for 2 frames of a slow bend is one."""
+    from rigedit.core.clip import Clip
+    from rigedit.core.skeleton import Skeleton
+    from rigedit.core.transforms import quat_from_axis_angle
+
+    sk = Skeleton.from_joints([("hips", None, (0, 1, 0)), ("thigh", "hips", (0.1, 0, 0)), ("shin", "thigh", (0, -0.45, 0)),
+                               ("foot", "shin", (0, -0.45, 0)), ("toe", "foot", (0, -0.05, 0.1))])
+    n = 100
+    t = np.arange(n)
+    vee = 5.0 + 85.0 * np.abs(((t % 8) - 4) / 4.0)  # 90 down to 5 and back in 8 frames
+    chains = [("left_leg", ("thigh", "shin", "foot"), "two_bone")]
+
+    def clip_of(knee_deg):
+        rot = np.tile([0.0, 0.0, 0.0, 1.0], (n, len(sk), 1))
+        rot[:, 2] = quat_from_axis_angle(np.array([1.0, 0.0, 0.0]), np.radians(knee_deg))
+        trans = np.broadcast_to(sk.offsets, (n, len(sk), 3)).copy()
+        return Clip(rot, trans, 1 / 25)
+
+    assert not [f for f in lint_clip(sk, clip_of(vee), chains).findings if f.kind == "knee_pop"]
+    slow = 30.0 + 10.0 * np.sin(t / 10.0)
+    slow[50:52] = 0.0
+    pops = [f for f in lint_clip(sk, clip_of(slow), chains).findings if f.kind == "knee_pop"]
+    assert [(f.frame_start, f.frame_end) for f in pops] == [(50, 51)]

@@ -5,8 +5,13 @@ vector in the frame of the root's parent (the pelvis for a leg, the shoulder for
 it turns with the body. Its usual side is the median of that direction over the frames where
 the limb is bent by more than MIN_BEND_DEG (a straighter limb has no direction to speak of).
 A frame is flipped when the limb is bent that much and its direction is more than 90 degrees
-from the usual side; a run of such frames no longer than MAX_FLIP_S is a flip. (Longer, it is
-how the clip moves: a dancer's knee turned in for a whole phrase.)
+from the usual side; a run of such frames no longer than MAX_FLIP_S is a flip (longer, it is
+how the clip moves: a dancer's knee turned in for a whole phrase) when it starts and ends
+suddenly: at each end the direction jumps more than SUDDEN_DEG from the frame beside it, or
+that frame is straight (how an IK flip happens: the limb passes straight and comes back bent
+the other way). A knee or elbow that swings round over several frames is motion, not a flip
+(RobotExpressive's punch flares the elbow 119 degrees off its usual side, turning 74 degrees
+a frame at 24 fps); a thigh turned about the hip-ankle line jumps its knee 150-180 degrees.
 """
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ from .motion import Limb, Motion
 
 MIN_BEND_DEG = 10.0
 MAX_FLIP_S = 1.0
+SUDDEN_DEG = 90.0
 
 
 def bend_angle(motion: Motion, limb: Limb) -> np.ndarray:
@@ -73,8 +79,9 @@ def pole_flips(motion: Motion) -> list[Finding]:
         cos = local @ usual
         flipped = (angle > MIN_BEND_DEG) & (cos < 0.0)
         flipped[: motion.first] = False
+        straight = angle <= MIN_BEND_DEG
         for a, b in runs(flipped):
-            if b - a + 1 > longest:
+            if b - a + 1 > longest or not (_sudden(local, straight, a, a - 1, motion.first) and _sudden(local, straight, b, b + 1, motion.first)):
                 continue
             worst = float(np.degrees(np.arccos(np.clip(cos[a : b + 1].min(), -1, 1))))
             out.append(Finding(
@@ -83,3 +90,11 @@ def pole_flips(motion: Motion) -> list[Finding]:
                 f"for {b - a + 1} frame{'s' if b > a else ''} (bent {float(angle[a:b + 1].max()):.0f} degrees)",
             ))
     return out
+
+
+def _sudden(local: np.ndarray, straight: np.ndarray, f: int, beside: int, first: int) -> bool:
+    """Whether frame f's bend direction is a jump from the frame beside it (or that frame is
+    straight, or outside the motion)."""
+    if beside < first or beside >= len(local) or straight[beside]:
+        return True
+    return bool(local[f] @ local[beside] < np.cos(np.radians(SUDDEN_DEG)))
