@@ -7,7 +7,7 @@ ankle is within FLAT_RISE (leg lengths) of its lowest in the contact. A contact 
 when over its flat frames the foot travels horizontally more than SLIDE_DISTANCE from where
 it planted; the span is from the first to the last flat frame where it moves faster than
 SLIDE_SPEED (leg lengths per second).
-With a 0.8 m leg: more than 2.4 cm of travel at more than 8 cm/s, the ankle within 1.6 cm
+With a 0.8 m leg: more than 2.4 cm of travel at more than 8 cm/s, the ankle within 1.2 cm
 of its lowest.
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from .motion import Motion
 
 SLIDE_DISTANCE = 0.03
 SLIDE_SPEED = 0.1
-FLAT_RISE = 0.02
+FLAT_RISE = 0.015
 SEVERE_DISTANCE = 0.1  # an error past this (8 cm on a 0.8 m leg), a warning below
 
 
