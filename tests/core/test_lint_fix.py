@@ -6,6 +6,7 @@ import pytest
 
 from rigedit.core.lint import lint_clip
 from rigedit.core.lint.fix import EASE_S, fix_clip
+from rigedit.core.lint.slides import flat_frames
 from rigedit.core.skeleton import Pose
 from rigedit.io.bvh import read_bvh
 
@@ -57,8 +58,10 @@ def test_other_frames_are_unchanged(faulty):
         if f.kind in ("pole_flip", "knee_pop"):
             allowed[f.frame_start : f.frame_end + 1] = True
         elif f.kind == "foot_slide":
-            end = max(b for a, b in report.contacts[f.chain] if a <= f.frame_start)
-            allowed[f.frame_start : end + ease + 1] = True
+            a, b = max((a, b) for a, b in report.contacts[f.chain] if a <= f.frame_start)
+            limb = _leg(report, f.chain)
+            end = a + int(np.nonzero(flat_frames(report.motion, limb, a, b))[0][-1])
+            allowed[f.frame_start : max(end, f.frame_end) + ease + 1] = True
     assert not (fixed.changed & ~allowed).any()
     keep = ~fixed.changed
     assert keep.sum() > 0.5 * clip.n_frames
@@ -85,6 +88,7 @@ def test_a_locked_foot_stays_put(faulty):
     leg = _leg(clean)
     a, b = at["contact"]
     s = at["slide"][0]
-    feet = imp.skeleton.fk(Pose(fixed.clip.rotations, fixed.clip.translations))[0][s : b + 1, leg.end]
+    flat = a + int(np.nonzero(flat_frames(report.motion, leg, a, b))[0][-1])
+    feet = imp.skeleton.fk(Pose(fixed.clip.rotations, fixed.clip.translations))[0][s : flat + 1, leg.end]
     drift = np.linalg.norm((feet - feet[0])[:, [0, 2]], axis=-1)
     assert drift.max() < 0.005  # the 6 cm slide is gone to under 5 mm

@@ -9,15 +9,15 @@
   solved onto that with two-bone IK through soft IK (core/ik/soft.py: the last SOFTNESS leg
   lengths of reach eased), so it cannot snap straight again.
 - Foot slides: the foot is locked (horizontally; its height stays the clip's, so heel and toe
-  still roll) where it was when the slide began, through the end of its contact, and let go
-  over EASE_S after the contact with a smoothstep, while it swings; the leg is solved onto it
-  with soft IK and the foot keeps the clip's world rotation.
+  still roll) where it was when the slide began, through the contact's last flat frame
+  (slides.flat_frames), and let go over EASE_S after it with a smoothstep, as the heel comes
+  off; the leg is solved onto it with soft IK and the foot keeps the clip's world rotation.
 - Euler wraps are the file's curves, not the clip's rotations: the BVH writer unwraps them
   (lint_cli writes the output with the source's angles unwrapped as reference).
 
 Reference frames, rotation and root jumps and limits are reported, not repaired (a jump's
 right answer is a question for the animator). Frames outside the repairs' spans (a slide's
-span runs on to its contact's end, plus the ease) are not touched: `changed` says which.
+runs on to its contact's last flat frame, plus the ease) are not touched: `changed` says which.
 """
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ from ..skeleton import Pose, write_chain_positions
 from ..transforms import quat_conj, quat_from_axis_angle, quat_mul, quat_normalize, quat_rotate
 from .findings import Finding, runs
 from .pole_flip import bend_angle, bend_direction, usual_side, world_bend
+from .slides import flat_frames
 
 EASE_S = 0.15
 SOFTNESS = 0.02  # leg lengths of reach that soft IK eases
@@ -129,9 +130,11 @@ def _bent(pos, limb) -> bool:
 
 
 def _contact_end(report, f: Finding) -> int:
+    """The last flat frame of the finding's contact (at least the finding's last frame)."""
+    limb = next(l for l in report.motion.limbs if l.chain == f.chain)
     for a, b in report.contacts.get(f.chain, []):
         if a <= f.frame_start <= b:
-            return max(b, f.frame_end)
+            return max(a + int(np.nonzero(flat_frames(report.motion, limb, a, b))[0][-1]), f.frame_end)
     return f.frame_end
 
 

@@ -32,9 +32,8 @@ def foot_slides(motion: Motion, contacts: dict[str, list[tuple[int, int]]] | Non
         spans = foot_contacts(motion, limb.end) if contacts is None else contacts[limb.chain]
         xz = motion.pos[:, limb.end][:, [0, 2]]
         speed = motion.speed(xz) / motion.leg_length
-        y = motion.pos[:, limb.end, 1]
         for a, b in spans:
-            flat = y[a : b + 1] - y[a : b + 1].min() <= FLAT_RISE * motion.leg_length
+            flat = flat_frames(motion, limb, a, b)
             first = a + int(np.argmax(flat))
             travel = np.where(flat, np.linalg.norm(xz[a : b + 1] - xz[first], axis=-1) / motion.leg_length, 0.0)
             if travel.max() <= SLIDE_DISTANCE:
@@ -52,3 +51,10 @@ def foot_slides(motion: Motion, contacts: dict[str, list[tuple[int, int]]] | Non
                 f"(up to {100 * float(speed[a:b + 1].max()) * motion.leg_length:.0f} cm/s; extent {100 * metres:.1f} cm)",
             ))
     return out
+
+
+def flat_frames(motion: Motion, limb, a: int, b: int) -> np.ndarray:
+    """Which of contact a..b's frames the foot is flat on (the ankle within FLAT_RISE of its
+    lowest in the contact; the heel is off after them)."""
+    y = motion.pos[a : b + 1, limb.end, 1]
+    return y - y.min() <= FLAT_RISE * motion.leg_length
