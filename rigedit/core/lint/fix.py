@@ -1,0 +1,219 @@
+"""Re-solve a lint's flagged spans with continuity, leaving every other frame as it was.
+
+- Pole flips: on each flipped frame the whole limb is turned about its root -> end line onto
+  the bend plane the frames around the span have (their bend directions in the root's parent
+  frame, blended across the span), so the end stays where it was and the knee or elbow goes
+  back to its usual side; the previous frame's plane carries on through the span.
+- Knee pops: the end's place relative to the root (in the parent frame) and the bend
+  direction are blended across the span from the frames on either side, and the limb is
+  solved onto that with two-bone IK through soft IK (core/ik/soft.py: the last SOFTNESS leg
+  lengths of reach eased), so it cannot snap straight again.
+- Foot slides: the foot is locked (horizontally; its height stays the clip's, so heel and toe
+  still roll) where it was when the slide began, through the contact's last flat frame
+  (slides.flat_frames), and let go over EASE_S after it with a smoothstep, as the heel comes
+  off; the leg is solved onto it with soft IK and the foot keeps the clip's world rotation.
+- Euler wraps are the file's curves, not the clip's rotations: the BVH writer unwraps them
+  (lint_cli writes the output with the source's angles unwrapped as reference).
+
+Reference frames, rotation and root jumps and limits are reported, not repaired (a jump's
+right answer is a question for the animator). Frames outside the repairs' spans (a slide's
+runs on to its contact's last flat frame, plus the ease) are not touched: `changed` says which.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..clip import Clip
+from ..ik import two_bone_ik
+from ..ik.soft import effective_target
+from ..skeleton import Pose, write_chain_positions
+from ..transforms import quat_conj, quat_from_axis_angle, quat_mul, quat_normalize, quat_rotate
+from .findings import Finding, runs
+from .pole_flip import bend_angle, bend_direction, usual_side, world_bend
+from .slides import flat_frames
+
+EASE_S = 0.15
+SOFTNESS = 0.02  # leg lengths of reach that soft IK eases
+REACH_CLAMP = 0.999
+# A limb bent less than this has no bend plane of its own (CMU's knees are exactly straight
+# through mid-stance): the plane carried from the last frame that had one is used instead.
+DEFINED_BEND_DEG = 2.0
+
+
+@dataclass
+class FixResult:
+    """The repaired clip, and what a second lint of it says: `repaired` are the findings it
+    no longer has, `remaining` those it still has (not repairable, or not repaired),
+    `introduced` anything new (none, when the repair did its job)."""
+
+    clip: Clip
+    repaired: list[Finding]
+    remaining: list[Finding]
+    introduced: list[Finding]
+    changed: np.ndarray  # (frames,) bool: the frames the repair wrote
+    after: object  # the second lint's LintReport
+
+    def changed_description(self) -> str:
+        spans = runs(self.changed)
+        return ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in spans) or "none"
+
+
+class _Work:
+    def __init__(self, report) -> None:
+        m = report.motion
+        self.m, self.sk = m, m.skeleton
+        self.rot = m.clip.rotations.copy()
+        self.trans = m.clip.translations
+        self.changed = np.zeros(m.n_frames, dtype=bool)
+        self.limbs = {l.chain: l for l in m.limbs}
+        self.usual = {}
+        for l in m.limbs:
+            side = usual_side(m, l, bend_angle(m, l), bend_direction(m, l))
+            self.usual[l.chain] = np.array([0.0, 0.0, 1.0]) if side is None else side
+
+    def fk(self, f: int):
+        return self.sk.fk(Pose(self.rot[f], self.trans[f]))
+
+    def parent_q(self, q, limb):
+        p = int(self.sk.parents[limb.root])
+        return np.array([0.0, 0.0, 0.0, 1.0]) if p < 0 else q[p]
+
+    def local_bend(self, f: int, limb, carried=None) -> tuple[np.ndarray, np.ndarray]:
+        """The bend direction and the end's offset from the root, in the root's parent frame;
+        a straight limb's bend is `carried` (default its usual side)."""
+        pos, q = self.fk(f)
+        back = quat_conj(self.parent_q(q, limb))
+        bend = quat_rotate(back, world_bend(pos, limb)) if _bent(pos, limb) else (self.usual[limb.chain] if carried is None else carried)
+        return bend, quat_rotate(back, pos[limb.end] - pos[limb.root])
+
+    def write(self, f: int, rotations: np.ndarray) -> None:
+        self.rot[f] = rotations
+        self.changed[f] = True
+
+
+def fix_clip(report) -> FixResult:
+    """The clip with `report`'s pole flips, knee pops and foot slides repaired."""
+    w = _Work(report)
+    order = {"pole_flip": 0, "knee_pop": 1, "foot_slide": 2}
+    for f in sorted(report.findings, key=lambda f: (order.get(f.kind, 3), f.frame_start)):
+        limb = w.limbs.get(f.chain)
+        if f.kind == "pole_flip" and limb is not None:
+            _fix_flip(w, limb, f.frame_start, f.frame_end)
+        elif f.kind == "knee_pop" and limb is not None:
+            _fix_pop(w, limb, f.frame_start, f.frame_end)
+        elif f.kind == "foot_slide" and limb is not None:
+            _fix_slide(w, limb, f.frame_start, _contact_end(report, f))
+        # Euler wraps are the writer's business (nothing in the clip to change); the rest
+        # is reported, not repaired.
+    m = report.motion
+    clip = Clip(w.rot, m.clip.translations.copy(), m.clip.frame_time, m.clip.source)
+    from . import lint_clip
+
+    # The output is written with its Euler curves unwrapped, so the second lint has no wraps.
+    after = lint_clip(m.skeleton, clip, report.chains, limits=report.limits)
+    remaining = [f for f in report.findings if any(_same(f, g) for g in after.findings)]
+    repaired = [f for f in report.findings if not any(_same(f, g) for g in after.findings)]
+    introduced = [g for g in after.findings if not any(_same(f, g) for f in report.findings)]
+    return FixResult(clip, repaired, remaining, introduced, w.changed, after)
+
+
+def _same(f: Finding, g: Finding) -> bool:
+    return (f.kind, f.chain, f.joint, f.cause) == (g.kind, g.chain, g.joint, g.cause) and f.frame_start <= g.frame_end and g.frame_start <= f.frame_end
+
+
+def _bent(pos, limb) -> bool:
+    u, v = pos[limb.mid] - pos[limb.root], pos[limb.end] - pos[limb.mid]
+    c = (u @ v) / max(float(np.linalg.norm(u) * np.linalg.norm(v)), 1e-300)
+    return bool(c < np.cos(np.radians(DEFINED_BEND_DEG)))
+
+
+def _contact_end(report, f: Finding) -> int:
+    """The last flat frame of the finding's contact (at least the finding's last frame)."""
+    limb = next(l for l in report.motion.limbs if l.chain == f.chain)
+    for a, b in report.contacts.get(f.chain, []):
+        if a <= f.frame_start <= b:
+            return max(a + int(np.nonzero(flat_frames(report.motion, limb, a, b))[0][-1]), f.frame_end)
+    return f.frame_end
+
+
+def _anchors(w: _Work, a: int, b: int) -> list[int]:
+    return [g for g in (a - 1, b + 1) if w.m.first <= g < w.m.n_frames]
+
+
+def _blend(w: _Work, limb, a: int, b: int, f: int, which: int) -> np.ndarray:
+    """A limb's parent-frame bend (which=0) or end offset (which=1) at f, blended across a..b."""
+    anchors = _anchors(w, a, b)
+    if not anchors:
+        return w.local_bend(f, limb)[which]
+    values = [w.local_bend(g, limb)[which] for g in anchors]
+    if len(values) == 1:
+        return values[0]
+    u = (f - anchors[0]) / (anchors[1] - anchors[0])
+    return (1.0 - u) * values[0] + u * values[1]
+
+
+def _fix_flip(w: _Work, limb, a: int, b: int) -> None:
+    for f in range(a, b + 1):
+        pos, q = w.fk(f)
+        axis = pos[limb.end] - pos[limb.root]
+        length = np.linalg.norm(axis)
+        if length < 1e-12:
+            continue
+        axis = axis / length
+        want = quat_rotate(w.parent_q(q, limb), _blend(w, limb, a, b, f, 0))
+        want = want - axis * (want @ axis)
+        now = world_bend(pos, limb)
+        if np.linalg.norm(want) < 1e-9 or np.linalg.norm(now) < 1e-9:
+            continue
+        angle = np.arctan2(axis @ np.cross(now, want), now @ want)
+        turn = quat_from_axis_angle(axis, angle)
+        rot = w.rot[f].copy()
+        rot[limb.root] = quat_normalize(quat_mul(quat_mul(quat_conj(w.parent_q(q, limb)), turn), q[limb.root]))
+        w.write(f, rot)
+
+
+def _solve(w: _Work, limb, f: int, target: np.ndarray, bend_world: np.ndarray, keep_end_world: bool) -> None:
+    pos, q = w.fk(f)
+    root, mid, end = pos[limb.root], pos[limb.mid], pos[limb.end]
+    length = float(np.linalg.norm(mid - root) + np.linalg.norm(end - mid))
+    goal = effective_target(root, target, length, REACH_CLAMP, SOFTNESS * w.m.leg_length)
+    pole = 0.5 * (root + goal) + bend_world * length
+    r = two_bone_ik(root, mid, end, goal, pole)
+    pose = write_chain_positions(w.sk, Pose(w.rot[f], w.trans[f]), [limb.root, limb.mid, limb.end], np.stack([root, r.mid, r.end]))
+    rot = pose.rotations.copy()
+    if keep_end_world:
+        _, q_new = w.sk.fk(Pose(rot, w.trans[f]))
+        rot[limb.end] = quat_normalize(quat_mul(quat_conj(q_new[limb.mid]), q[limb.end]))
+    w.write(f, rot)
+
+
+def _fix_pop(w: _Work, limb, a: int, b: int) -> None:
+    for f in range(a, b + 1):
+        pos, q = w.fk(f)
+        parent = w.parent_q(q, limb)
+        target = pos[limb.root] + quat_rotate(parent, _blend(w, limb, a, b, f, 1))
+        bend = quat_rotate(parent, _blend(w, limb, a, b, f, 0))
+        _solve(w, limb, f, target, bend, keep_end_world=False)
+
+
+def _fix_slide(w: _Work, limb, a: int, contact_end: int) -> None:
+    n = w.m.n_frames
+    ease = max(1, int(round(EASE_S * w.m.fps)))
+    last = min(contact_end + ease, n - 1)
+    feet = np.stack([w.fk(f)[0][limb.end] for f in range(a, last + 1)])
+    lock = feet[0].copy()
+    held = lock - feet[contact_end - a]
+    carried = w.local_bend(a - 1, limb)[0] if a - 1 >= w.m.first else None
+    for f in range(a, last + 1):
+        foot = feet[f - a]
+        if f <= contact_end:
+            offset = lock - foot
+        else:
+            u = (f - contact_end) / (ease + 1)
+            offset = held * (1.0 - u * u * (3.0 - 2.0 * u))
+        offset[1] = 0.0
+        pos, q = w.fk(f)
+        carried = w.local_bend(f, limb, carried)[0]
+        _solve(w, limb, f, foot + offset, quat_rotate(w.parent_q(q, limb), carried), keep_end_world=True)

@@ -1,0 +1,188 @@
+"""`rigedit lint`: find (and with --fix, repair) what breaks a mocap clip.
+
+    rigedit lint CLIP [--rig PRESET] [--animation NAME] [--json] [--fix -o OUT]
+
+CLIP is a .bvh, .glb or .gltf file. The chains are the preset's (--rig, which also brings its
+joint limits) or, without one, proposed from the clip's first frame as `rigedit import` does.
+Findings: pole_flip, knee_pop, foot_slide, limit, discontinuity (rigedit/core/lint). The exit
+status is 0 whatever was found (findings are a report, not a failure); 1 when the input
+cannot be read or the output written, with a message naming the file.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+EPILOG = """\
+kinds:
+  pole_flip      a knee or elbow on the other side of its limb for up to 1 s
+  knee_pop       a limb snapping to or from straight (8+ degrees off its running median)
+  foot_slide     a planted foot moving 3+ % of the leg over the ground during a contact
+  limit          a joint past the --rig preset's limit by 1+ degree
+  discontinuity  rotation or root jumps far past the clip's own frame-to-frame change, Euler
+                 wraps, a reference pose on frame 0 (reported once, as info)
+contacts: a foot plants below 5 % of the leg above its floor and 0.25 legs/s, and lifts
+above 8 % or 0.5 legs/s (speeds over 1/30 s, so any frame rate); at least 0.1 s long.
+--fix re-solves pole flips, knee pops and foot slides, writes Euler curves unwrapped, and
+leaves every other frame as it was; the JSON's "fix" says what a second lint still finds."""
+BVH = (".bvh",)
+GLTF = (".glb", ".gltf")
+
+
+@dataclass
+class LoadedClip:
+    path: str
+    skeleton: object
+    clip: object
+    euler: dict | None = None  # BVH: the file's rotation channels as written
+    layout: object = None  # BVH: how to write it back
+    gltf: object = None  # glTF: the source document, for writing back
+
+
+def cmd_lint(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(
+        prog="rigedit lint",
+        description="Find pole flips, knee pops, foot slides, joints past their limits and discontinuities in a "
+        "BVH or glTF clip, per chain or joint with their frame span and severity. Exit status 0 even when "
+        "there are findings; 1 when a file cannot be read or written.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("clip", metavar="CLIP", help="a .bvh, .glb or .gltf file")
+    p.add_argument("--rig", metavar="PRESET", help="a rig preset (.json) whose chains and limits to use (default: chains proposed from the clip)")
+    p.add_argument("--animation", metavar="NAME", help="glTF: the animation to lint, by name or index (default: the first)")
+    p.add_argument("--json", action="store_true", help='print {"findings": [...]} as JSON instead of a table')
+    p.add_argument("--fix", action="store_true", help="re-solve the flagged spans and write the repaired clip to -o")
+    p.add_argument("-o", "--output", metavar="OUT", help="with --fix: where to write the repaired clip (the input's format)")
+    args = p.parse_args(argv)
+    if args.fix and not args.output:
+        p.error("--fix needs -o OUT")
+    if args.output and not args.fix:
+        p.error("-o OUT is for --fix")
+    from rigedit.core.lint import lint_clip
+
+    try:
+        loaded = load_clip(args.clip, args.animation)
+        chains, limits = rig_chains(args.rig, loaded.skeleton) if args.rig else (None, None)
+        report = lint_clip(loaded.skeleton, loaded.clip, chains, limits=limits, euler=loaded.euler)
+        fixed = None
+        if args.fix:
+            if Path(args.output).suffix.lower() not in (BVH if Path(args.clip).suffix.lower() in BVH else GLTF):
+                raise ValueError(f"{args.output}: the repaired clip is written in the input's format ({Path(args.clip).suffix})")
+            from rigedit.core.lint.fix import fix_clip
+
+            fixed = fix_clip(report)
+            write_clip(loaded, fixed.clip, args.output)
+    except ValueError as e:
+        print(_named(str(e), args.clip, args.rig, args.output), file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"{e.filename or args.clip}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    out = report.to_dict()
+    if fixed is not None:
+        # The findings are the input's; what the repair did rides alongside.
+        out["fix"] = {
+            "output": args.output,
+            "repaired": [f.to_dict() for f in fixed.repaired],
+            "remaining": [f.to_dict() for f in fixed.remaining],
+            "introduced": [f.to_dict() for f in fixed.introduced],
+            "frames_changed": fixed.changed_description(),
+        }
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    print_table(args.clip, report)
+    if fixed is not None:
+        n = len(fixed.repaired)
+        print(f"repaired {n} finding{'' if n == 1 else 's'}, {len(fixed.remaining)} left as they were "
+              f"(frames changed: {fixed.changed_description()}); wrote {args.output}")
+        for f in fixed.introduced:
+            print(f"  new after the repair: {f.kind} {f.chain or '-'} {f.joint or '-'} {f.frame_start}-{f.frame_end}: {f.detail}")
+    return 0
+
+
+def _named(message: str, *paths) -> str:
+    return message if any(p and p in message for p in paths) else f"{paths[0]}: {message}"
+
+
+def load_clip(path: str, animation: str | None = None) -> LoadedClip:
+    """The skeleton and clip of a BVH or glTF file (its first animation, or `animation`, a
+    name or index); ValueError naming the file otherwise."""
+    suffix = Path(path).suffix.lower()
+    if not os.path.isfile(path):
+        raise ValueError(f"{path}: no such file")
+    if suffix in BVH:
+        if animation is not None:
+            raise ValueError(f"{path}: --animation picks a glTF file's animation; a BVH file has one clip")
+        from rigedit.io.bvh import read_bvh
+        from rigedit.io.export import bvh_angles
+
+        imp = read_bvh(path)
+        if imp.clip is None:
+            raise ValueError(f"{path}: the file has no frames to lint")
+        return LoadedClip(path, imp.skeleton, imp.clip, euler=bvh_angles(path), layout=imp.layout)
+    if suffix in GLTF:
+        from rigedit.io.export import read_gltf_source
+
+        imp, gltf = read_gltf_source(path, animation=0 if animation is None else animation)
+        if imp.clip is None:
+            raise ValueError(f"{path}: the file has no animation to lint")
+        return LoadedClip(path, imp.skeleton, imp.clip, gltf=gltf)
+    raise ValueError(f"{path}: rigedit lint reads .bvh, .glb or .gltf clips, not {suffix or 'a file without a suffix'}")
+
+
+def rig_chains(preset: str, skeleton):
+    """(name, joints, solver) of a preset's chains and their limits of a preset's chains that fit the clip's skeleton."""
+    from rigedit.io.preset import load_preset
+
+    rig = load_preset(preset)
+    chains, limits = [], {}
+    for name in rig.chain_names:
+        ch = rig.chain(name)
+        missing = [j for j in ch.joints if j not in skeleton.names]
+        if missing:
+            raise ValueError(f"{preset}: chain {name!r} has joints the clip does not: {', '.join(missing)}")
+        chains.append((name, tuple(ch.joints), ch.solver))
+        if ch.limits:
+            limits[name] = dict(ch.limits)
+    return chains, limits
+
+
+def write_clip(loaded: LoadedClip, clip, out: str) -> None:
+    if loaded.layout is not None:
+        import numpy as np
+
+        from rigedit.io.bvh import write_bvh
+
+        # The source's angles, unwrapped, keep its channels' own branch without its wraps.
+        ref = {k: np.degrees(np.unwrap(np.radians(v), axis=0)) for k, v in (loaded.euler or {}).items()}
+        write_bvh(out, loaded.skeleton, clip, loaded.layout, reference_angles=ref)
+    else:
+        from rigedit.io.export_gltf import write_gltf
+
+        write_gltf(out, loaded.skeleton, clip, source=loaded.gltf, animation_name=f"{Path(loaded.path).stem} (lint fix)")
+
+
+def print_table(path: str, report) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    if not console.is_terminal:  # a pipe or a log: wide enough that each finding stays on a line or two
+        console = Console(width=160)
+    m = report.motion
+    head = f"{path}: {m.n_frames} frames at {m.fps:.4g} fps, {len(m.chains)} chains, leg {m.leg_length:.2f} m"
+    if not report.findings:
+        console.print(f"{head}: no findings", highlight=False)
+        return
+    table = Table(title=head, title_justify="left", highlight=False)
+    for col in ("kind", "chain", "joint", "frames", "severity", "detail"):
+        table.add_column(col, overflow="fold")
+    for f in report.findings:
+        table.add_row(f.kind, f.chain or "-", f.joint or "-", f"{f.frame_start}-{f.frame_end}", f.severity, f.detail)
+    console.print(table)
