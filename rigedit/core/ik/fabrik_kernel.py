@@ -682,7 +682,17 @@ def _lengths_ok(pts, lengths, given):
     return math.isfinite(total)
 
 
-@_inline
+# free_row is compiled once, for fabrik_free and fabrik_rows alike: inlined into both, its
+# solve (the largest code here) was typed, lowered and optimised twice, and inside
+# fabrik_rows' parallel loop the parfor passes went over all of it (a third of the
+# kernels' compile). Typed, so a literal flag from a caller does not compile it again.
+_ROW_SIG = (
+    "Tuple((int64, float64, int64))(float64[:, ::1], float64[::1], float64[::1], boolean, float64[::1], boolean, boolean,"
+    " float64, int64, float64[:, ::1], float64[::1], float64[:, :, ::1], float64[:, :, ::1], int64[::1])"
+)
+
+
+@numba.njit(_ROW_SIG, cache=True, nogil=True)
 def free_row(pts, target, lengths, given, hint, has_hint, arc_start, tol, cap, out, errors, ps, ts, kinds):
     """fabrik_free's solve once its shapes are checked, in the work space ps (7, n, 3), ts
     (5, 0, 4) and kinds (0,) (a batch reuses them from row to row); `lengths` receives the
@@ -740,6 +750,28 @@ def fabrik_free(pts, target, lengths, hint, tol, cap, options, out, errors):
     )  # fmt: skip
 
 
+# The limited solve, compiled once for fabrik_limited and rig_limited (inlined into each, it
+# was typed, lowered and optimised twice: a fifth of the kernels' compile). Typed, so the
+# literal flags rig_limited passes do not compile it again.
+_LIMITED_SIG = (
+    "Tuple((float64, int64, boolean))(float64[:, ::1], float64[::1], float64[::1], int64[::1], float64[:, ::1],"
+    " float64[:, ::1], float64[:, ::1], float64[::1], boolean, float64, int64, float64[::1], boolean, boolean,"
+    " float64[::1], UniTuple(float64[:, ::1], 4), float64[:, :, ::1], float64[:, :, ::1], float64[:, :, ::1])"
+)
+
+
+@numba.njit(_LIMITED_SIG, cache=True, nogil=True)
+def limited_row(
+    start, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, conform, tol, cap, hint, has_hint, arc_start,
+    errors, out, ps, vs, ts,
+):  # fmt: skip
+    """solve_row with limits (see there)."""
+    return solve_row(
+        start, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, True, conform, tol, cap, hint, has_hint,
+        arc_start, errors, out, ps, vs, ts,
+    )  # fmt: skip
+
+
 @_inline
 def workspace(n):
     """solve_row's limited work space for a chain of n points: (ps, vs, ts)."""
@@ -755,8 +787,8 @@ def fabrik_limited(
     the result (its turn times its reference frame, normalised) into out_frames when the
     reference frames are given. Returns (error, steps, moved)."""
     ps, vs, ts = workspace(pts.shape[0])
-    err, count, moved = solve_row(
-        pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, True, conform, tol, cap, hint, has_hint,
+    err, count, moved = limited_row(
+        pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, conform, tol, cap, hint, has_hint,
         arc_start, errors, (out_pts, out_axes, out_dirs, out_turns), ps, vs, ts,
     )  # fmt: skip
     if has_frames:
@@ -781,8 +813,8 @@ def rig_limited(
     target = np.array((tx, ty, tz))
     hint = np.array((px - pts[0, 0], py - pts[0, 1], pz - pts[0, 2]))
     ps, vs, ts = workspace(pts.shape[0])
-    err, count, moved = solve_row(
-        pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, True, False, tol, cap, hint, has_pole,
+    err, count, moved = limited_row(
+        pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, False, tol, cap, hint, has_pole,
         True, errors, (out_pts, out_axes, out_dirs, out_turns), ps, vs, ts,
     )  # fmt: skip
     if moved:
