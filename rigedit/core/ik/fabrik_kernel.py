@@ -96,8 +96,8 @@ hinge_axis_found, clamp_cone, clamp_hinge = limits.hinge_axis_found, limits.clam
 _jit = numba.njit(cache=True, nogil=True)
 # The passes' helpers are inlined into their callers by numba itself: a call that passes a
 # pose (four arrays) costs more than the bone loop it runs (an unlimited N=10 solve took
-# 2.4 us, 1.7 inlined). `iterate` stays a call: inlined too it saves 0.3 us more, but the
-# kernels' compile takes ~20 s longer.
+# 2.4 us, 1.7 inlined). `iterate` is inlined only into the unlimited solve (free_row, see
+# _iterate_inlined); the limited one calls it.
 _inline = numba.njit(cache=True, nogil=True, inline="always")
 
 
@@ -401,6 +401,14 @@ def iterate(
     return best_e, count
 
 
+# The same loop inlined, for the unlimited solve (free_row, its one caller): a call passes
+# it some thirty arrays, which cost an unlimited N=10 solve 0.25 us of its 1.8. Inlined
+# there with `limited` False, numba drops the limited branches (the CCD sweeps, the limited
+# step) before typing them, so the copy costs little compile; the limited solve keeps the
+# call (inlined there too, its host's compile grew by a quarter).
+_iterate_inlined = numba.njit(cache=True, nogil=True, inline="always")(iterate.py_func)
+
+
 @_jit
 def _turned_less(dirs, ref_dirs, lengths):
     """Whether no bone turned by more than RESTART_TURN from the reference: then a restart
@@ -657,10 +665,16 @@ def solve_row(
             if kinds[k] == HINGE:
                 cones_only = False
     when = CONES_CCD_WHEN_ABOVE if cones_only else CCD_WHEN_ABOVE
-    best_e, count = iterate(
-        out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
-        err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL if limited else 0.0, when, not (conform or arc_taken), errors,
-    )  # fmt: skip
+    if limited:
+        best_e, count = iterate(
+            out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, True,
+            err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL, when, not (conform or arc_taken), errors,
+        )  # fmt: skip
+    else:
+        best_e, count = _iterate_inlined(
+            out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, False,
+            err, tol, cap, STALL_RELATIVE * total, 0.0, when, not (conform or arc_taken), errors,
+        )  # fmt: skip
     return best_e, count, moved or best_e < err
 
 
