@@ -92,8 +92,8 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
         try:
             out = np.empty((len(points), 3))
             errors = np.empty(max_iterations or 1)
-            status, err, count = (_kernel or fabrik_kernel()).fabrik_free(
-                points, target, _NO_LENGTHS, _NO_VEC, tolerance, max_iterations, _ARC_START if arc_start else 0, out, errors
+            status, err, count = (_kernel or fabrik_kernel()).fabrik_plain(
+                points, target, tolerance, max_iterations, _ARC_START if arc_start else 0, out, errors
             )
         except TypeError:  # a 0-d array (len), or an array the kernel is not typed for
             status = -1
