@@ -1,6 +1,6 @@
 """Compile rigedit's numba kernels now, so the editor's first solve loads machine code from
-numba's cache instead of compiling for ~30 s: `make` runs this after installing, and again
-whenever a core source changes. Kernels whose cache is current load in about a second;
+numba's cache instead of compiling for about a minute: `make` runs this after installing, and
+again whenever a core source changes. Kernels whose cache is current load in about a second;
 the others compile (rigedit.core.jitable.fresh_cache decides which are stale).
 """
 from __future__ import annotations
@@ -17,9 +17,9 @@ sys.path.insert(0, str(ROOT))
 
 def exercise() -> None:
     """Run each kernel with the argument types real use gives it (numba compiles one
-    version per set of types; the two-bone kernel's entry points have explicit signatures
-    and compile on import): rig solves of every bundled preset, dragged, and the batch and
-    single-chain entry points."""
+    version per set of types; entry points with explicit signatures, the two-bone kernel's
+    and fabrik's row and single-chain ones, compile on import): rig solves of every bundled
+    preset, dragged, and the batch and single-chain entry points."""
     import rigedit
     from rigedit.core.ik.fabrik import fabrik
     from rigedit.core.ik.fabrik_batch import fabrik_batch
