@@ -1,10 +1,15 @@
 """Compile rigedit's numba kernels now, so the editor's first solve loads machine code from
-numba's cache instead of compiling for ~30 s: `make` runs this after installing, and again
-whenever a core source changes. Kernels whose cache is current load in about a second;
-the others compile (rigedit.core.jitable.fresh_cache decides which are stale).
+numba's cache instead of compiling for about a minute: `make` runs this after installing, and
+again whenever a core source changes. Kernels whose cache is current load in about a second;
+the others compile (rigedit.core.jitable.fresh_cache decides which are stale). With two
+cores or more, FABRIK's kernel and the other kernels compile in two processes side by side
+(`--serial`: all in this one).
 """
 from __future__ import annotations
 
+import argparse
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -17,18 +22,32 @@ sys.path.insert(0, str(ROOT))
 
 def exercise() -> None:
     """Run each kernel with the argument types real use gives it (numba compiles one
-    version per set of types; the two-bone kernel's entry points have explicit signatures
-    and compile on import): rig solves of every bundled preset, dragged, and the batch and
-    single-chain entry points."""
-    import rigedit
+    version per set of types; entry points with explicit signatures, the two-bone kernel's
+    and fabrik's row and single-chain ones, compile on import): the single-chain, batch and
+    limited FABRIK calls, rig solves of every bundled preset, dragged, and the two-bone,
+    look-at and FK kernels."""
+    exercise_fabrik()
+    exercise_rigs()
+    exercise_others()
+
+
+def exercise_fabrik() -> None:
+    """fabrik's and fabrik_batch's entry points: most of the compile, and only fabrik_kernel."""
     from rigedit.core.ik.fabrik import fabrik
     from rigedit.core.ik.fabrik_batch import fabrik_batch
     from rigedit.core.ik.limits import ConeLimit, HingeLimit
-    from rigedit.core.ik.look_at import clamp_to_cone, head_roll, solve_look_at
-    from rigedit.core.ik.two_bone import two_bone_ik
-    from rigedit.core.ik.two_bone_batch import two_bone_ik_batch
+
+    pts = np.array([[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 2.0, 0.0], [0.0, 3.0, 0.0]])
+    fabrik(pts, (1.0, 1.0, 0.5), limits={1: HingeLimit((1.0, 0.0, 0.0), 0.0, 150.0), 2: ConeLimit(30.0)})
+    fabrik(pts, np.array([1.0, 1.0, 0.5]))
+    fabrik(pts, (1.0, 1.0, 0.5), lengths=[1.0, 1.0, 1.0], pole=(0.0, 0.0, 1.0))
+    fabrik_batch(np.stack([pts, pts]), np.array([[1.0, 1.0, 0.5], [0.5, 1.0, 1.0]]))
+
+
+def exercise_rigs() -> None:
+    """Rig solves of every bundled preset, dragged: the rig's own entry points into every kernel."""
+    import rigedit
     from rigedit.core.rig import BUNDLED_PRESETS
-    from rigedit.core.rig_uses import look_at_frames
 
     for path in sorted(BUNDLED_PRESETS.glob("*.json")):
         rig = rigedit.Rig.load(path)
@@ -37,21 +56,25 @@ def exercise() -> None:
                 ch = rig.chain(name)
                 ch.target = np.asarray(ch.target) + 0.01 * (step + 1)
             rig.solve()
-    pts = np.array([[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 2.0, 0.0], [0.0, 3.0, 0.0]])
-    fabrik(pts, (1.0, 1.0, 0.5), limits={1: HingeLimit((1.0, 0.0, 0.0), 0.0, 150.0), 2: ConeLimit(30.0)})
-    fabrik(pts, (1.0, 1.0, 0.5))
-    fabrik(pts, (1.0, 1.0, 0.5), lengths=[1.0, 1.0, 1.0], pole=(0.0, 0.0, 1.0))
-    fabrik_batch(np.stack([pts, pts]), np.array([[1.0, 1.0, 0.5], [0.5, 1.0, 1.0]]))
+
+
+def exercise_others() -> None:
+    """The two-bone, look-at and FK kernels (no FABRIK)."""
+    import rigedit
+    from rigedit.core.ik.look_at import clamp_to_cone, head_roll, solve_look_at
+    from rigedit.core.ik.two_bone import two_bone_ik
+    from rigedit.core.ik.two_bone_batch import two_bone_ik_batch
+    from rigedit.core.rig_uses import look_at_frames
+    from rigedit.core.skeleton import Pose
+
     rows = np.random.default_rng(0).normal(size=(8, 3))
     two_bone_ik_batch(rows, rows + 1.0, rows + 2.0, rows + 0.5, rows - 1.0)
     two_bone_ik_batch(rows, rows + 1.0, rows + 2.0, rows + 0.5)
     two_bone_ik(rows[0], rows[0] + 1.0, rows[0] + 2.0, rows[0] + 0.5, rows[0] - 1.0)
-    # The look-at kernel: the rig's one-frame call ran above (the look_at preset); a whole
-    # clip at once (bake), and the cone and roll helpers.
+    # The look-at kernel: the rig's one-frame call runs in exercise_rigs (the look_at
+    # preset); a whole clip at once (bake), and the cone and roll helpers.
     rig = rigedit.Rig.default()
     clip = np.broadcast_to(rig.skeleton.rest_pose().rotations, (4, len(rig.skeleton), 4))
-    from rigedit.core.skeleton import Pose
-
     pose = Pose(clip, np.broadcast_to(rig.skeleton.rest_pose().translations, (4, len(rig.skeleton), 3)))
     solve_look_at(rig.skeleton, pose, ["Neck", "Head"], [0.4, 0.6], rows[:4] + (0.0, 1.6, 2.0), max_twist_deg=5.0)
     look = rig.add_chain("look", ["Neck", "Head"], solver="look_at")
@@ -67,10 +90,34 @@ def exercise() -> None:
     skin_mesh(tri, *rig.skeleton.fk_matrices(rig.skeleton.rest_pose()))
 
 
+# Compiled side by side, in processes of their own: FABRIK's kernel (most of the time) and
+# the other kernels touch separate modules, so separate cache files. The rig solves then
+# run here, loading both and compiling the rig's own few entry points.
+PARTS = {"fabrik": exercise_fabrik, "others": exercise_others}
+
+
+def compile_parts() -> bool:
+    """Run PARTS in parallel processes; whether all of them succeeded (when one did not, the
+    caller's own exercise() compiles what is missing and shows the error, if any)."""
+    procs = [subprocess.Popen([sys.executable, __file__, "--part", name]) for name in PARTS]
+    return all(p.wait() == 0 for p in procs)
+
+
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--part", choices=sorted(PARTS), help=argparse.SUPPRESS)
+    ap.add_argument("--serial", action="store_true", help="compile in this one process (default: two processes, with 2+ cores)")
+    args = ap.parse_args()
+    if args.part:
+        PARTS[args.part]()
+        return
     t0 = time.perf_counter()
+    parallel = not args.serial and (os.cpu_count() or 1) >= 2
+    if parallel:
+        compile_parts()
     exercise()
-    print(f"rigedit's solver kernels compiled or loaded from numba's cache in {time.perf_counter() - t0:.0f} s")
+    how = " (FABRIK and the other kernels in two processes side by side)" if parallel else ""
+    print(f"rigedit's solver kernels compiled or loaded from numba's cache in {time.perf_counter() - t0:.0f} s{how}")
 
 
 if __name__ == "__main__":

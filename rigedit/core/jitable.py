@@ -44,5 +44,5 @@ def fresh_cache(kernel_file: str, *modules) -> None:
         stamp.write_text(digest.hexdigest())
     except OSError:
         return  # a read-only install: numba caches elsewhere (or not at all)
-    # A first solve that stops for ~20 s should say why (`make` compiles them at setup).
-    logging.getLogger("rigedit").warning("compiling the %s solver kernel on first use: once, about 20 s", kernel.stem)
+    # A first solve that stops for up to a minute should say why (`make` compiles them at setup).
+    logging.getLogger("rigedit").warning("compiling the %s solver kernel on first use: once, up to a minute", kernel.stem)

@@ -87,6 +87,7 @@ def assert_result_consistent(r, target, tolerance):
     """What every fabrik result says about itself."""
     assert np.all(np.isfinite(r.points)), r.points
     assert r.points.dtype == np.float64 and r.points.ndim == 2 and r.points.shape[1] == 3
+    assert type(r.errors) is tuple and all(type(e) is float for e in r.errors), r.errors
     assert len(r.errors) == r.iterations
     assert all(b <= a for a, b in zip(r.errors, r.errors[1:])), f"tip error grew: {r.errors}"
     gap = float(np.linalg.norm(r.points[-1] - np.asarray(target)))

@@ -48,6 +48,20 @@ def test_contract_on_random_chains(case, max_iterations, tol_rel, arc_start):
         assert r.error <= start_error * (1 + 1e-12) + 1e-12 * scale
 
 
+def test_each_result_keeps_its_own_errors():
+    # The errors tuple is built from the solve's buffer when first read: a later solve must
+    # not show through it.
+    pts = chain_points([1.0, 1.0, 1.0, 1.0])
+    near, far = np.array([1.0, 1.5, 0.5]), np.array([-2.0, 1.0, 0.0])
+    read_at_once = fabrik(pts, near, tolerance=1e-9, max_iterations=12, arc_start=False).errors
+    first = fabrik(pts, near, tolerance=1e-9, max_iterations=12, arc_start=False)
+    second = fabrik(pts, far, tolerance=1e-9, max_iterations=3, arc_start=False)
+    assert first.iterations > 3 and second.iterations == 3
+    assert first.errors == read_at_once and first.errors[-1] == first.error
+    assert len(second.errors) == 3 and second.errors[-1] == second.error
+    assert first.errors is first.errors  # built once
+
+
 @SETTINGS
 @given(chains(), st.data())
 def test_out_of_reach_is_straight_toward_the_target(chain, data):

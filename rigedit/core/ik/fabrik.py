@@ -29,7 +29,6 @@ names what is wrong with it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import isfinite
 
 import numpy as np
@@ -37,14 +36,41 @@ import numpy as np
 from .chain_frames import packed_limits, prepare_limits
 
 
-@dataclass(slots=True)
 class FabrikResult:
-    points: np.ndarray  # (n, 3)
-    iterations: int
-    error: float  # |tip - target|
-    errors: tuple  # best tip error after each pass
-    reached: bool  # error <= tolerance
-    frames: np.ndarray | None = None  # (n - 1, 4) bone frames, only with limits
+    """fabrik()'s answer: points (n, 3), iterations, error (|tip - target|), errors (tuple:
+    the best tip error after each pass, len == iterations), reached (error <= tolerance),
+    frames ((n - 1, 4) bone frames, only with limits; else None).
+
+    `errors` may be given as the kernel's buffer (an array whose first `iterations` items
+    are the errors): the tuple is built from it on first read. Building it costs a tenth
+    of a solve, and most callers never look."""
+
+    __slots__ = ("points", "iterations", "error", "reached", "frames", "_errors")
+
+    def __init__(self, points, iterations, error, errors, reached, frames=None):
+        self.points = points
+        self.iterations = iterations
+        self.error = error
+        self._errors = errors
+        self.reached = reached
+        self.frames = frames
+
+    @property
+    def errors(self) -> tuple:
+        e = self._errors
+        if type(e) is not tuple:
+            e = self._errors = tuple(e[: self.iterations].tolist())
+        return e
+
+    @errors.setter
+    def errors(self, value) -> None:
+        self._errors = tuple(value)
+
+    def __repr__(self) -> str:
+        return (
+            f"FabrikResult(points={self.points!r}, iterations={self.iterations!r}, error={self.error!r}, "
+            f"errors={self.errors!r}, reached={self.reached!r}, frames={self.frames!r})"
+        )
 
 
 _NO_VEC = np.zeros(3)
@@ -56,23 +82,23 @@ _ARC_START = 4  # fabrik_kernel.ARC_START (that module is imported on first use 
 def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, limits=None, pole=None, arc_start=True):
     # The common call (float64 arrays, default options) goes straight to the kernel, which
     # checks shapes and finiteness itself and refuses (a status, or numba's TypeError for an
-    # array of another kind) what the careful path below must look at and name.
+    # array of another kind or shape) what the careful path below must look at and name.
+    # Every test here is a type or identity check: this path is a third of a solve's time.
     if (
         limits is None and lengths is None and pole is None and type(points) is np.ndarray
-        and type(target) is np.ndarray and type(tolerance) is float and 0.0 <= tolerance <= _MAX
-        and type(max_iterations) is int and 0 <= max_iterations and points.ndim == 2
+        and type(target) is np.ndarray and type(tolerance) is float and type(max_iterations) is int
+        and 0.0 <= tolerance <= _MAX and max_iterations >= 0
     ):  # fmt: skip
-        kernel = _kernel or fabrik_kernel()
-        out = np.empty((points.shape[0], 3))
-        errors = np.empty(max_iterations or 1)
         try:
-            status, err, count = kernel.fabrik_free(
-                points, target, _NO_LENGTHS, _NO_VEC, tolerance, max_iterations, _ARC_START if arc_start else 0, out, errors
+            out = np.empty((len(points), 3))
+            errors = np.empty(max_iterations or 1)
+            status, err, count = (_kernel or fabrik_kernel()).fabrik_plain(
+                points, target, tolerance, max_iterations, _ARC_START if arc_start else 0, out, errors
             )
-        except TypeError:
+        except TypeError:  # a 0-d array (len), or an array the kernel is not typed for
             status = -1
         if status == 0:
-            return FabrikResult(out, count, err, tuple(errors[:count].tolist()), err <= tolerance)
+            return FabrikResult(out, count, err, errors, err <= tolerance)
     pts = read_points(points)
     tgt = read_vec3(target, "target")
     tol = read_tolerance(tolerance)
@@ -90,7 +116,7 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
         )
         if status != kernel.OK:
             _refuse(pts, tgt)
-        return FabrikResult(out, count, err, tuple(errors[:count].tolist()), err <= tol)
+        return FabrikResult(out, count, err, errors, err <= tol)
     if lengths is None:
         ls = np.empty(m)
     if not kernel._lengths_ok(pts, ls, lengths is not None):
@@ -105,7 +131,7 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
         pts, tgt, ls, kinds, params, ref_dirs, ref_axes, root_dir, np.array(prep.frames, dtype=np.float64), True, tol, cap,
         hint, pole is not None, bool(arc_start), True, errors, *out, frames,
     )  # fmt: skip
-    return FabrikResult(out[0], count, err, tuple(errors[:count].tolist()), err <= tol, frames)
+    return FabrikResult(out[0], count, err, errors, err <= tol, frames)
 
 
 def fabrik_kernel():

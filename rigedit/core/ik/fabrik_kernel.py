@@ -96,8 +96,8 @@ hinge_axis_found, clamp_cone, clamp_hinge = limits.hinge_axis_found, limits.clam
 _jit = numba.njit(cache=True, nogil=True)
 # The passes' helpers are inlined into their callers by numba itself: a call that passes a
 # pose (four arrays) costs more than the bone loop it runs (an unlimited N=10 solve took
-# 2.4 us, 1.7 inlined). `iterate` stays a call: inlined too it saves 0.3 us more, but the
-# kernels' compile takes ~20 s longer.
+# 2.4 us, 1.7 inlined). `iterate` is inlined only into the unlimited solve (free_row, see
+# _iterate_inlined); the limited one calls it.
 _inline = numba.njit(cache=True, nogil=True, inline="always")
 
 
@@ -437,6 +437,14 @@ def iterate(
     return best_e, count
 
 
+# The same loop inlined, for the unlimited solve (free_row, its one caller): a call passes
+# it some thirty arrays, which cost an unlimited N=10 solve 0.25 us of its 1.8. Inlined
+# there with `limited` False, numba drops the limited branches (the CCD sweeps, the limited
+# step) before typing them, so the copy costs little compile; the limited solve keeps the
+# call (inlined there too, its host's compile grew by a quarter).
+_iterate_inlined = numba.njit(cache=True, nogil=True, inline="always")(iterate.py_func)
+
+
 @_jit
 def _turned_less(dirs, ref_dirs, lengths):
     """Whether no bone turned by more than RESTART_TURN from the reference: then a restart
@@ -693,10 +701,16 @@ def solve_row(
             if kinds[k] == HINGE:
                 cones_only = False
     when = CONES_CCD_WHEN_ABOVE if cones_only else CCD_WHEN_ABOVE
-    best_e, count = iterate(
-        out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
-        err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL if limited else 0.0, when, cones_only, not (conform or arc_taken), errors,
-    )  # fmt: skip
+    if limited:
+        best_e, count = iterate(
+            out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, True,
+            err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL, when, cones_only, not (conform or arc_taken), errors,
+        )  # fmt: skip
+    else:
+        best_e, count = _iterate_inlined(
+            out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, False,
+            err, tol, cap, STALL_RELATIVE * total, 0.0, when, cones_only, not (conform or arc_taken), errors,
+        )  # fmt: skip
     return best_e, count, moved or best_e < err
 
 
@@ -718,7 +732,17 @@ def _lengths_ok(pts, lengths, given):
     return math.isfinite(total)
 
 
-@_inline
+# free_row is compiled once, for fabrik_free and fabrik_rows alike: inlined into both, its
+# solve (the largest code here) was typed, lowered and optimised twice, and inside
+# fabrik_rows' parallel loop the parfor passes went over all of it (a third of the
+# kernels' compile). Typed, so a literal flag from a caller does not compile it again.
+_ROW_SIG = (
+    "Tuple((int64, float64, int64))(float64[:, ::1], float64[::1], float64[::1], boolean, float64[::1], boolean, boolean,"
+    " float64, int64, float64[:, ::1], float64[::1], float64[:, :, ::1], float64[:, :, ::1], int64[::1])"
+)
+
+
+@numba.njit(_ROW_SIG, cache=True, nogil=True)
 def free_row(pts, target, lengths, given, hint, has_hint, arc_start, tol, cap, out, errors, ps, ts, kinds):
     """fabrik_free's solve once its shapes are checked, in the work space ps (7, n, 3), ts
     (5, 0, 4) and kinds (0,) (a batch reuses them from row to row); `lengths` receives the
@@ -743,6 +767,31 @@ def free_row(pts, target, lengths, given, hint, has_hint, arc_start, tol, cap, o
 # fabrik_free's options, one bit each
 GIVEN_LENGTHS, HAS_HINT, ARC_START = 1, 2, 4
 
+
+@_inline
+def _free_entry(pts, target, lengths, hint, tol, cap, options, out, errors):
+    """fabrik_free's body (see there), shared with fabrik_plain."""
+    n = pts.shape[0]
+    if n < 2 or pts.shape[1] != 3 or out.shape[0] != n or out.shape[1] != 3 or errors.shape[0] < max(cap, 1):
+        return BAD_SHAPE, 0.0, 0
+    if target.shape[0] != 3 or hint.shape[0] != 3:
+        return BAD_TARGET, 0.0, 0
+    m = n - 1
+    given = (options & GIVEN_LENGTHS) != 0
+    if not given:
+        lengths = np.empty(m)
+    elif lengths.shape[0] != m:
+        return BAD_SHAPE, 0.0, 0
+    # One allocation for the points work space and the start's directions (an allocation
+    # costs about as much as a bone's step of a pass; one buffer cut into the other arrays
+    # by reshape and view cost more still).
+    ps = np.empty((7, n, 3))
+    return free_row(
+        pts, target, lengths, given, hint, (options & HAS_HINT) != 0, (options & ARC_START) != 0, tol, cap, out, errors,
+        ps, np.empty((5, 0, 4)), np.empty(0, np.int64),
+    )  # fmt: skip
+
+
 # fabrik() calls this with the caller's own arrays: typed once, so a call costs numba no
 # type inference, and an array of any other kind (strided, read-only, float32) is refused
 # with a TypeError (fabrik's slow path then copies it) instead of compiled for again.
@@ -756,23 +805,38 @@ def fabrik_free(pts, target, lengths, hint, tol, cap, options, out, errors):
     them); `hint` (from the root toward the pole side) read when HAS_HINT; the arc start
     with ARC_START. `out` (n, 3) and `errors` (>= max(cap, 1)) receive the result. Returns
     (status, error, steps); a status other than OK leaves the caller to say what is wrong."""
-    n = pts.shape[0]
-    if n < 2 or pts.shape[1] != 3 or out.shape[0] != n or out.shape[1] != 3 or errors.shape[0] < max(cap, 1):
-        return BAD_SHAPE, 0.0, 0
-    if target.shape[0] != 3 or hint.shape[0] != 3:
-        return BAD_TARGET, 0.0, 0
-    m = n - 1
-    given = (options & GIVEN_LENGTHS) != 0
-    if not given:
-        lengths = np.empty(m)
-    elif lengths.shape[0] != m:
-        return BAD_SHAPE, 0.0, 0
-    # One allocation for the points work space and the start's directions (an allocation
-    # costs about as much as a bone's step of a pass).
-    ps = np.empty((7, n, 3))
-    return free_row(
-        pts, target, lengths, given, hint, (options & HAS_HINT) != 0, (options & ARC_START) != 0, tol, cap, out, errors,
-        ps, np.empty((5, 0, 4)), np.empty(0, np.int64),
+    return _free_entry(pts, target, lengths, hint, tol, cap, options, out, errors)
+
+
+_PLAIN_SIG = "Tuple((int64, float64, int64))(float64[:, ::1], float64[::1], float64, int64, int64, float64[:, ::1], float64[::1])"
+
+
+@numba.njit(_PLAIN_SIG, cache=True, nogil=True)
+def fabrik_plain(pts, target, tol, cap, options, out, errors):
+    """fabrik_free with neither given lengths nor a hint (options: ARC_START or 0): fabrik()'s
+    common call, with two arrays fewer for numba to unbox (~0.1 us of a 3 us call)."""
+    return _free_entry(pts, target, errors[:0], target, tol, cap, options & ARC_START, out, errors)
+
+
+# The limited solve, compiled once for fabrik_limited and rig_limited (inlined into each, it
+# was typed, lowered and optimised twice: a fifth of the kernels' compile). Typed, so the
+# literal flags rig_limited passes do not compile it again.
+_LIMITED_SIG = (
+    "Tuple((float64, int64, boolean))(float64[:, ::1], float64[::1], float64[::1], int64[::1], float64[:, ::1],"
+    " float64[:, ::1], float64[:, ::1], float64[::1], boolean, float64, int64, float64[::1], boolean, boolean,"
+    " float64[::1], UniTuple(float64[:, ::1], 4), float64[:, :, ::1], float64[:, :, ::1], float64[:, :, ::1])"
+)
+
+
+@numba.njit(_LIMITED_SIG, cache=True, nogil=True)
+def limited_row(
+    start, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, conform, tol, cap, hint, has_hint, arc_start,
+    errors, out, ps, vs, ts,
+):  # fmt: skip
+    """solve_row with limits (see there)."""
+    return solve_row(
+        start, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, True, conform, tol, cap, hint, has_hint,
+        arc_start, errors, out, ps, vs, ts,
     )  # fmt: skip
 
 
@@ -791,8 +855,8 @@ def fabrik_limited(
     the result (its turn times its reference frame, normalised) into out_frames when the
     reference frames are given. Returns (error, steps, moved)."""
     ps, vs, ts = workspace(pts.shape[0])
-    err, count, moved = solve_row(
-        pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, True, conform, tol, cap, hint, has_hint,
+    err, count, moved = limited_row(
+        pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, conform, tol, cap, hint, has_hint,
         arc_start, errors, (out_pts, out_axes, out_dirs, out_turns), ps, vs, ts,
     )  # fmt: skip
     if has_frames:
@@ -817,8 +881,8 @@ def rig_limited(
     target = np.array((tx, ty, tz))
     hint = np.array((px - pts[0, 0], py - pts[0, 1], pz - pts[0, 2]))
     ps, vs, ts = workspace(pts.shape[0])
-    err, count, moved = solve_row(
-        pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, True, False, tol, cap, hint, has_pole,
+    err, count, moved = limited_row(
+        pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, False, tol, cap, hint, has_pole,
         True, errors, (out_pts, out_axes, out_dirs, out_turns), ps, vs, ts,
     )  # fmt: skip
     if moved:
