@@ -1,0 +1,239 @@
+"""One frame of a rig solved with `rig.full_body` on: every chain's goal together, the hips
+and trunk moving as far as the goals' pulls let them (ik/full_body_kernel.py has the method).
+
+The rig is turned into plain arrays once per chain layout (FullBodyTables, kept on the
+rig), the animated pose and the last solve's pose (the warm start) go in, the solved local
+rotations and root translation come out, and each chain's joints are slerped from the
+animated pose by its weight (the root and trunk by the largest weight of the chains that
+move them), so weight 0 everywhere gives the animated pose exactly.
+
+Roles and pull defaults: a two-bone chain hanging from the hips (find_hips: the joint the
+legs branch from) is a leg, an anchor (pull 0); a FABRIK chain other chains hang from (the
+spine) is the trunk, pull TRUNK_PULL (its tip goal gives way to the limbs'); everything
+else (arms, a head) ARM_PULL: its root may be moved by up to ARM_PULL of its reach, so a
+hand reaches about 1.4x its arm's length (benchmarks/bench_full_body.py measures it).
+Look-at chains are not part of the full-body solve (their joints keep the animated pose).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .chain import ChainReport
+from .ik import registry
+from .ik.limits import ConeLimit, HingeLimit
+from .skeleton import Pose
+from .transforms import quat_slerp
+
+ARM_PULL = 0.4
+TRUNK_PULL = 0.01
+LEG_PULL = 0.0
+# Passes of the whole-body loop at most: a warm drag frame needs one to three, a cold
+# 1.35x reach ~10.
+FULL_BODY_ITERATIONS = 40
+
+
+def default_pull(rig, name: str) -> float:
+    """The pull a chain gets by its role (see the module docstring)."""
+    return _roles(rig).get(name, ARM_PULL)
+
+
+def _roles(rig) -> dict:
+    key = tuple((n, ch.joints, ch._solver) for n, ch in rig._chains.items())
+    got = getattr(rig, "_full_body_roles", None)
+    if got is not None and got[0] == key:
+        return got[1]
+    from .autochains import find_hips
+
+    names = rig._skeleton.names
+    index = {n: i for i, n in enumerate(names)}
+    try:
+        hips = find_hips(rig._skeleton)
+    except Exception:  # a figure the proposer cannot read: no legs by role
+        hips = None
+    hip = index.get(hips, -2) if hips is not None else -2
+    parents = rig._parents
+    roots = {n: index[ch.joints[0]] for n, ch in rig._chains.items()}
+    roles = {}
+    for n, ch in rig._chains.items():
+        idx = [index[j] for j in ch.joints]
+        if ch._kind.closed_form and parents[idx[0]] == hip:
+            roles[n] = LEG_PULL
+        elif not ch._kind.closed_form and any(_under(r, set(idx[:-1]), parents) for m, r in roots.items() if m != n):
+            roles[n] = TRUNK_PULL
+    rig._full_body_roles = (key, roles)
+    return roles
+
+
+def _under(j: int, joints: set, parents: list) -> bool:
+    j = parents[j]
+    while j >= 0:
+        if j in joints:
+            return True
+        j = parents[j]
+    return False
+
+
+class FullBodyTables:
+    """The skeleton and chain table as the kernel takes them, for one chain layout."""
+
+    def __init__(self, rig, names: list) -> None:
+        parents = np.array(rig._parents, dtype=np.int64)
+        nj = len(parents)
+        if any(p >= j for j, p in enumerate(rig._parents)):
+            raise ValueError("full-body IK needs a skeleton whose parents come before their children")
+        index = {n: i for i, n in enumerate(rig._skeleton.names)}
+        self.names = names
+        kinds, cs, cj = [], [0], []
+        owner = np.full(nj, -1, np.int64)
+        child = np.full(nj, -1, np.int64)
+        lim_kind = np.zeros(nj, np.int64)
+        lim_a, lim_b = np.zeros(nj), np.zeros(nj)
+        lim_axis = np.zeros((nj, 3))
+        nc = len(names)
+        mid_kind = np.zeros(nc, np.int64)
+        mid_axis = np.zeros((nc, 3))
+        mid_lo, mid_hi = np.zeros(nc), np.zeros(nc)
+        from .rig_solve import _limit_params
+
+        trunk = []
+        for c, n in enumerate(names):
+            ch = rig._chains[n]
+            idx = [index[j] for j in ch.joints]
+            if ch._kind.closed_form:
+                kinds.append(0)
+                lim = ch._limits.get(ch.joints[1])
+                if lim is not None:
+                    mid_kind[c], mid_axis[c], mid_lo[c], mid_hi[c] = _limit_params(lim)
+            else:
+                kinds.append(1)
+                for k, j in enumerate(idx[:-1]):
+                    owner[j], child[j] = c, idx[k + 1]
+                    trunk.append(j)
+                    lim = ch._limits.get(ch.joints[k])
+                    if isinstance(lim, ConeLimit):
+                        rad = math.radians(lim.max_deg)
+                        lim_kind[j], lim_a[j], lim_b[j] = 1, math.cos(rad), math.sin(rad)
+                    elif isinstance(lim, HingeLimit):
+                        ax = np.array(lim.axis, dtype=np.float64)
+                        lim_kind[j], lim_a[j], lim_b[j] = 2, math.radians(lim.min_deg), math.radians(lim.max_deg)
+                        lim_axis[j] = ax / np.linalg.norm(ax)
+            cj.extend(idx)
+            cs.append(len(cj))
+        roots = [j for j in range(nj) if parents[j] < 0]
+        # The bend sweep: trunk joints deepest first, then the root(s).
+        self.order = np.array(sorted(set(trunk) - set(roots), reverse=True) + roots, dtype=np.int64)
+        below = np.zeros((nj, nj), np.bool_)  # below[e, j]: joint e is j or under it
+        for e in range(nj):
+            j = e
+            while j >= 0:
+                below[e, j] = True
+                j = parents[j]
+        self.parents, self.below, self.child, self.owner = parents, below, child, owner
+        self.lim = (lim_kind, lim_a, lim_b, lim_axis)
+        self.kinds = np.array(kinds, np.int64)
+        self.cs, self.cj = np.array(cs, np.int64), np.array(cj, np.int64)
+        self.mid = (mid_kind, mid_axis, mid_lo, mid_hi)
+        self.chain_joints = [np.array(cj[cs[c] : cs[c + 1]]) for c in range(nc)]
+        self.writes = [j[:-1] for j in self.chain_joints]  # rotations a chain's solve writes
+        self.trunk = np.array(sorted(set(trunk) | set(roots)), dtype=np.int64)
+
+
+def chain_arrays(rig, tables: FullBodyTables):
+    """The per-frame chain inputs: goals, poles, has_pole, pulls, tolerances, clamps,
+    softness, active (weight > 0), weights."""
+    chs = [rig._chains[n] for n in tables.names]
+    goals = np.array([ch._target for ch in chs], dtype=np.float64).reshape(-1, 3)
+    poles = np.array([ch._pole if ch._pole is not None else (0.0, 0.0, 0.0) for ch in chs], dtype=np.float64).reshape(-1, 3)
+    has_pole = np.array([ch._pole is not None for ch in chs], np.bool_)
+    pulls = np.array([ch.pull for ch in chs], dtype=np.float64)
+    tols = np.array([ch._tolerance for ch in chs], dtype=np.float64)
+    clamps = np.array([ch._reach_clamp for ch in chs], dtype=np.float64)
+    softs = np.array([ch._softness for ch in chs], dtype=np.float64)
+    weights = np.array([ch._weight for ch in chs], dtype=np.float64)
+    return goals, poles, has_pole, pulls, tols, clamps, softs, weights > 0.0, weights
+
+
+def _tables(rig) -> FullBodyTables:
+    names = [n for n, ch in rig._chains.items() if not ch._kind.aims]
+    key = (tuple((n, rig._chains[n].joints, rig._chains[n]._solver, rig._chains[n]._limit_key) for n in names), len(rig._parents))
+    got = getattr(rig, "_full_body_tables", None)
+    if got is None or got[0] != key:
+        got = rig._full_body_tables = (key, FullBodyTables(rig, names))
+    return got[1]
+
+
+def kernel():
+    from .ik import full_body_kernel  # numba's import waits for the first full-body solve
+
+    return full_body_kernel
+
+
+def solve_frame(rig, anim) -> dict:
+    """Rig.solve with full_body on (rig_eval hands over the animated frame it made)."""
+    tables = _tables(rig)
+    goals, poles, has_pole, pulls, tols, clamps, softs, active, weights = chain_arrays(rig, tables)
+    anim_rot = np.array(anim.rot, dtype=np.float64)
+    anim_trans = np.array(anim.translations, dtype=np.float64)
+    nj = anim_rot.shape[0]
+    roots = tables.parents < 0
+    warm = getattr(rig, "_full_body_warm", None)
+    if warm is None or warm[0].shape != anim_rot.shape or warm[2] is not tables:
+        warm_rot, warm_root = anim_rot.copy(), anim_trans[np.argmax(roots)].copy()
+    else:
+        warm_rot, warm_root = warm[0], warm[1]
+    nc = len(tables.names)
+    out_rot, out_trans = np.empty((nj, 4)), np.empty((nj, 3))
+    chain_err = np.empty(nc)
+    errors = np.empty(FULL_BODY_ITERATIONS)
+    count = 0
+    if active.any():
+        k = kernel()
+        lk, la, lb, lax = tables.lim
+        mk, max_, mlo, mhi = tables.mid
+        count = k.solve_row(
+            tables.parents, anim_rot, anim_trans, warm_rot, warm_root, tables.order, tables.below, tables.child,
+            tables.owner, lk, la, lb, lax, tables.kinds, tables.cs, tables.cj, goals, poles, has_pole, pulls, tols, clamps,
+            softs, mk, max_, mlo, mhi, active, FULL_BODY_ITERATIONS, out_rot, out_trans, chain_err, errors,
+        )  # fmt: skip
+        rig._full_body_warm = (out_rot.copy(), out_trans[np.argmax(roots)].copy(), tables)
+    else:
+        out_rot[:], out_trans[:] = anim_rot, anim_trans
+        chain_err[:] = 0.0
+    rot, trans = blend(tables, anim_rot, anim_trans, out_rot, out_trans, weights)
+    rig._pose = Pose(rot, trans)
+    rig._world_cache = None
+    rig._cache.settled = None
+    hist = tuple(errors[:count].tolist())
+    reports = {}
+    for c, n in enumerate(tables.names):
+        e = float(chain_err[c]) if active[c] else math.nan
+        reports[n] = ChainReport(n, e, count if active[c] else 0, bool(active[c] and e <= tols[c]), hist if active[c] else ())
+    return reports
+
+
+def blend(tables: FullBodyTables, anim_rot, anim_trans, ik_rot, ik_trans, weights):
+    """Each chain's written joints slerped from the animated pose by its weight, the root
+    and trunk joints no chain writes by the largest weight; weight 0 leaves a joint's
+    animated rotation exactly (quat_slerp gives its ends exactly)."""
+    rot, trans = anim_rot.copy(), anim_trans.copy()
+    body = float(weights.max()) if weights.size else 0.0
+
+    def put(idx, w):
+        if w == 0.0 or idx.size == 0:
+            return
+        rot[idx] = ik_rot[idx] if w == 1.0 else quat_slerp(anim_rot[idx], ik_rot[idx], w)
+
+    written = set()
+    for c, idx in enumerate(tables.writes):
+        put(idx, float(weights[c]))
+        written.update(idx.tolist())
+    rest = np.array([j for j in tables.trunk.tolist() if j not in written], dtype=np.int64)
+    put(rest, body)
+    roots = np.nonzero(tables.parents < 0)[0]
+    if body == 1.0:
+        trans[roots] = ik_trans[roots]
+    elif body > 0.0:
+        trans[roots] = anim_trans[roots] + body * (ik_trans[roots] - anim_trans[roots])
+    return rot, trans
