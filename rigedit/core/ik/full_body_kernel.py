@@ -4,17 +4,19 @@
 Method. A position-based solver with pre-pull of the root, as Unreal's Full Body IK and
 Final IK's FullBodyBipedIK do, with the limbs kept on their own closed-form solvers:
 
-1. pre-pull: each pulling chain (pull > 0) asks for its root to move by what it lacks of
-   reach (a two-bone limb: the nearest point of the ball of radius REACH_MARGIN * reach
-   round its goal; a FABRIK chain: its tip onto its goal), capped so that a chain's root
-   never moves more than `pull * reach` from where the animated pose has it. The root
-   translates by the pull-weighted sum of those asks (divided by at least 1: a weak pull
-   moves the body a little, several strong ones share out).
+1. pre-pull: each chain that cannot reach from where it is asks for a point to be moved
+   (a two-bone limb out of reach: its root to the nearest point of the ball of radius
+   REACH_MARGIN * its usable reach round its goal, capped so that the root never moves
+   more than `pull * reach` from where the animated pose has it; a FABRIK chain: its tip
+   onto its goal). The root translates by the pull-weighted mean of the asks of the
+   chains with pull > 0. A chain that reaches asks nothing and holds nothing back.
 2. bend: one multi-effector CCD sweep over the trunk joints (every joint of a FABRIK chain
    but its tip), tip to root, then the root's own rotation: each joint turns by the
-   rotation that best carries the effectors below it onto their asks (the weighted
-   Wahba problem solved about the axis sum(w a x b), its angle in closed form), and its
-   limit (fabrik_kernel.limit_dir, the FABRIK chains' own per-joint clamp) holds the bone.
+   rotation that best carries the asking effectors below it onto their asks (the weighted
+   Wahba problem solved about the axis sum(w a x b), its angle in closed form), weighted
+   by pull (so the spine's own goal, pull 0.01, gives way to a hand's, 0.4, and alone
+   still bends the spine), and its limit (fabrik_kernel.limit_dir, the FABRIK chains' own
+   per-joint clamp) holds the bone.
 3. anchors: after every body move, each chain with pull 0 (the legs) puts the root back
    where its leg still reaches its goal (the root translated onto the ball of the leg's
    reach round the foot target; alternating projections onto the legs' balls).
@@ -59,13 +61,15 @@ REACH_MARGIN = 0.985
 # An anchor's root is kept within this fraction of its leg's reach: inside, the closed form
 # puts the foot on its target exactly.
 ANCHOR_MARGIN = 0.9999
-# A chain's goal pulls its own FABRIK joints with at least this weight (its pull may be 0:
-# the chain still reaches with its own joints, it only does not move the body).
-OWN_WEIGHT = 0.01
-STALL_PASSES = 3
-STALL_RELATIVE = 1e-2  # the summed error fell by less than this fraction over STALL_PASSES
+# The pass error (what is kept best and reported): the tip errors summed, a FABRIK chain's
+# weighed by its pull (at least FABRIK_MEASURE): the trunk's goal gives way to the limbs',
+# and its error, large where they pull it away, must not hide their progress.
+FABRIK_MEASURE = 0.01
+STALL_PASSES = 6
+STALL_RELATIVE = 1e-3  # the summed error fell by less than this fraction over STALL_PASSES
 STALL_ABSOLUTE = 1e-9  # metres: round-off
 ANCHOR_ROUNDS = 4
+ASK_ROUNDS = 8
 
 fresh_cache(__file__, sq, fabrik_kernel, two_bone_kernel)
 
@@ -111,25 +115,28 @@ def _into_ball(p, c, r):
 
 
 @_jit
-def ask(c, kinds, cs, cj, goals, pulls, reach, anim_roots, pos):
+def ask(c, kinds, cs, cj, goals, pulls, reach, usable, tols, anim_roots, pos):
     """(effector joint, where it is asked to be) for chain c: a two-bone limb's root into
     its goal's reach ball, within its pull's cap; a FABRIK chain's tip onto its goal."""
     if kinds[c] == FABRIK:
         e = cj[cs[c + 1] - 1]
-        return e, _r3(goals, c)
+        return e, True, _r3(goals, c)
     e = cj[cs[c]]
     p = _r3(pos, e)
     g = _r3(goals, c)
+    dx, dy, dz = p[0] - g[0], p[1] - g[1], p[2] - g[2]
+    if math.sqrt(dx * dx + dy * dy + dz * dz) <= usable[c] + tols[c]:
+        return e, False, p  # the limb reaches its goal from where it is: no ask
     cap = pulls[c] * reach[c]
     a = _r3(anim_roots, c)
-    for _ in range(3):  # alternating projections onto the two balls, the cap last
-        p = _into_ball(p, g, REACH_MARGIN * reach[c])
+    for _ in range(ASK_ROUNDS):  # alternating projections onto the two balls, the cap last
+        p = _into_ball(p, g, REACH_MARGIN * usable[c])
         p = _into_ball(p, a, cap)
-    return e, p
+    return e, True, p
 
 
 @_jit
-def _anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, reach, active):
+def _anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, active):
     """Translate the root so every anchor (pull 0 two-bone chain) reaches its goal."""
     for _ in range(ANCHOR_ROUNDS):
         moved = False
@@ -138,7 +145,7 @@ def _anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, reach, 
                 continue
             e = cj[cs[c]]
             p = _r3(pos, e)
-            q = _into_ball(p, _r3(goals, c), ANCHOR_MARGIN * reach[c])
+            q = _into_ball(p, _r3(goals, c), ANCHOR_MARGIN * usable[c])
             dx, dy, dz = q[0] - p[0], q[1] - p[1], q[2] - p[2]
             if dx != 0.0 or dy != 0.0 or dz != 0.0:
                 moved = True
@@ -156,22 +163,30 @@ def _anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, reach, 
 
 
 @_jit
-def _turn_joint(j, parents, rot, trans, pos, wrot, below, child, lim_kind, lim_a, lim_b, lim_axis, kinds, cs, cj, goals,
-                pulls, reach, anim_roots, active, owner):  # fmt: skip
-    """One CCD step at joint j over the effectors below it, then j's limit."""
+def _weight(c, j, pulls, active, owner):
+    """The weight of chain c's effector at joint j: its pull, and at least FABRIK_MEASURE
+    on the chain's own joints (a chain of pull 0 still bends itself, it only does not move
+    the body); 0 for an inactive chain."""
+    if not active[c]:
+        return 0.0
+    if owner[j] == c:
+        return max(pulls[c], FABRIK_MEASURE)
+    return pulls[c]
+
+
+@_jit
+def _turn_joint(j, parents, rot, trans, pos, wrot, below, child, lim_kind, lim_a, lim_b, lim_axis, kinds, cs, cj,
+                goals, pulls, reach, usable, tols, anim_roots, active, owner):  # fmt: skip
+    """One CCD step at joint j over the asking effectors below it, then j's limit."""
     px, py, pz = pos[j, 0], pos[j, 1], pos[j, 2]
     ax, ay, az = 0.0, 0.0, 0.0
     nc = kinds.shape[0]
     for c in range(nc):
-        if not active[c]:
-            continue
-        w = pulls[c]
-        if owner[j] == c:
-            w = max(w, OWN_WEIGHT)
+        w = _weight(c, j, pulls, active, owner)
         if w <= 0.0:
             continue
-        e, d = ask(c, kinds, cs, cj, goals, pulls, reach, anim_roots, pos)
-        if not below[e, j]:
+        e, asks, d = ask(c, kinds, cs, cj, goals, pulls, reach, usable, tols, anim_roots, pos)
+        if not asks or not below[e, j]:
             continue
         a = (pos[e, 0] - px, pos[e, 1] - py, pos[e, 2] - pz)
         b = (d[0] - px, d[1] - py, d[2] - pz)
@@ -185,15 +200,11 @@ def _turn_joint(j, parents, rot, trans, pos, wrot, below, child, lim_kind, lim_a
     axis = (ax / n, ay / n, az / n)
     num, den = 0.0, 0.0
     for c in range(nc):
-        if not active[c]:
-            continue
-        w = pulls[c]
-        if owner[j] == c:
-            w = max(w, OWN_WEIGHT)
+        w = _weight(c, j, pulls, active, owner)
         if w <= 0.0:
             continue
-        e, d = ask(c, kinds, cs, cj, goals, pulls, reach, anim_roots, pos)
-        if not below[e, j]:
+        e, asks, d = ask(c, kinds, cs, cj, goals, pulls, reach, usable, tols, anim_roots, pos)
+        if not asks or not below[e, j]:
             continue
         a = (pos[e, 0] - px, pos[e, 1] - py, pos[e, 2] - pz)
         b = (d[0] - px, d[1] - py, d[2] - pz)
@@ -230,7 +241,7 @@ def _turn_joint(j, parents, rot, trans, pos, wrot, below, child, lim_kind, lim_a
 
 @_jit
 def _limbs(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, poles, has_pole, tols, clamps, softs, reach, mid_kind,
-           mid_axis, mid_lo, mid_hi, active, chain_err):  # fmt: skip
+           mid_axis, mid_lo, mid_hi, active, pulls, chain_err):  # fmt: skip
     """Every active two-bone chain solved from its base (two_bone_kernel.limb); then every
     chain's tip error into chain_err. Returns the summed error."""
     for c in range(kinds.shape[0]):
@@ -259,7 +270,7 @@ def _limbs(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, poles, has_pole
         e = cj[cs[c + 1] - 1]
         dx, dy, dz = pos[e, 0] - goals[c, 0], pos[e, 1] - goals[c, 1], pos[e, 2] - goals[c, 2]
         chain_err[c] = math.sqrt(dx * dx + dy * dy + dz * dz)
-        total += chain_err[c]
+        total += chain_err[c] * (1.0 if kinds[c] == TWO_BONE else max(pulls[c], FABRIK_MEASURE))
     return total
 
 
@@ -299,10 +310,14 @@ def solve_row(parents, anim_rot, anim_trans, warm_rot, warm_root, order, below, 
         for i in range(cs[c] + 1, cs[c + 1]):
             t = _r3(anim_trans, cj[i])
             reach[c] += math.sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2])
+    usable = np.empty(nc)
+    for c in range(nc):
+        # Where the limb kernel's reach clamp and soft IK leave a target exactly reached.
+        usable[c] = max(min(clamps[c], 1.0) * reach[c] - softs[c], 0.0)
     forward_kinematics(parents, rot, trans, pos, wrot)
-    _anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, reach, active)
+    _anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, active)
     err = _limbs(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, poles, has_pole, tols, clamps, softs, reach,
-                 mid_kind, mid_axis, mid_lo, mid_hi, active, chain_err)  # fmt: skip
+                 mid_kind, mid_axis, mid_lo, mid_hi, active, pulls, chain_err)  # fmt: skip
     out_rot[:] = rot
     out_trans[:] = trans
     best = start_err = err
@@ -317,28 +332,30 @@ def solve_row(parents, anim_rot, anim_trans, warm_rot, warm_root, order, below, 
         for c in range(nc):
             if not active[c] or pulls[c] <= 0.0:
                 continue
-            e, d = ask(c, kinds, cs, cj, goals, pulls, reach, anim_roots, pos)
+            e, asks, d = ask(c, kinds, cs, cj, goals, pulls, reach, usable, tols, anim_roots, pos)
+            if not asks:
+                continue
             w = pulls[c]
             sx += w * (d[0] - pos[e, 0])
             sy += w * (d[1] - pos[e, 1])
             sz += w * (d[2] - pos[e, 2])
             sw += w
-        sw = max(sw, 1.0)
+        sw = max(sw, 1e-300)
         for j in range(nj):
             if parents[j] < 0:
                 trans[j, 0] += sx / sw
                 trans[j, 1] += sy / sw
                 trans[j, 2] += sz / sw
         forward_kinematics(parents, rot, trans, pos, wrot)
-        _anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, reach, active)
+        _anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, active)
         # 2. the bend, tip to root, each move followed by the anchors
         for i in range(order.shape[0]):
             _turn_joint(order[i], parents, rot, trans, pos, wrot, below, child, lim_kind, lim_a, lim_b, lim_axis, kinds,
-                        cs, cj, goals, pulls, reach, anim_roots, active, owner)  # fmt: skip
-            _anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, reach, active)
+                        cs, cj, goals, pulls, reach, usable, tols, anim_roots, active, owner)  # fmt: skip
+            _anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, active)
         # 3. the limbs
         err = _limbs(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, poles, has_pole, tols, clamps, softs, reach,
-                     mid_kind, mid_axis, mid_lo, mid_hi, active, chain_err)  # fmt: skip
+                     mid_kind, mid_axis, mid_lo, mid_hi, active, pulls, chain_err)  # fmt: skip
         if err < best:
             best = err
             best_err[:] = chain_err
