@@ -138,6 +138,7 @@ class Rig:
         look_at=None,
         follow_clip: bool = False,
         offset_keys=(),
+        pull: float | None = None,
     ) -> Chain:
         """Append a chain solved after the existing ones. The target defaults to where the
         chain's tip is now (for a look_at chain, 1 m along its forward axis), so adding a
@@ -161,7 +162,7 @@ class Rig:
             kw["softness"] = softness
         ch = Chain(
             name, joints, solver=solver, target=target, pole=pole, weight=weight, limits=limits, look_at=look_at,
-            follow_clip=follow_clip, offset_keys=offset_keys, **kw
+            follow_clip=follow_clip, offset_keys=offset_keys, pull=pull, **kw
         )
         self._insert(ch)
         return ch
