@@ -65,7 +65,8 @@ ANCHOR_MARGIN = 0.9999
 # weighed by its pull (at least FABRIK_MEASURE): the trunk's goal gives way to the limbs',
 # and its error, large where they pull it away, must not hide their progress.
 FABRIK_MEASURE = 0.01
-STALL_PASSES = 6
+STALL_PASSES = 6  # a cold reach's first passes can lose ground before they win it
+SETTLED_PASSES = 2
 STALL_RELATIVE = 1e-3  # the summed error fell by less than this fraction over STALL_PASSES
 STALL_ABSOLUTE = 1e-9  # metres: round-off
 ANCHOR_ROUNDS = 4
@@ -129,9 +130,13 @@ def ask(c, kinds, cs, cj, goals, pulls, reach, usable, tols, anim_roots, pos):
         return e, False, p  # the limb reaches its goal from where it is: no ask
     cap = pulls[c] * reach[c]
     a = _r3(anim_roots, c)
+    r = REACH_MARGIN * usable[c]
     for _ in range(ASK_ROUNDS):  # alternating projections onto the two balls, the cap last
-        p = _into_ball(p, g, REACH_MARGIN * usable[c])
+        p = _into_ball(p, g, r)
         p = _into_ball(p, a, cap)
+        dx, dy, dz = p[0] - g[0], p[1] - g[1], p[2] - g[2]
+        if dx * dx + dy * dy + dz * dz <= r * r * (1.0 + 1e-12):
+            break  # in both balls
     return e, True, p
 
 
@@ -176,20 +181,28 @@ def _weight(c, j, pulls, active, owner):
 
 @_jit
 def _turn_joint(j, parents, rot, trans, pos, wrot, below, child, lim_kind, lim_a, lim_b, lim_axis, kinds, cs, cj,
-                goals, pulls, reach, usable, tols, anim_roots, active, owner):  # fmt: skip
-    """One CCD step at joint j over the asking effectors below it, then j's limit."""
+                goals, pulls, reach, usable, tols, anim_roots, active, owner, asked):  # fmt: skip
+    """One CCD step at joint j over the asking effectors below it, then j's limit.
+    `asked` (C, 7): scratch for each chain's weight, effector offset a and ask offset b."""
     px, py, pz = pos[j, 0], pos[j, 1], pos[j, 2]
     ax, ay, az = 0.0, 0.0, 0.0
     nc = kinds.shape[0]
     for c in range(nc):
+        asked[c, 0] = 0.0
         w = _weight(c, j, pulls, active, owner)
         if w <= 0.0:
             continue
+        e = cj[cs[c + 1] - 1] if kinds[c] == FABRIK else cj[cs[c]]
+        if not below[e, j]:
+            continue
         e, asks, d = ask(c, kinds, cs, cj, goals, pulls, reach, usable, tols, anim_roots, pos)
-        if not asks or not below[e, j]:
+        if not asks:
             continue
         a = (pos[e, 0] - px, pos[e, 1] - py, pos[e, 2] - pz)
         b = (d[0] - px, d[1] - py, d[2] - pz)
+        asked[c, 0] = w
+        asked[c, 1], asked[c, 2], asked[c, 3] = a
+        asked[c, 4], asked[c, 5], asked[c, 6] = b
         x = sq.cross(a, b)
         ax += w * x[0]
         ay += w * x[1]
@@ -200,14 +213,11 @@ def _turn_joint(j, parents, rot, trans, pos, wrot, below, child, lim_kind, lim_a
     axis = (ax / n, ay / n, az / n)
     num, den = 0.0, 0.0
     for c in range(nc):
-        w = _weight(c, j, pulls, active, owner)
+        w = asked[c, 0]
         if w <= 0.0:
             continue
-        e, asks, d = ask(c, kinds, cs, cj, goals, pulls, reach, usable, tols, anim_roots, pos)
-        if not asks or not below[e, j]:
-            continue
-        a = (pos[e, 0] - px, pos[e, 1] - py, pos[e, 2] - pz)
-        b = (d[0] - px, d[1] - py, d[2] - pz)
+        a = (asked[c, 1], asked[c, 2], asked[c, 3])
+        b = (asked[c, 4], asked[c, 5], asked[c, 6])
         num += w * sq.dot(axis, sq.cross(a, b))
         da, db = sq.dot(a, axis), sq.dot(b, axis)
         den += w * (sq.dot(a, b) - da * db)
@@ -275,6 +285,14 @@ def _limbs(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, poles, has_pole
 
 
 @_jit
+def _limbs_within(chain_err, tols, active, kinds):
+    for c in range(chain_err.shape[0]):
+        if active[c] and kinds[c] == TWO_BONE and chain_err[c] > tols[c]:
+            return False
+    return True
+
+
+@_jit
 def _all_within(chain_err, tols, active):
     for c in range(chain_err.shape[0]):
         if active[c] and chain_err[c] > tols[c]:
@@ -320,6 +338,7 @@ def solve_row(parents, anim_rot, anim_trans, warm_rot, warm_root, order, below, 
                  mid_kind, mid_axis, mid_lo, mid_hi, active, pulls, chain_err)  # fmt: skip
     out_rot[:] = rot
     out_trans[:] = trans
+    asked = np.empty((nc, 7))
     best = start_err = err
     best_err = chain_err.copy()
     count = 0
@@ -351,7 +370,7 @@ def solve_row(parents, anim_rot, anim_trans, warm_rot, warm_root, order, below, 
         # 2. the bend, tip to root, each move followed by the anchors
         for i in range(order.shape[0]):
             _turn_joint(order[i], parents, rot, trans, pos, wrot, below, child, lim_kind, lim_a, lim_b, lim_axis, kinds,
-                        cs, cj, goals, pulls, reach, usable, tols, anim_roots, active, owner)  # fmt: skip
+                        cs, cj, goals, pulls, reach, usable, tols, anim_roots, active, owner, asked)  # fmt: skip
             _anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, active)
         # 3. the limbs
         err = _limbs(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, poles, has_pole, tols, clamps, softs, reach,
@@ -363,8 +382,13 @@ def solve_row(parents, anim_rot, anim_trans, warm_rot, warm_root, order, below, 
             out_trans[:] = trans
         errors[count] = best
         count += 1
-        if count >= STALL_PASSES:
-            before = errors[count - 1 - STALL_PASSES] if count > STALL_PASSES else start_err
+        # Once every limb and anchor reaches, only the trunk's give-and-take is left: a
+        # shorter window (a drag spends its frames here).
+        window = STALL_PASSES
+        if _limbs_within(best_err, tols, active, kinds):
+            window = SETTLED_PASSES
+        if count >= window:
+            before = errors[count - 1 - window] if count > window else start_err
             if before - best <= max(STALL_ABSOLUTE * scale, STALL_RELATIVE * best):
                 break
     chain_err[:] = best_err
