@@ -138,28 +138,37 @@ class FullBodyTables:
         self.chain_joints = [np.array(cj[cs[c] : cs[c + 1]]) for c in range(nc)]
         self.writes = [j[:-1] for j in self.chain_joints]  # rotations a chain's solve writes
         self.trunk = np.array(sorted(set(trunk) | set(roots)), dtype=np.int64)
+        written = sorted({int(j) for w in self.writes for j in w})
+        self.solved = np.array(sorted(set(written) | set(self.trunk.tolist())), dtype=np.int64)  # joints the solve turns
+        self.body_only = np.array([j for j in self.trunk.tolist() if j not in written], dtype=np.int64)
+        if len(roots) != 1:
+            raise ValueError(f"full-body IK needs a skeleton with one root joint, this one has {len(roots)}")
+        self.root = roots[0]
 
 
 def chain_arrays(rig, tables: FullBodyTables):
     """The per-frame chain inputs: goals, poles, has_pole, pulls, tolerances, clamps,
     softness, active (weight > 0), weights."""
     chs = [rig._chains[n] for n in tables.names]
+    roles = _roles(rig)
     goals = np.array([ch._target for ch in chs], dtype=np.float64).reshape(-1, 3)
-    poles = np.array([ch._pole if ch._pole is not None else (0.0, 0.0, 0.0) for ch in chs], dtype=np.float64).reshape(-1, 3)
+    poles = np.array([_NO_POLE if ch._pole is None else ch._pole for ch in chs], dtype=np.float64).reshape(-1, 3)
     has_pole = np.array([ch._pole is not None for ch in chs], np.bool_)
-    pulls = np.array([ch.pull for ch in chs], dtype=np.float64)
-    tols = np.array([ch._tolerance for ch in chs], dtype=np.float64)
-    clamps = np.array([ch._reach_clamp for ch in chs], dtype=np.float64)
-    softs = np.array([ch._softness for ch in chs], dtype=np.float64)
-    weights = np.array([ch._weight for ch in chs], dtype=np.float64)
+    pulls = np.array([roles.get(ch._name, ARM_PULL) if ch._pull is None else ch._pull for ch in chs], dtype=np.float64)
+    per = np.array([(ch._tolerance, ch._reach_clamp, ch._softness, ch._weight) for ch in chs], dtype=np.float64).reshape(-1, 4)
+    tols, clamps, softs, weights = (np.ascontiguousarray(per[:, k]) for k in range(4))
     return goals, poles, has_pole, pulls, tols, clamps, softs, weights > 0.0, weights
 
 
+_NO_POLE = (0.0, 0.0, 0.0)
+
+
 def _tables(rig) -> FullBodyTables:
-    names = [n for n, ch in rig._chains.items() if not ch._kind.aims]
-    key = (tuple((n, rig._chains[n].joints, rig._chains[n]._solver, rig._chains[n]._limit_key) for n in names), len(rig._parents))
+    chains = rig._chains
+    key = tuple((n, ch.joints, ch._solver, ch._limit_key) for n, ch in chains.items())
     got = getattr(rig, "_full_body_tables", None)
     if got is None or got[0] != key:
+        names = [n for n, ch in chains.items() if not ch._kind.aims]
         got = rig._full_body_tables = (key, FullBodyTables(rig, names))
     return got[1]
 
@@ -170,54 +179,72 @@ def kernel():
     return full_body_kernel
 
 
+def _anim_arrays(rig, anim):
+    """The animated frame as arrays, kept while it is the same frame."""
+    got = getattr(rig, "_full_body_anim", None)
+    if got is None or got[0] is not anim:
+        got = rig._full_body_anim = (anim, np.array(anim.rot, dtype=np.float64), np.array(anim.translations, dtype=np.float64))
+    return got[1], got[2]
+
+
 def solve_frame(rig, anim) -> dict:
     """Rig.solve with full_body on (rig_eval hands over the animated frame it made)."""
     tables = _tables(rig)
-    key = (anim.key, tables) + tuple(
-        (ch._target, ch._pole, ch._tolerance, ch._weight, ch._pull, ch._reach_clamp, ch._softness, ch._limit_key)
-        for ch in rig._chains.values()
-    )
+    chs = [rig._chains[n] for n in tables.names]
+    targets = tuple(ch._target for ch in chs)
+    settings = tuple((ch._pole, ch._tolerance, ch._weight, ch._pull, ch._reach_clamp, ch._softness) for ch in chs)
+    key = (anim, tables, targets, settings)
     last = getattr(rig, "_full_body_last", None)
     if last is not None and last[0] == key and rig._pose is last[1]:
         # Nothing it reads has changed: the same answer, no pass run.
         return {n: ChainReport(n, r.error, 0, r.reached, ()) for n, r in last[2].items()}
-    goals, poles, has_pole, pulls, tols, clamps, softs, active, weights = chain_arrays(rig, tables)
-    anim_rot = np.array(anim.rot, dtype=np.float64)
-    anim_trans = np.array(anim.translations, dtype=np.float64)
-    nj = anim_rot.shape[0]
-    roots = tables.parents < 0
+    fixed = getattr(rig, "_full_body_fixed", None)
+    if fixed is None or fixed[0] != (tables, settings):
+        # Everything but the goals, kept while the settings stay (a drag moves only goals).
+        fixed = rig._full_body_fixed = ((tables, settings), chain_arrays(rig, tables))
+    _, poles, has_pole, pulls, tols, clamps, softs, active, weights = fixed[1]
+    goals = np.array(targets, dtype=np.float64)
+    anim_rot, anim_trans = _anim_arrays(rig, anim)
+    root = tables.root
+    solved = tables.solved
+    # The warm start: the last solve's rotations where the solver turns joints, the
+    # animated pose everywhere else (a clip moves the shoulders, fingers and toes).
     warm = getattr(rig, "_full_body_warm", None)
-    if warm is None or warm[0].shape != anim_rot.shape or warm[2] is not tables:
-        warm_rot, warm_root = anim_rot.copy(), anim_trans[np.argmax(roots)].copy()
+    warm_rot = anim_rot.copy()
+    if warm is None or warm[2] is not tables or warm[0].shape != anim_rot.shape:
+        warm_root = anim_trans[root].copy()
     else:
-        warm_rot, warm_root = warm[0], warm[1]
+        warm_rot[solved] = warm[0][solved]
+        warm_root = warm[1]
     nc = len(tables.names)
-    out_rot, out_trans = np.empty((nj, 4)), np.empty((nj, 3))
-    chain_err = np.empty(nc)
+    out_rot, out_trans = np.empty_like(anim_rot), np.empty_like(anim_trans)
+    chain_err = np.zeros(nc)
     errors = np.empty(FULL_BODY_ITERATIONS)
     count = 0
     if active.any():
-        k = kernel()
         lk, la, lb, lax = tables.lim
         mk, max_, mlo, mhi = tables.mid
-        count = k.solve_row(
+        count = kernel().solve_row(
             tables.parents, anim_rot, anim_trans, warm_rot, warm_root, tables.order, tables.below, tables.child,
             tables.owner, lk, la, lb, lax, tables.kinds, tables.cs, tables.cj, goals, poles, has_pole, pulls, tols, clamps,
             softs, mk, max_, mlo, mhi, active, FULL_BODY_ITERATIONS, out_rot, out_trans, chain_err, errors,
         )  # fmt: skip
-        rig._full_body_warm = (out_rot.copy(), out_trans[np.argmax(roots)].copy(), tables)
+        rig._full_body_warm = (out_rot, out_trans[root].copy(), tables)
+        rot, trans = blend(tables, anim_rot, anim_trans, out_rot, out_trans, weights)
     else:
-        out_rot[:], out_trans[:] = anim_rot, anim_trans
-        chain_err[:] = 0.0
-    rot, trans = blend(tables, anim_rot, anim_trans, out_rot, out_trans, weights)
+        rot, trans = anim_rot.copy(), anim_trans.copy()
     rig._pose = Pose(rot, trans)
     rig._world_cache = None
     rig._cache.settled = None
     hist = tuple(errors[:count].tolist())
     reports = {}
+    errs = chain_err.tolist()
     for c, n in enumerate(tables.names):
-        e = float(chain_err[c]) if active[c] else math.nan
-        reports[n] = ChainReport(n, e, count if active[c] else 0, bool(active[c] and e <= tols[c]), hist if active[c] else ())
+        if active[c]:
+            e = errs[c]
+            reports[n] = ChainReport(n, e, count, e <= tols[c], hist)
+        else:
+            reports[n] = ChainReport(n, math.nan, 0, False, ())
     rig._full_body_last = (key, rig._pose, reports)
     return reports
 
@@ -227,22 +254,18 @@ def blend(tables: FullBodyTables, anim_rot, anim_trans, ik_rot, ik_trans, weight
     and trunk joints no chain writes by the largest weight; weight 0 leaves a joint's
     animated rotation exactly (quat_slerp gives its ends exactly)."""
     rot, trans = anim_rot.copy(), anim_trans.copy()
-    body = float(weights.max()) if weights.size else 0.0
-
-    def put(idx, w):
+    body = float(weights.max())
+    if body == 1.0 and bool((weights == 1.0).all()):
+        rot[tables.solved] = ik_rot[tables.solved]
+        trans[tables.root] = ik_trans[tables.root]
+        return rot, trans
+    for idx, w in zip(tables.writes + [tables.body_only], weights.tolist() + [body]):
         if w == 0.0 or idx.size == 0:
-            return
+            continue
         rot[idx] = ik_rot[idx] if w == 1.0 else quat_slerp(anim_rot[idx], ik_rot[idx], w)
-
-    written = set()
-    for c, idx in enumerate(tables.writes):
-        put(idx, float(weights[c]))
-        written.update(idx.tolist())
-    rest = np.array([j for j in tables.trunk.tolist() if j not in written], dtype=np.int64)
-    put(rest, body)
-    roots = np.nonzero(tables.parents < 0)[0]
+    r = tables.root
     if body == 1.0:
-        trans[roots] = ik_trans[roots]
+        trans[r] = ik_trans[r]
     elif body > 0.0:
-        trans[roots] = anim_trans[roots] + body * (ik_trans[roots] - anim_trans[roots])
+        trans[r] = anim_trans[r] + body * (ik_trans[r] - anim_trans[r])
     return rot, trans
