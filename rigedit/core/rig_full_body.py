@@ -12,7 +12,11 @@ legs branch from) is a leg, an anchor (pull 0); a FABRIK chain other chains hang
 spine) is the trunk, pull TRUNK_PULL (its tip goal gives way to the limbs'); everything
 else (arms, a head) ARM_PULL: its root may be moved by up to ARM_PULL of its reach, so a
 hand reaches about 1.4x its arm's length (benchmarks/bench_full_body.py measures it).
-Look-at chains are not part of the full-body solve (their joints keep the animated pose).
+Look-at chains are not part of the full-body solve (their joints keep the animated pose),
+nor are grounded feet's sole turns. A chain's report gives its own tip error; its `errors`
+are the whole body's pass errors (the kernel's measure, the same for every chain: never
+growing), its `iterations` the body's passes. The saved pose of a full-body rig is not put
+back on opening: it is solved again (from the animated pose) with the saved goals.
 """
 from __future__ import annotations
 
@@ -242,7 +246,7 @@ def solve_frame(rig, anim) -> dict:
     for c, n in enumerate(tables.names):
         if active[c]:
             e = errs[c]
-            reports[n] = ChainReport(n, e, count, e <= tols[c], hist)
+            reports[n] = ChainReport(n, e, count, bool(e <= tols[c]), hist)
         else:
             reports[n] = ChainReport(n, math.nan, 0, False, ())
     rig._full_body_last = (key, rig._pose, reports)
