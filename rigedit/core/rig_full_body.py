@@ -7,8 +7,8 @@ rotations and root translation come out, and each chain's joints are slerped fro
 animated pose by its weight (the root and trunk by the largest weight of the chains that
 move them), so weight 0 everywhere gives the animated pose exactly.
 
-Roles and pull defaults: a two-bone chain hanging from the hips (find_hips: the joint the
-legs branch from) is a leg, an anchor (pull 0); a FABRIK chain other chains hang from (the
+Roles and pull defaults: a chain on a leg as the chain proposer finds legs (autochains'
+Body: from the hips, or a quadruped's chest, down to the foot) is a leg, an anchor (pull 0); a FABRIK chain other chains hang from (the
 spine) is the trunk, pull TRUNK_PULL (its tip goal gives way to the limbs'); everything
 else (arms, a head) ARM_PULL: its root may be moved by up to ARM_PULL of its reach, so a
 hand reaches about 1.4x its arm's length (benchmarks/bench_full_body.py measures it).
@@ -48,26 +48,33 @@ def _roles(rig) -> dict:
     got = getattr(rig, "_full_body_roles", None)
     if got is not None and got[0] == key:
         return got[1]
-    from .autochains import find_hips
-
     names = rig._skeleton.names
     index = {n: i for i, n in enumerate(names)}
-    try:
-        hips = find_hips(rig._skeleton)
-    except Exception:  # a figure the proposer cannot read: no legs by role
-        hips = None
-    hip = index.get(hips, -2) if hips is not None else -2
+    legs = _leg_lines(rig)
     parents = rig._parents
     roots = {n: index[ch.joints[0]] for n, ch in rig._chains.items()}
     roles = {}
     for n, ch in rig._chains.items():
         idx = [index[j] for j in ch.joints]
-        if ch._kind.closed_form and parents[idx[0]] == hip:
+        if idx[-1] in legs and idx[0] in legs:
             roles[n] = LEG_PULL
         elif not ch._kind.closed_form and any(_under(r, set(idx[:-1]), parents) for m, r in roots.items() if m != n):
             roles[n] = TRUNK_PULL
     rig._full_body_roles = (key, roles)
     return roles
+
+
+def _leg_lines(rig) -> set:
+    """Joints on the figure's legs as the chain proposer finds them (autochains: from every
+    hub, the hips and a quadruped's chest, down to the foot), in the rest pose."""
+    from .autochains.body import Body
+    from .autochains.figure import Figure
+
+    try:
+        body = Body(Figure(rig._skeleton, rig._skeleton.rest_pose()))
+    except Exception:  # a figure the proposer cannot read: no legs by role
+        return set()
+    return {j for limbs in body.legs.values() for limb in limbs for j in limb.line}
 
 
 def _under(j: int, joints: set, parents: list) -> bool:

@@ -18,7 +18,7 @@ Final IK's FullBodyBipedIK do, with the limbs kept on their own closed-form solv
    still bends the spine), and its limit (fabrik_kernel.limit_dir, the FABRIK chains' own
    per-joint clamp) holds the bone.
 3. anchors: after every body move, each chain with pull 0 (the legs) puts the root back
-   where its leg still reaches its goal (the root translated onto the ball of the leg's
+   where it still reaches its goal (the root translated onto the ball of the leg's
    reach round the foot target; alternating projections onto the legs' balls).
 4. limbs: every two-bone chain solved from its new base by the rig's own limb kernel
    (two_bone_kernel.limb: closed form, pole, middle-joint limit with hinge twist, reach
@@ -142,11 +142,12 @@ def ask(c, kinds, cs, cj, goals, pulls, reach, usable, tols, anim_roots, pos):
 
 @_jit
 def _anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, active):
-    """Translate the root so every anchor (pull 0 two-bone chain) reaches its goal."""
+    """Translate the root so every anchor (a chain of pull 0) can reach its goal: its root
+    within its usable reach of it."""
     for _ in range(ANCHOR_ROUNDS):
         moved = False
         for c in range(kinds.shape[0]):
-            if not active[c] or kinds[c] != TWO_BONE or pulls[c] > 0.0:
+            if not active[c] or pulls[c] > 0.0:
                 continue
             e = cj[cs[c]]
             p = _r3(pos, e)
