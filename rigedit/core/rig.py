@@ -370,6 +370,7 @@ class Rig:
     def reset(self) -> None:
         """Back to the animated pose, forgetting every chain's warm start."""
         self._cache.states.clear()
+        self.__dict__.pop("_full_body_warm", None)  # rig_full_body's warm start
         self._pose = self.animated_pose()
         self._world_cache = None
         self._cache.forget_frame()

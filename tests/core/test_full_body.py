@@ -237,3 +237,17 @@ def test_a_warm_frame_with_nothing_moved_runs_no_pass():
     assert first.reached and first.iterations > 0
     again = rig.solve()["left_arm"]
     assert again.reached and again.iterations == 0
+
+
+def test_reset_forgets_the_full_body_warm_start():
+    goal = reach_goals(_BASE, np.random.default_rng(13), 1)[0]
+    rig = _fresh()
+    rig.chain("left_arm").target = goal
+    rig.solve()
+    rig.reset()
+    np.testing.assert_allclose(rig.world_position("Hips"), _BASE.world_position("Hips"), atol=1e-12)
+    fresh = _fresh()
+    fresh.chain("left_arm").target = goal
+    fresh.solve()
+    rig.solve()
+    np.testing.assert_allclose(rig.world_positions(), fresh.world_positions(), atol=1e-12)
