@@ -205,6 +205,12 @@ def main() -> int:
         off, _, _ = reach_share(base, chain, goals, False)
         print(f"| {chain}: 1.15-1.35x reach, full_body on | {share:.1%} reached, feet <= {worst * 1e3:.2g} mm, {passes:.1f} passes | >= 95%, feet <= 1 mm |")
         print(f"| {chain}: the same goals, full_body off | {off:.1%} reached | out of reach |")
+    # The reach study behind the arms' default pull (0.4: the root may move 0.4 of the
+    # arm's reach): the share reached by distance from the shoulder.
+    for lo, hi in ((1.0, 1.15), (1.35, 1.4), (1.4, 1.45), (1.45, 1.6)):
+        goals = reach_goals(base, np.random.default_rng(int(lo * 100)), n // 2, lo=lo, hi=hi)
+        share, worst, passes = reach_share(base, "left_arm", goals, True)
+        print(f"| left_arm: {lo:.2f}-{hi:.2f}x reach (default pull {base.chain('left_arm').pull:g}) | {share:.1%} reached, feet <= {worst * 1e3:.2g} mm, {passes:.1f} passes | (study) |")
     m = 20 if args.quick else 60
     print(f"| hands, head and feet at once ({m} poses) | {body_share(base, m):.1%} all met | all |")
     print()
