@@ -49,3 +49,31 @@ def test_rows_are_the_row_function():
         np.testing.assert_allclose(out_t[i], one_t, atol=ROW_EPS)
         np.testing.assert_allclose(err[i], one_err, atol=ROW_EPS)
         assert err[i, tables.names.index("left_arm")] <= 1e-3
+
+
+def test_solve_batch_rows_are_rig_solves():
+    rig = humanoid()
+    goals = np.array(reach_goals(rig, np.random.default_rng(31), 5))
+    rot, trans, err, its = rig_full_body.solve_batch(rig, {"left_arm": goals})
+    names = [n for n in rig.chain_names]
+    for i, g in enumerate(goals):
+        one = rig.copy()
+        one.full_body = True
+        one.chain("left_arm").target = g
+        report = one.solve()["left_arm"]
+        np.testing.assert_allclose(rot[i], one.pose.rotations, atol=ROW_EPS)
+        np.testing.assert_allclose(trans[i], one.pose.translations, atol=ROW_EPS)
+        assert abs(err[i, names.index("left_arm")] - report.error) <= ROW_EPS
+        assert its[i] == report.iterations
+
+
+def test_solve_batch_refuses_bad_goals():
+    import pytest
+
+    rig = humanoid()
+    with pytest.raises(ValueError, match="no full-body chain"):
+        rig_full_body.solve_batch(rig, {"tail": np.zeros((2, 3))})
+    with pytest.raises(ValueError, match="finite"):
+        rig_full_body.solve_batch(rig, {"left_arm": np.full((2, 3), np.nan)})
+    with pytest.raises(ValueError, match=r"\(N, 3\)"):
+        rig_full_body.solve_batch(rig, {"left_arm": np.zeros((2, 2))})
