@@ -81,6 +81,11 @@ def exercise_others() -> None:
     look_at_frames(rig.skeleton, look, rig.skeleton.chain_indices(["Neck", "Head"]), pose.rotations, pose.translations, rows[:4])
     head_roll(rows, rows + 1.0, rows - 1.0)
     clamp_to_cone(rows, rows + 1.0, 0.5)
+    # Full-body IK (issue 16): a rig frame (rig_full_body.py), reaching past the arm.
+    rig = rigedit.Rig.default()
+    rig.full_body = True
+    rig.chain("left_arm").target = rig.world_position("LeftArm") + np.array([0.0, -0.35, 0.6])
+    rig.solve()
     # The skinning kernel (issue 15): one triangle on the humanoid's first two joints.
     from rigedit.core.mesh import Mesh
     from rigedit.core.skinning import skin_mesh

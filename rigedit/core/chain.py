@@ -73,6 +73,9 @@ class ChainSettings:
     # `pole` then report that goal and pole at the rig's time and are not taken by apply.
     follow_clip: bool = False
     offset_keys: tuple = ()
+    # Issue 16 (rig_full_body.py): how much this chain's goal may move the body with
+    # rig.full_body on, 0..1; None takes the default of the chain's role (legs 0).
+    pull: float | None = None
 
     def checked(self, joints: Iterable[str]) -> "ChainSettings":
         """These settings checked for a chain of `joints` (names, root to tip) as the
@@ -95,6 +98,7 @@ class ChainSettings:
             ground_feet=bool(self.ground_feet),
             follow_clip=bool(self.follow_clip),
             offset_keys=_field("offset_keys", check_offset_keys, self.offset_keys),
+            pull=None if self.pull is None else _field("pull", check_weight, self.pull),
         )
         if not isinstance(self.ground_feet, (bool, np.bool_)):
             raise FieldError(("ground_feet",), f"must be true or false, got {fmt(self.ground_feet)}")
@@ -145,6 +149,7 @@ class Chain:
         ground_feet: bool = False,
         follow_clip: bool = False,
         offset_keys=(),
+        pull: float | None = None,
     ) -> None:
         if not isinstance(name, str) or not name:
             raise ValueError(f"chain name must be a non-empty string, got {fmt(name)}")
@@ -168,6 +173,7 @@ class Chain:
                 ground_feet=ground_feet,
                 follow_clip=follow_clip,
                 offset_keys=offset_keys,
+                pull=pull,
             )
         )
 
@@ -373,6 +379,33 @@ class Chain:
         except ValueError as e:
             raise ValueError(f"chain {self._name!r}: look_at {e}") from None
 
+    # Set by the rig that holds the chain: the pull of its role (rig_full_body.default_pull).
+    _role_pull: Callable[[str], float] | None = None
+
+    @property
+    def pull(self) -> float:
+        """How much this chain's goal may move the body with rig.full_body on (0: an anchor);
+        the role's default (legs 0, arms and head 0.4, the spine 0.05) until set."""
+        if self._pull is not None:
+            return self._pull
+        if self._role_pull is None:
+            return 0.4
+        return self._role_pull(self._name)
+
+    @pull.setter
+    def pull(self, value: float | None) -> None:
+        if value is None:
+            self._pull = None
+            return
+        try:
+            self._pull = check_weight(value)
+        except ValueError as e:
+            raise ValueError(f"chain {self._name!r}: pull {e}") from None
+
+    @property
+    def pull_is_default(self) -> bool:
+        return self._pull is None
+
     @property
     def ground_feet(self) -> bool:
         return self._ground_feet
@@ -398,6 +431,7 @@ class Chain:
             ground_feet=self._ground_feet,
             follow_clip=self._follow_clip,
             offset_keys=self._offset_keys,
+            pull=self._pull,
         )
 
     def apply(self, settings: ChainSettings) -> None:
@@ -435,6 +469,7 @@ class Chain:
             _ground_feet=checked.ground_feet,
             _follow_clip=checked.follow_clip,
             _offset_keys=checked.offset_keys,
+            _pull=checked.pull,
         )
         if "_offsets" not in self.__dict__ or old_keys != checked.offset_keys:
             self._offsets = offset_curve(checked.offset_keys)

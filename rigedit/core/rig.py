@@ -68,6 +68,7 @@ class Rig:
         self._gait: GaitSettings | None = None  # issue 8: legs stepping as the body moves
         self._gait_run: RigGait | None = None
         self._input_version = 0  # bumped by the clip and ground setters (see clip)
+        self._full_body = False  # issue 16: every chain solved together (rig_full_body.py)
         self._clip_goals = ClipGoals(self)  # where follow-clip chains' goals come from (issue 14)
         self.clip = clip
         self.time = time
@@ -137,6 +138,7 @@ class Rig:
         look_at=None,
         follow_clip: bool = False,
         offset_keys=(),
+        pull: float | None = None,
     ) -> Chain:
         """Append a chain solved after the existing ones. The target defaults to where the
         chain's tip is now (for a look_at chain, 1 m along its forward axis), so adding a
@@ -160,7 +162,7 @@ class Rig:
             kw["softness"] = softness
         ch = Chain(
             name, joints, solver=solver, target=target, pole=pole, weight=weight, limits=limits, look_at=look_at,
-            follow_clip=follow_clip, offset_keys=offset_keys, **kw
+            follow_clip=follow_clip, offset_keys=offset_keys, pull=pull, **kw
         )
         self._insert(ch)
         return ch
@@ -209,6 +211,7 @@ class Rig:
         plan = _Plan(idx, self._parents[idx[0]], below)
         self._plans[ch.name] = plan
         ch._goals = self._clip_goals
+        ch._role_pull = self._role_pull
         writers = self._writers_index()
         # Appended last, the new chain changes no earlier chain's upstream: link it alone,
         # so adding n chains costs n times one chain's joints, not n passes over all chains.
@@ -367,6 +370,7 @@ class Rig:
     def reset(self) -> None:
         """Back to the animated pose, forgetting every chain's warm start."""
         self._cache.states.clear()
+        self.__dict__.pop("_full_body_warm", None)  # rig_full_body's warm start
         self._pose = self.animated_pose()
         self._world_cache = None
         self._cache.forget_frame()
@@ -382,6 +386,7 @@ class Rig:
         for k, ch in other._chains.items():
             ch._fit = _LimitFit(other._skeleton, self._plans[k].idx)
             ch._goals = other._clip_goals
+            ch._role_pull = other._role_pull
         other._cache = self._cache.copy()
         other._clip = _copy.deepcopy(self._clip)
         other._gait_run = _copy.deepcopy(self._gait_run)
@@ -408,6 +413,25 @@ class Rig:
         return self.solve() if solve else None
 
     # --- solving (rig_eval.py) ---------------------------------------------------------------
+
+    @property
+    def full_body(self) -> bool:
+        """Solve every chain's goal together, moving the hips and spine as far as the chains'
+        `pull` lets them, legs (pull 0) keeping their feet on their targets (rig_full_body.py);
+        off (the default), each chain is solved on its own from its fixed base."""
+        return self._full_body
+
+    @full_body.setter
+    def full_body(self, value: bool) -> None:
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"full_body must be true or false, got {value!r}")
+        self._full_body = bool(value)
+        self._cache.forget_frame()
+
+    def _role_pull(self, name: str) -> float:
+        from .rig_full_body import default_pull
+
+        return default_pull(self, name)
 
     def solve(self) -> dict[str, ChainReport]:
         """Solve one frame: every chain in order, each blended by its weight before the next

@@ -20,6 +20,7 @@ from . import scalar_quat as sq
 from .chain import Chain, ChainReport
 from .clip_goals import place_goals
 from .rig_cache import AnimatedFrame, ChainOutput, SettledFrame
+from .rig_full_body import solve_frame as full_body_frame
 from .rig_chain import ChainState, SolveInputs, make, solve_chain
 from .rig_ground import ground_frame
 from .rig_limb import solve_limb
@@ -46,6 +47,8 @@ def solve_frame(rig) -> dict[str, ChainReport]:
             chains[name]._target = target
     if rig._clip is not None:
         place_goals(rig, animated(rig))  # issue 14: goals and poles that follow the clip
+    if rig._full_body:  # issue 16: every chain together (rig_full_body.py)
+        return full_body_frame(rig, animated(rig))
     settled_frame = cache.settled
     key = None  # made only to compare with a settled frame, or to be one
     if settled_frame is not None:

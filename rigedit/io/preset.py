@@ -226,12 +226,14 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
                 look_at=s.look_at,
                 follow_clip=s.follow_clip,
                 offset_keys=s.offset_keys,
+                pull=s.pull,
             )
             rig.chain(c.name).ground_feet = s.ground_feet
         except LimitFitError as e:
             raise PresetError(file, [(json_path(["chains", i, "limits", e.joint]), e.problem)]) from None
         except ValueError as e:  # the model should have caught it; still say where
             raise PresetError(file, [(f"chains[{i}]", str(e))]) from None
+    rig.full_body = model.full_body
     try:
         rig.ground = _ground_from(model.ground)
     except ValueError as e:
@@ -329,6 +331,10 @@ def _document_from(rig: Rig, file: str = "<preset>") -> dict:
         doc["name"] = rig.name
     doc["skeleton"] = {"joints": joints}
     doc["chains"] = [_chain_document(ch) for ch in rig.chains]
+    if rig.full_body:  # issue 16: with every chain's pull (below); off, files stay as they were
+        doc["full_body"] = True
+        for c, ch in zip(doc["chains"], rig.chains):
+            c["pull"] = ch.pull
     timeline = timeline_document(rig.timeline)
     if timeline is not None:
         doc["timeline"] = timeline
@@ -405,6 +411,8 @@ def _uses_document(ch: Chain) -> dict:
         out["ground_feet"] = True
     if ch.follow_clip:  # issue 14 (clip_goals.py)
         out["follow_clip"] = True
+    if not ch.pull_is_default:  # issue 16 (rig_full_body.py)
+        out["pull"] = ch.pull
     if ch.offset_keys:
         out["offset_keys"] = {
             "keys": [{"time": k.time, "value": list(k.value), "interpolation": k.interpolation} for k in ch.offset_keys]

@@ -155,6 +155,11 @@ class ChainModel(_Model):
     offset_keys: PositionCurveModel | None = Field(
         default=None, description="follow_clip: the goal's offset from the animated tip over time, metres"
     )
+    pull: Weight | None = Field(
+        default=None,
+        description="issue 16, full_body: how much this chain's goal may move the body (0: an anchor); "
+        "null: by the chain's role (legs 0, arms and head 0.4, the spine 0.01)",
+    )
 
     _settings: checks.ChainSettings | None = PrivateAttr(default=None)
 
@@ -181,6 +186,7 @@ class ChainModel(_Model):
                 ground_feet=self.ground_feet,
                 follow_clip=self.follow_clip,
                 offset_keys=_offset_keys(self.offset_keys),
+                pull=self.pull,
             ).checked(self.joints)
         except FieldError as e:  # the core's check, the one every chain's settings pass
             raise At(e.where, e.problem) from None
@@ -367,6 +373,9 @@ class PresetModel(_Model):
         default=None, description="an animation under the IK, saved in a file beside the preset (not with 'clip')"
     )
     gait: GaitModel | None = Field(default=None, description="procedural legs stepping as the body moves")
+    full_body: bool = Field(
+        default=False, description="issue 16: every chain solved together, the hips and spine moving as the chains' pull lets them"
+    )
     character: CharacterModel | None = Field(default=None, description="the glTF character the skeleton came from")
     pose: PoseModel | None = Field(
         default=None, description="the solved pose: each chain's last solution, so opening shows what was saved"

@@ -485,7 +485,7 @@ def test_schema_describes_the_format():
     assert schema["properties"]["format"]["const"] == "rigedit.preset"
     assert set(schema["required"]) >= {"format", "version", "skeleton"}
     chain = schema["$defs"]["ChainModel"]
-    assert list(chain["properties"]) == ["name", "solver", "joints", "target", "pole", "tolerance", "max_iterations", "weight", "limits", "reach_clamp", "softness", "look_at", "ground_feet", "follow_clip", "offset_keys"]
+    assert list(chain["properties"]) == ["name", "solver", "joints", "target", "pole", "tolerance", "max_iterations", "weight", "limits", "reach_clamp", "softness", "look_at", "ground_feet", "follow_clip", "offset_keys", "pull"]
     assert chain["properties"]["weight"]["minimum"] == 0 and chain["properties"]["weight"]["maximum"] == 1
     assert chain["properties"]["solver"]["enum"] == ["two_bone", "fabrik", "look_at"]
     assert chain["properties"]["target"]["minItems"] == chain["properties"]["target"]["maxItems"] == 3

@@ -1,0 +1,330 @@
+"""One frame of a rig solved with `rig.full_body` on: every chain's goal together, the hips
+and trunk moving as far as the goals' pulls let them (ik/full_body_kernel.py has the method).
+
+The rig is turned into plain arrays once per chain layout (FullBodyTables, kept on the
+rig), the animated pose and the last solve's pose (the warm start) go in, the solved local
+rotations and root translation come out, and each chain's joints are slerped from the
+animated pose by its weight (the root and trunk by the largest weight of the chains that
+move them), so weight 0 everywhere gives the animated pose exactly. `solve_batch` is the
+batch form: many frames' goals in one call of the kernel's solve_rows (rows in parallel).
+
+Roles and pull defaults: a chain on a leg as the chain proposer finds legs (autochains'
+Body: from the hips, or a quadruped's chest, down to the foot) is a leg, an anchor (pull 0); a FABRIK chain other chains hang from (the
+spine) is the trunk, pull TRUNK_PULL (its tip goal gives way to the limbs'); everything
+else (arms, a head) ARM_PULL: its root may be moved by up to ARM_PULL of its reach, so a
+hand reaches about 1.4x its arm's length (benchmarks/bench_full_body.py measures it).
+Look-at chains are not part of the full-body solve (their joints keep the animated pose),
+nor are grounded feet's sole turns. A chain's report gives its own tip error; its `errors`
+are the whole body's pass errors (the kernel's measure, the same for every chain: never
+growing), its `iterations` the body's passes. The saved pose of a full-body rig is not put
+back on opening: it is solved again (from the animated pose) with the saved goals.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .chain import ChainReport
+from .ik import registry
+from .ik.limits import ConeLimit, HingeLimit
+from .skeleton import Pose
+from .transforms import quat_slerp
+
+ARM_PULL = 0.4
+TRUNK_PULL = 0.01
+LEG_PULL = 0.0
+# Passes of the whole-body loop at most: a warm drag frame needs one to three, a cold
+# 1.35x reach ~10.
+FULL_BODY_ITERATIONS = 40
+
+
+def default_pull(rig, name: str) -> float:
+    """The pull a chain gets by its role (see the module docstring)."""
+    return _roles(rig).get(name, ARM_PULL)
+
+
+def _roles(rig) -> dict:
+    key = tuple((n, ch.joints, ch._solver) for n, ch in rig._chains.items())
+    got = getattr(rig, "_full_body_roles", None)
+    if got is not None and got[0] == key:
+        return got[1]
+    names = rig._skeleton.names
+    index = {n: i for i, n in enumerate(names)}
+    legs = _leg_lines(rig)
+    parents = rig._parents
+    roots = {n: index[ch.joints[0]] for n, ch in rig._chains.items()}
+    roles = {}
+    for n, ch in rig._chains.items():
+        idx = [index[j] for j in ch.joints]
+        if idx[-1] in legs and idx[0] in legs:
+            roles[n] = LEG_PULL
+        elif not ch._kind.closed_form and any(_under(r, set(idx[:-1]), parents) for m, r in roots.items() if m != n):
+            roles[n] = TRUNK_PULL
+    rig._full_body_roles = (key, roles)
+    return roles
+
+
+def _leg_lines(rig) -> set:
+    """Joints on the figure's legs as the chain proposer finds them (autochains: from every
+    hub, the hips and a quadruped's chest, down to the foot), in the rest pose."""
+    from .autochains.body import Body
+    from .autochains.figure import Figure
+
+    try:
+        body = Body(Figure(rig._skeleton, rig._skeleton.rest_pose()))
+    except Exception:  # a figure the proposer cannot read: no legs by role
+        return set()
+    return {j for limbs in body.legs.values() for limb in limbs for j in limb.line}
+
+
+def _under(j: int, joints: set, parents: list) -> bool:
+    j = parents[j]
+    while j >= 0:
+        if j in joints:
+            return True
+        j = parents[j]
+    return False
+
+
+class FullBodyTables:
+    """The skeleton and chain table as the kernel takes them, for one chain layout."""
+
+    def __init__(self, rig, names: list) -> None:
+        parents = np.array(rig._parents, dtype=np.int64)
+        nj = len(parents)
+        if any(p >= j for j, p in enumerate(rig._parents)):
+            raise ValueError("full-body IK needs a skeleton whose parents come before their children")
+        index = {n: i for i, n in enumerate(rig._skeleton.names)}
+        self.names = names
+        kinds, cs, cj = [], [0], []
+        owner = np.full(nj, -1, np.int64)
+        child = np.full(nj, -1, np.int64)
+        lim_kind = np.zeros(nj, np.int64)
+        lim_a, lim_b = np.zeros(nj), np.zeros(nj)
+        lim_axis = np.zeros((nj, 3))
+        nc = len(names)
+        mid_kind = np.zeros(nc, np.int64)
+        mid_axis = np.zeros((nc, 3))
+        mid_lo, mid_hi = np.zeros(nc), np.zeros(nc)
+        from .rig_solve import _limit_params
+
+        trunk = []
+        for c, n in enumerate(names):
+            ch = rig._chains[n]
+            idx = [index[j] for j in ch.joints]
+            if ch._kind.closed_form:
+                kinds.append(0)
+                lim = ch._limits.get(ch.joints[1])
+                if lim is not None:
+                    mid_kind[c], mid_axis[c], mid_lo[c], mid_hi[c] = _limit_params(lim)
+            else:
+                kinds.append(1)
+                for k, j in enumerate(idx[:-1]):
+                    owner[j], child[j] = c, idx[k + 1]
+                    trunk.append(j)
+                    lim = ch._limits.get(ch.joints[k])
+                    if isinstance(lim, ConeLimit):
+                        rad = math.radians(lim.max_deg)
+                        lim_kind[j], lim_a[j], lim_b[j] = 1, math.cos(rad), math.sin(rad)
+                    elif isinstance(lim, HingeLimit):
+                        ax = np.array(lim.axis, dtype=np.float64)
+                        lim_kind[j], lim_a[j], lim_b[j] = 2, math.radians(lim.min_deg), math.radians(lim.max_deg)
+                        lim_axis[j] = ax / np.linalg.norm(ax)
+            cj.extend(idx)
+            cs.append(len(cj))
+        roots = [j for j in range(nj) if parents[j] < 0]
+        # The bend sweep: trunk joints deepest first, then the root(s).
+        self.order = np.array(sorted(set(trunk) - set(roots), reverse=True) + roots, dtype=np.int64)
+        below = np.zeros((nj, nj), np.bool_)  # below[e, j]: joint e is j or under it
+        for e in range(nj):
+            j = e
+            while j >= 0:
+                below[e, j] = True
+                j = parents[j]
+        self.parents, self.below, self.child, self.owner = parents, below, child, owner
+        self.lim = (lim_kind, lim_a, lim_b, lim_axis)
+        self.kinds = np.array(kinds, np.int64)
+        self.cs, self.cj = np.array(cs, np.int64), np.array(cj, np.int64)
+        self.mid = (mid_kind, mid_axis, mid_lo, mid_hi)
+        self.chain_joints = [np.array(cj[cs[c] : cs[c + 1]]) for c in range(nc)]
+        self.writes = [j[:-1] for j in self.chain_joints]  # rotations a chain's solve writes
+        self.trunk = np.array(sorted(set(trunk) | set(roots)), dtype=np.int64)
+        written = sorted({int(j) for w in self.writes for j in w})
+        self.solved = np.array(sorted(set(written) | set(self.trunk.tolist())), dtype=np.int64)  # joints the solve turns
+        self.body_only = np.array([j for j in self.trunk.tolist() if j not in written], dtype=np.int64)
+        if len(roots) != 1:
+            raise ValueError(f"full-body IK needs a skeleton with one root joint, this one has {len(roots)}")
+        self.root = roots[0]
+
+
+def chain_arrays(rig, tables: FullBodyTables):
+    """The per-frame chain inputs: goals, poles, has_pole, pulls, tolerances, clamps,
+    softness, active (weight > 0), weights."""
+    chs = [rig._chains[n] for n in tables.names]
+    roles = _roles(rig)
+    goals = np.array([ch._target for ch in chs], dtype=np.float64).reshape(-1, 3)
+    poles = np.array([_NO_POLE if ch._pole is None else ch._pole for ch in chs], dtype=np.float64).reshape(-1, 3)
+    has_pole = np.array([ch._pole is not None for ch in chs], np.bool_)
+    pulls = np.array([roles.get(ch._name, ARM_PULL) if ch._pull is None else ch._pull for ch in chs], dtype=np.float64)
+    per = np.array([(ch._tolerance, ch._reach_clamp, ch._softness, ch._weight) for ch in chs], dtype=np.float64).reshape(-1, 4)
+    tols, clamps, softs, weights = (np.ascontiguousarray(per[:, k]) for k in range(4))
+    return goals, poles, has_pole, pulls, tols, clamps, softs, weights > 0.0, weights
+
+
+_NO_POLE = (0.0, 0.0, 0.0)
+
+
+def _tables(rig) -> FullBodyTables:
+    chains = rig._chains
+    key = tuple((n, ch.joints, ch._solver, ch._limit_key) for n, ch in chains.items())
+    got = getattr(rig, "_full_body_tables", None)
+    if got is None or got[0] != key:
+        names = [n for n, ch in chains.items() if not ch._kind.aims]
+        got = rig._full_body_tables = (key, FullBodyTables(rig, names))
+    return got[1]
+
+
+def kernel():
+    from .ik import full_body_kernel  # numba's import waits for the first full-body solve
+
+    return full_body_kernel
+
+
+def _anim_arrays(rig, anim):
+    """The animated frame as arrays, kept while it is the same frame."""
+    got = getattr(rig, "_full_body_anim", None)
+    if got is None or got[0] is not anim:
+        got = rig._full_body_anim = (anim, np.array(anim.rot, dtype=np.float64), np.array(anim.translations, dtype=np.float64))
+    return got[1], got[2]
+
+
+def solve_frame(rig, anim) -> dict:
+    """Rig.solve with full_body on (rig_eval hands over the animated frame it made)."""
+    tables = _tables(rig)
+    chs = [rig._chains[n] for n in tables.names]
+    targets = tuple(ch._target for ch in chs)
+    settings = tuple((ch._pole, ch._tolerance, ch._weight, ch._pull, ch._reach_clamp, ch._softness) for ch in chs)
+    key = (anim, tables, targets, settings)
+    last = getattr(rig, "_full_body_last", None)
+    if last is not None and last[0] == key and rig._pose is last[1]:
+        # Nothing it reads has changed: the same answer, no pass run.
+        return {n: ChainReport(n, r.error, 0, r.reached, ()) for n, r in last[2].items()}
+    fixed = getattr(rig, "_full_body_fixed", None)
+    if fixed is None or fixed[0] != (tables, settings):
+        # Everything but the goals, kept while the settings stay (a drag moves only goals).
+        fixed = rig._full_body_fixed = ((tables, settings), chain_arrays(rig, tables))
+    _, poles, has_pole, pulls, tols, clamps, softs, active, weights = fixed[1]
+    goals = np.array(targets, dtype=np.float64)
+    anim_rot, anim_trans = _anim_arrays(rig, anim)
+    root = tables.root
+    solved = tables.solved
+    # The warm start: the last solve's rotations where the solver turns joints, the
+    # animated pose everywhere else (a clip moves the shoulders, fingers and toes).
+    warm = getattr(rig, "_full_body_warm", None)
+    warm_rot = anim_rot.copy()
+    if warm is None or warm[2] is not tables or warm[0].shape != anim_rot.shape:
+        warm_root = anim_trans[root].copy()
+    else:
+        warm_rot[solved] = warm[0][solved]
+        warm_root = warm[1]
+    nc = len(tables.names)
+    out_rot, out_trans = np.empty_like(anim_rot), np.empty_like(anim_trans)
+    chain_err = np.zeros(nc)
+    errors = np.empty(FULL_BODY_ITERATIONS)
+    count = 0
+    if active.any():
+        lk, la, lb, lax = tables.lim
+        mk, max_, mlo, mhi = tables.mid
+        count = kernel().solve_row(
+            tables.parents, anim_rot, anim_trans, warm_rot, warm_root, tables.order, tables.below, tables.child,
+            tables.owner, lk, la, lb, lax, tables.kinds, tables.cs, tables.cj, goals, poles, has_pole, pulls, tols, clamps,
+            softs, mk, max_, mlo, mhi, active, FULL_BODY_ITERATIONS, out_rot, out_trans, chain_err, errors,
+        )  # fmt: skip
+        rig._full_body_warm = (out_rot, out_trans[root].copy(), tables)
+        rot, trans = blend(tables, anim_rot, anim_trans, out_rot, out_trans, weights)
+    else:
+        rot, trans = anim_rot.copy(), anim_trans.copy()
+    rig._pose = Pose(rot, trans)
+    rig._world_cache = None
+    rig._cache.settled = None
+    hist = tuple(errors[:count].tolist())
+    reports = {}
+    errs = chain_err.tolist()
+    for c, n in enumerate(tables.names):
+        if active[c]:
+            e = errs[c]
+            reports[n] = ChainReport(n, e, count, bool(e <= tols[c]), hist)
+        else:
+            reports[n] = ChainReport(n, math.nan, 0, False, ())
+    rig._full_body_last = (key, rig._pose, reports)
+    return reports
+
+
+def blend(tables: FullBodyTables, anim_rot, anim_trans, ik_rot, ik_trans, weights):
+    """Each chain's written joints slerped from the animated pose by its weight, the root
+    and trunk joints no chain writes by the largest weight; weight 0 leaves a joint's
+    animated rotation exactly (quat_slerp gives its ends exactly)."""
+    rot, trans = anim_rot.copy(), anim_trans.copy()
+    body = float(weights.max())
+    if body == 1.0 and bool((weights == 1.0).all()):
+        rot[tables.solved] = ik_rot[tables.solved]
+        trans[tables.root] = ik_trans[tables.root]
+        return rot, trans
+    for idx, w in zip(tables.writes + [tables.body_only], weights.tolist() + [body]):
+        if w == 0.0 or idx.size == 0:
+            continue
+        rot[idx] = ik_rot[idx] if w == 1.0 else quat_slerp(anim_rot[idx], ik_rot[idx], w)
+    r = tables.root
+    if body == 1.0:
+        trans[r] = ik_trans[r]
+    elif body > 0.0:
+        trans[r] = anim_trans[r] + body * (ik_trans[r] - anim_trans[r])
+    return rot, trans
+
+
+def solve_batch(rig, goals: dict, *, rotations=None, translations=None):
+    """Full-body IK for many frames at once (the kernel's solve_rows, rows in parallel):
+    `goals` maps chain name -> (N, 3) goals (chains not named keep their target); each row
+    starts cold from the animated pose, or from the animated frames `rotations` (N, J, 4)
+    and `translations` (N, J, 3) when given. Returns (rotations (N, J, 4), translations
+    (N, J, 3), tip errors (N, C) in rig.chain_names order without look-at chains, passes
+    (N,)): the solved pose of each row at weight 1."""
+    from .rig_eval import animated
+
+    tables = _tables(rig)
+    _, poles, has_pole, pulls, tols, clamps, softs, active, _ = chain_arrays(rig, tables)
+    base = np.array([rig._chains[n]._target for n in tables.names], dtype=np.float64).reshape(-1, 3)
+    rows = None
+    for name, g in goals.items():
+        if name not in tables.names:
+            raise ValueError(f"no full-body chain named {name!r} (chains: {', '.join(tables.names)})")
+        g = np.asarray(g, dtype=np.float64)
+        if g.ndim != 2 or g.shape[1] != 3 or (rows is not None and g.shape[0] != rows):
+            raise ValueError(f"goals[{name!r}] must be (N, 3) with one N for every chain, got shape {g.shape}")
+        if not np.isfinite(g).all():
+            raise ValueError(f"goals[{name!r}] must be finite")
+        rows = g.shape[0]
+    if rows is None:
+        raise ValueError("goals must name at least one chain")
+    G = np.repeat(base[None], rows, axis=0)
+    for name, g in goals.items():
+        G[:, tables.names.index(name)] = g
+    if rotations is None:
+        anim_rot, anim_trans = _anim_arrays(rig, animated(rig))
+        R, T = np.repeat(anim_rot[None], rows, axis=0), np.repeat(anim_trans[None], rows, axis=0)
+    else:
+        R, T = np.ascontiguousarray(rotations, dtype=np.float64), np.ascontiguousarray(translations, dtype=np.float64)
+        if R.shape != (rows, len(tables.parents), 4) or T.shape != (rows, len(tables.parents), 3):
+            raise ValueError(f"rotations and translations must be ({rows}, {len(tables.parents)}, 4) and (..., 3)")
+    lk, la, lb, lax = tables.lim
+    mk, mx, mlo, mhi = tables.mid
+    cap = FULL_BODY_ITERATIONS
+    out_r, out_t = np.empty_like(R), np.empty_like(T)
+    err, errors, its = np.empty((rows, len(tables.names))), np.empty((rows, cap)), np.empty(rows, np.int64)
+    kernel().solve_rows(
+        tables.parents, R, T, R.copy(), T[:, tables.root].copy(), tables.order, tables.below, tables.child, tables.owner,
+        lk, la, lb, lax, tables.kinds, tables.cs, tables.cj, G, np.repeat(poles[None], rows, axis=0), has_pole, pulls,
+        tols, clamps, softs, mk, mx, mlo, mhi, active, cap, out_r, out_t, err, errors, its,
+    )  # fmt: skip
+    return out_r, out_t, err, its
