@@ -88,7 +88,7 @@ def test_the_dock_holds_the_panel_and_shows_every_chain(window):
     panel = window.timeline_dock.widget()
     assert window.timeline_dock.objectName() == "timeline"
     assert type(panel).__name__ == "TimelinePanel"
-    assert set(panel.plot._curves) == set(window.rig.chain_names)
+    assert set(panel.plot.lane_of) == set(window.rig.chain_names)
 
 
 def test_drag_a_key_in_time_and_value_snaps_to_frames_and_clamps(qtbot, window, panel):
@@ -404,3 +404,21 @@ def test_key_plants_without_a_clip_says_why(qtbot, window, panel):
     assert not panel.key_plants([LEG])
     assert "no clip" in window.statusBar().currentMessage()
     assert window.undo_stack.count() == 0
+
+
+def test_unkeyed_chains_at_one_weight_share_one_flat_line(qtbot, window, panel):
+    # Drawn over each other anyway; one item per chain made a 500-limb import take seconds.
+    rig = window.rig
+    names = rig.chain_names
+    selected = window.document.selected
+    others = [n for n in names if n != selected]
+    window.document.edit_chain(others[0], "Set weight", {"weight": 0.5})
+    panel.redraw()
+    plot = panel.plot
+    assert set(plot.lane_of) == set(names)
+    assert plot.lane_of[selected] == selected  # the selected chain keeps its own, bold line
+    assert plot.lane_of[others[0]] == ("flat", 0.5)
+    assert {plot.lane_of[n] for n in others[1:]} == {("flat", 1.0)}
+    assert len(plot._curves) == 3
+    _, ys = plot._curves[("flat", 0.5)].getData()
+    assert list(ys) == [0.5, 0.5]

@@ -163,8 +163,9 @@ class TimelinePlot(pg.PlotWidget):
         self.vb.setYRange(*Y_RANGE, padding=0)
         self.setMinimumHeight(150)
 
-        self._curves: dict[str, pg.PlotDataItem] = {}
-        self._drawn: dict[str, tuple | None] = {}  # how each unkeyed curve was last drawn
+        self._curves: dict = {}  # one item a lane: a keyed or selected chain's name, or ("flat", weight)
+        self.lane_of: dict = {}  # chain name -> the lane that draws its curve
+        self._drawn: dict = {}  # how each lane's unkeyed curve was last drawn
         self.keys = KeyPoints(self)
         self.addItem(self.keys)
         self.target_marks = pg.ScatterPlotItem(symbol="t1", size=9, pxMode=True)
@@ -206,31 +207,41 @@ class TimelinePlot(pg.PlotWidget):
             self.playhead.blockSignals(False)
 
     def show_curves(self, curves: dict[str, tuple[Curve, float]], order: list[str], selected: str) -> None:
-        """Draw each chain's weight curve (a flat dashed line at its own weight when unkeyed)."""
-        for name in list(self._curves):
-            if name not in curves:
-                self.vb.removeItem(self._curves.pop(name))
-                self._drawn.pop(name, None)
+        """Draw each chain's weight curve (a flat dashed line at its own weight when unkeyed).
+
+        Unkeyed chains at the same weight share one flat line, in the colour of the last of
+        them in order (the one that lay on top when each had its own): they would be drawn
+        over each other anyway, and a 500-limb import is then a few items, not 500."""
+        place = {n: i for i, n in enumerate(order)}
+        lanes: dict = {}
+        for name, (curve, own_weight) in curves.items():
+            lane = name if len(curve) or name == selected else ("flat", float(own_weight))
+            lanes.setdefault(lane, []).append(name)
+        for lane in list(self._curves):
+            if lane not in lanes:
+                self.vb.removeItem(self._curves.pop(lane))
+                self._drawn.pop(lane, None)
+        self.lane_of = {n: lane for lane, names in lanes.items() for n in names}
         lo, hi = self._range
         span = hi - lo
         grid = np.linspace(lo - 0.5 * span, hi + 0.5 * span, SAMPLES)
-        place = {n: i for i, n in enumerate(order)}
-        for name, (curve, own_weight) in curves.items():
-            item = self._curves.get(name)
+        for lane, names in lanes.items():
+            name = max(names, key=lambda n: place.get(n, 0))
+            curve, own_weight = curves[name]
+            item = self._curves.get(lane)
             if item is None:
-                item = self._curves[name] = pg.PlotDataItem()
+                item = self._curves[lane] = pg.PlotDataItem()
                 # Onto the view box itself: PlotItem.addItem re-lists every item it holds on
-                # each add (for its context menu), quadratic in the chains (an import of 500
-                # limbs spent seconds there).
+                # each add (for its context menu), quadratic in the items.
                 self.vb.addItem(item)
             colour = chain_colour(place.get(name, 0))
             chosen = name == selected
-            # An unkeyed curve drawn as it already is is left alone: every chain's flat line
-            # redrawn on every edit made the timeline's cost per chain large.
+            # An unkeyed curve drawn as it already is is left alone: every flat line redrawn
+            # on every edit made the timeline's cost per chain large.
             drawn = None if len(curve) else (lo, hi, float(own_weight), place.get(name, 0), chosen)
-            if drawn is not None and self._drawn.get(name) == drawn:
+            if drawn is not None and self._drawn.get(lane) == drawn:
                 continue
-            self._drawn[name] = drawn
+            self._drawn[lane] = drawn
             if len(curve):
                 # Key times, and a hair before each, draw a constant segment's jump upright.
                 t = np.union1d(grid, np.concatenate([curve.times, curve.times - 1e-9 * max(span, 1.0)]))
