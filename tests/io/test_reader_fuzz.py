@@ -232,6 +232,10 @@ def _fields(value, path=()):
             yield from _fields(v, path + (i,))
 
 
+def _damageable(doc) -> list:
+    return [p for p, _ in _fields(doc) if p and p[0] not in ("asset", "images", "textures", "materials", "samplers")]
+
+
 def _set(doc, path, value):
     for key in path[:-1]:
         doc = doc[key]
@@ -265,10 +269,12 @@ def damaged_gltf(draw):
     blob = bytearray(blob)
     fps = draw(st.sampled_from([None, None, None, 24.0, 1e12, -1.0, 0.0, float("nan"), float("inf")]))
     kind = draw(st.sampled_from(["field", "field", "delete", "count", "matrix", "deep", "times", "truncate"]))
-    fields = [p for p, _ in _fields(doc) if p and p[0] not in ("asset", "images", "textures", "materials", "samplers")]
+    fields = _damageable(doc)
     if kind == "field":
         for _ in range(draw(st.integers(1, 3))):
-            _set(doc, draw(st.sampled_from(fields)), draw(st.sampled_from(BAD_VALUES)))
+            # Drawn from the tree as damaged so far: an earlier damage may have replaced the
+            # container a path from the undamaged tree walks through.
+            _set(doc, draw(st.sampled_from(_damageable(doc))), draw(st.sampled_from(BAD_VALUES)))
     elif kind == "delete":
         _delete(doc, draw(st.sampled_from([p for p in fields if isinstance(p[-1], str)])))
     elif kind == "count":
@@ -292,7 +298,9 @@ def damaged_gltf(draw):
     if draw(st.booleans()):
         data, suffix = _glb(doc, bytes(blob)), ".glb"
     else:
-        doc["buffers"][0]["uri"] = "data:application/octet-stream;base64," + base64.b64encode(bytes(blob)).decode()
+        buffers = doc.get("buffers")
+        if isinstance(buffers, list) and buffers and isinstance(buffers[0], dict):  # unless the damage was there
+            buffers[0]["uri"] = "data:application/octet-stream;base64," + base64.b64encode(bytes(blob)).decode()
         data, suffix = json.dumps(doc, allow_nan=True).encode(), ".gltf"
     if kind == "truncate":
         data = data[: draw(st.integers(0, len(data)))]
