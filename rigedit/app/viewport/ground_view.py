@@ -3,9 +3,8 @@ the ground changes (a new rig), never per frame."""
 from __future__ import annotations
 
 import pyqtgraph.opengl as gl
-from pyqtgraph.opengl import shaders
-
 from .ground_mesh import ground_mesh
+from .shading import program
 
 # The part of the ground drawn: this far (m) around the rig, on a grid of this many cells a
 # side (7.8 cm: a bundled 12 cm step reads as a step), merged where it is plane
@@ -42,14 +41,8 @@ void main() {
 }
 """
 
-_program = None
-
-
 def banded():
-    global _program
-    if _program is None:
-        _program = shaders.ShaderProgram("rigedit_ground", [shaders.VertexShader(_VERTEX), shaders.FragmentShader(_FRAGMENT)])
-    return _program
+    return program("rigedit_ground", _VERTEX, _FRAGMENT)
 
 
 class GroundView:

@@ -1,4 +1,5 @@
-"""A headlight shader for the bones and handles.
+"""Shader programs for the viewport, made once a process: a headlight for the bones and
+handles, the same light per vertex for skinned meshes, and (through `program`) the ground's.
 
 pyqtgraph's 'shaded' program lights from behind-right of the camera, which leaves the faces
 turned toward the viewer darkest. A light at the eye, seen on both sides of a face, keeps
@@ -40,14 +41,15 @@ void main() {
 _programs: dict[str, object] = {}  # made once a process: pyqtgraph caches them per context
 
 
-def _program(name: str, vertex: str, fragment: str):
+def program(name: str, vertex: str, fragment: str):
+    """The shader program of this name, built from these sources the first time."""
     if name not in _programs:
         _programs[name] = shaders.ShaderProgram(name, [shaders.VertexShader(vertex), shaders.FragmentShader(fragment)])
     return _programs[name]
 
 
 def headlight():
-    return _program("rigedit_headlight", _VERTEX, _FRAGMENT)
+    return program("rigedit_headlight", _VERTEX, _FRAGMENT)
 
 
 # The same light, worked out per vertex (Gouraud) for the skinned mesh: a character fills far
@@ -83,4 +85,4 @@ void main() {
 
 
 def vertex_lit():
-    return _program("rigedit_vertex_lit", _VERTEX_LIT, _FLAT)
+    return program("rigedit_vertex_lit", _VERTEX_LIT, _FLAT)
