@@ -10,6 +10,8 @@ checks there is none).
 """
 from __future__ import annotations
 
+import html
+
 import platform
 import sys
 from importlib import metadata
@@ -249,7 +251,7 @@ class AboutDialog(QDialog):
         title = QLabel(f"<h3>rigedit {info.get('rigedit', '')}</h3>"
                        "<p>Pose character rigs with inverse kinematics.</p>")
         layout.addWidget(title)
-        body = QLabel("<table>" + "".join(f"<tr><td>{k}</td><td>&nbsp;&nbsp;{_escape(v)}</td></tr>" for k, v in info.items()) + "</table>")
+        body = QLabel("<table>" + "".join(f"<tr><td>{k}</td><td>&nbsp;&nbsp;{html.escape(v, quote=False)}</td></tr>" for k, v in info.items()) + "</table>")
         body.setObjectName("aboutVersions")
         body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(body)
@@ -262,10 +264,6 @@ class AboutDialog(QDialog):
     def plain_text(self) -> str:
         """The versions as lines to paste into a bug report."""
         return "\n".join(f"{k}: {v}" for k, v in self.info.items())
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def show_about(w: "MainWindow") -> AboutDialog:
