@@ -11,7 +11,6 @@ checks there is none).
 from __future__ import annotations
 
 import html
-
 import platform
 import sys
 from importlib import metadata
