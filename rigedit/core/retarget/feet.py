@@ -3,9 +3,12 @@ core/lint/contacts.py, with its hysteresis), the target's foot goals held still 
 ground through each contact and let go with an ease, and how far a foot slid.
 
 A foot is held horizontally where its goal was on the contact's first frame, through the
-contact's last frame; its height stays the clip's (heel and toe still roll). After the
-contact the hold is eased out over lint --fix's EASE_S with a smoothstep, so the foot
-catches up with the clip without a jump.
+contact's last frame; its height stays the clip's (heel and toe still roll). The hold starts
+one speed window (lint's TIME_WINDOW_S/2) before the contact: the detection's speed is
+averaged over that window, so the last frames of the foot setting down, still moving a few
+millimetres a frame at 120 fps, would otherwise be the first frames of the contact a lint of
+the output finds. After the contact the hold is eased out over lint --fix's EASE_S with a
+smoothstep, so the foot catches up with the clip without a jump.
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from ..clip import Clip
 from ..lint.contacts import foot_contacts
 from ..lint.fix import EASE_S
 from ..lint.jumps import reference_frame
-from ..lint.motion import Limb, Motion
+from ..lint.motion import TIME_WINDOW_S, Limb, Motion
 from ..skeleton import Skeleton
 
 Contacts = dict[str, list[tuple[int, int]]]
@@ -34,7 +37,9 @@ def lock(goals: np.ndarray, contacts: list[tuple[int, int]], fps: float) -> np.n
     out = goals.copy()
     n = len(out)
     ease = max(1, int(round(EASE_S * fps)))
+    early = max(1, int(round(0.5 * TIME_WINDOW_S * fps)))
     for a, b in contacts:
+        a = max(0, a - early)
         held = out[a, [0, 2]].copy()
         out[a : b + 1, 0] = held[0]
         out[a : b + 1, 2] = held[1]
