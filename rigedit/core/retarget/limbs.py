@@ -5,11 +5,13 @@ kernel (core/ik two_bone_ik_batch, all frames in one call).
   so the stride is scaled with the hips and the feet land where the scaled walk puts them;
   a hand's goal is the source's wrist about the shoulder, scaled by the arms' own ratio (a
   long-armed source's reach stays a reach, not a straight arm).
-- Where the hips are too high for a leg to reach its goal (the pelvis and legs are built in
-  other proportions), the hips are lowered just enough on that frame.
+- Where a leg would have to reach further for its goal than the source's leg does, as a
+  fraction of its length (the pelvis and legs are built in other proportions, so a knee the
+  source bends could come out straight, or the goal out of reach), the hips are lowered
+  just enough on that frame: the knee bends at least as much as the source's.
 - The pole is the source limb's bend plane, turned into the target's facing: knees and
   elbows bend as the source's do. A straight source limb (CMU's knees in mid-stance) keeps
-  the bend of the last frame that had one, in the hips' or chest's frame, as lint --fix does.
+  the side of the last frame that had a clear bend (_bend says when a bend is the limb's own).
 - Each bone turns by the shortest arc onto the solution (bake's write-back), and the tip
   keeps the world rotation the transfer gave it (the foot stays flat on the ground).
 """
@@ -20,43 +22,58 @@ import numpy as np
 from ..bake import turn_bones_toward
 from ..clip import Clip
 from ..ik import two_bone_ik_batch
+from ..clip_goals import STRAIGHT_REL
 from ..lint.fix import DEFINED_BEND_DEG
 from ..skeleton import Pose
 from ..transforms import quat_conj, quat_mul, quat_normalize, quat_rotate
 from .roles import LEGS, UP, Roles
 from .transfer import Placement, set_world_position
 
-REACH = 1.0 - 1e-6  # of the leg's length: lower the hips when a goal is further than this
 
 
-def _bend(pos: np.ndarray, quat: np.ndarray, sk, joints: list[int]) -> np.ndarray:
-    """Unit bend direction (frames, 3) of a source limb in world, a straight frame's carried
-    from the last bent one in the frame of the limb root's parent."""
+def _bend(pos: np.ndarray, quat: np.ndarray, sk, joints: list[int]) -> np.ndarray | None:
+    """Unit bend direction (frames, 3) of a source limb in world; None if it is never bent.
+
+    A frame bent at least DEFINED_BEND_DEG (lint's) has its own plane. One bent less keeps
+    its own plane too when that is on the side of the last clearly bent frame's (in the frame
+    of the limb root's parent); a knee locked a hair past straight, or numerically straight
+    (clip_goals.STRAIGHT_REL), takes that frame's side instead: the target's knee may bend
+    more than the source's (the hips lowered), and must not bend backward then.
+    """
     root, mid, tip = joints[0], joints[len(joints) // 2], joints[-1]
     u, v = pos[:, mid] - pos[:, root], pos[:, tip] - pos[:, mid]
-    cos = np.einsum("fi,fi->f", u, v) / np.maximum(np.linalg.norm(u, axis=-1) * np.linalg.norm(v, axis=-1), 1e-300)
     line = pos[:, tip] - pos[:, root]
     line = line / np.maximum(np.linalg.norm(line, axis=-1, keepdims=True), 1e-300)
     off = u - np.einsum("fi,fi->f", u, line)[:, None] * line
-    bent = cos < np.cos(np.radians(DEFINED_BEND_DEG))
+    size = np.linalg.norm(off, axis=-1)
+    cos = np.einsum("fi,fi->f", u, v) / np.maximum(np.linalg.norm(u, axis=-1) * np.linalg.norm(v, axis=-1), 1e-300)
+    clear = cos < np.cos(np.radians(DEFINED_BEND_DEG))
+    some = size > STRAIGHT_REL * (np.linalg.norm(u, axis=-1) + np.linalg.norm(v, axis=-1))
+    if not clear.any():
+        return None
     parent = int(sk.parents[root])
     frame = quat[:, parent] if parent >= 0 else np.tile([0.0, 0.0, 0.0, 1.0], (len(pos), 1))
-    local = quat_rotate(quat_conj(frame), off / np.maximum(np.linalg.norm(off, axis=-1, keepdims=True), 1e-300))
-    if not bent.any():
-        return None
-    idx = np.where(bent, np.arange(len(pos)), -1)
-    idx = np.maximum.accumulate(idx)
-    idx[idx < 0] = int(np.argmax(bent))  # before the first bent frame: its bend
-    return quat_rotate(frame, local[idx])
+    local = quat_rotate(quat_conj(frame), off / np.maximum(size, 1e-300)[:, None])
+    idx = np.maximum.accumulate(np.where(clear, np.arange(len(pos)), -1))
+    idx[idx < 0] = int(np.argmax(clear))  # before the first clearly bent frame: its side
+    carried = local[idx]
+    own = clear | (some & (np.einsum("fi,fi->f", local, carried) >= 0.0))
+    return quat_rotate(frame, np.where(own[:, None], local, carried))
 
 
-def _lower_hips(t: Roles, clip: Clip, goals: dict[str, np.ndarray]) -> None:
-    """Lower the hips (in place) on frames where a leg cannot reach its goal."""
+def _extension(s: Roles, source_pos: np.ndarray, role: str) -> np.ndarray:
+    """(frames,) how far a source leg reaches, root to tip, as a fraction of its length."""
+    j = s.limbs[role]
+    return np.minimum(np.linalg.norm(source_pos[:, j[-1]] - source_pos[:, j[0]], axis=-1) / s.limb_length(role), 1.0)
+
+
+def _lower_hips(t: Roles, s: Roles, clip: Clip, goals: dict[str, np.ndarray], source_pos: np.ndarray) -> None:
+    """Lower the hips (in place) on frames where a leg would reach further than the source's."""
     sk = t.skeleton
     pos, _ = sk.fk(Pose(clip.rotations, clip.translations))
     drop = np.zeros(clip.n_frames)
     for role, goal in goals.items():
-        length = t.limb_length(role) * REACH
+        length = t.limb_length(role) * _extension(s, source_pos, role)
         v = goal - pos[:, t.limbs[role][0]]
         flat = v[:, 0] ** 2 + v[:, 2] ** 2
         drop = np.maximum(drop, -np.sqrt(np.maximum(length * length - flat, 0.0)) - v[:, 1])
@@ -85,7 +102,7 @@ def solve_limbs(t: Roles, s: Roles, clip: Clip, source_pos: np.ndarray, source_q
                 place: Placement, foot_goals: dict[str, np.ndarray]) -> list[str]:
     """Solve the target's two-bone limbs (in place) onto goals carried from the source; the
     legs onto `foot_goals` (frames, 3) per leg role. The roles solved."""
-    _lower_hips(t, clip, foot_goals)
+    _lower_hips(t, s, clip, foot_goals, source_pos)
     solved = []
     for role, joints in t.limbs.items():
         if len(joints) != 3 or role not in s.limbs:
