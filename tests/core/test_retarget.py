@@ -232,3 +232,33 @@ def test_a_scaled_skeleton_gets_the_motion_scaled(case, k):
     assert r.leg_ratio == pytest.approx(k, rel=1e-12)
     src, out = positions(sk, clip), positions(biped(k), r.clip)
     np.testing.assert_allclose(out - out[:1], k * (src - src[:1]), atol=STRAIGHT * max(k, 1.0))
+
+
+def a_pose_biped() -> "Skeleton":
+    """The biped with its arms 45 degrees down from the T-pose (collar to hand)."""
+    from rigedit.core.skeleton import Skeleton
+    from rigedit.core.transforms import quat_from_axis_angle
+
+    sk = biped()
+    offsets = sk.offsets.copy()
+    for side, turn in (("L", -np.pi / 4), ("R", np.pi / 4)):
+        q = quat_from_axis_angle(np.array([0.0, 0.0, 1.0]), turn)
+        for joint in (f"Arm{side}", f"ForeArm{side}", f"Hand{side}", f"Finger{side}"):
+            offsets[sk.index(joint)] = quat_rotate(q, offsets[sk.index(joint)])
+    return Skeleton(sk.names, sk.parents, offsets, sk.rest_rotations)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(biped_clips())
+def test_a_t_pose_clip_onto_an_a_pose_rig_keeps_the_arms_directions(case):
+    """Rest poses are aligned bone by bone: the A-pose rig's upper arms and forearms point
+    where the T-pose source's do on every frame (not 45 degrees below them)."""
+    sk, clip = case
+    target = a_pose_biped()
+    r = retarget_clip(sk, clip, target, lock_feet=False)
+    src, out = positions(sk, clip), positions(target, r.clip)
+    for side in "LR":
+        for a, b in ((f"Arm{side}", f"ForeArm{side}"), (f"ForeArm{side}", f"Hand{side}")):
+            u = src[:, sk.index(b)] - src[:, sk.index(a)]
+            v = out[:, target.index(b)] - out[:, target.index(a)]
+            np.testing.assert_allclose(v / np.linalg.norm(v, axis=1, keepdims=True), u / np.linalg.norm(u, axis=1, keepdims=True), atol=STRAIGHT)
