@@ -19,12 +19,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rigedit.core.retarget import retarget_clip  # noqa: E402
-from rigedit.core.retarget.feet import contacts_of, slides  # noqa: E402
-from rigedit.core.retarget.roles import LEGS, find_roles  # noqa: E402
-from rigedit.core.rig import Rig  # noqa: E402
-from rigedit.core.skeleton import Pose  # noqa: E402
-from rigedit.lint_cli import load_clip  # noqa: E402
+from rigedit.core.retarget import retarget_clip
+from rigedit.core.retarget.feet import contacts_of, slides
+from rigedit.core.retarget.roles import LEGS, find_roles
+from rigedit.core.rig import Rig
+from rigedit.core.skeleton import Pose
+from rigedit.lint_cli import load_clip
 
 DATA = Path("/work/shared/data")
 FILES = ("cmu_12_01_walk.bvh", "dataset-1_walk-right_normal_001.bvh", "pybvh_bvh_test1.bvh", "CesiumMan.glb")

@@ -35,10 +35,6 @@ class RetargetSummary:
                 f"(leg ratio), {self.contacts} foot contacts locked, max foot slide {1000 * self.max_foot_slide:.2f} mm")
 
 
-def _named(message: str, *paths) -> str:
-    return message if any(p and str(p) in message for p in paths) else f"{paths[0]}: {message}"
-
-
 def _target(onto: str):
     """The preset at `onto`, or the bundled preset of that name; and its path."""
     from rigedit.core.rig import BUNDLED_PRESETS
@@ -65,8 +61,9 @@ def retarget_file(src, onto, out, *, animation=None, force=False) -> RetargetSum
     problem on bad input."""
     from rigedit.core.retarget import RetargetError, retarget_clip
     from rigedit.core.retarget.onto import play_on
-    from rigedit.io.export import FORMATS, export_rig, preset_source
     from rigedit.core.rig import Rig
+    from rigedit.import_cli import _named
+    from rigedit.io.export import FORMATS, export_rig, preset_source
     from rigedit.io.preset import save_preset
     from rigedit.lint_cli import load_clip
 

@@ -29,9 +29,9 @@ from rigedit import Rig
 from . import settings
 from .document import Document
 from .file_ops import FileController
-from .retarget_action import install_retarget_action
 from .menus import build_menus, fill_recent
 from .properties_dock import PropertiesDock
+from .retarget_action import install_retarget_action
 from .solver_thread import Goals, Solution, SolverThread
 from .status import StatusReadout
 from .viewport import Viewport

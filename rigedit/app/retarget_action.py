@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 class ClipCommand(QUndoCommand):
     """A new clip under the IK with the chains' settings that go with it; undo restores both."""
 
-    def __init__(self, doc: "Document", text: str, clip, chains: dict) -> None:
+    def __init__(self, doc: Document, text: str, clip, chains: dict) -> None:
         super().__init__(text)
         self.doc = doc
         rig = doc.rig
@@ -48,7 +48,7 @@ class ClipCommand(QUndoCommand):
 
 
 class RetargetController(QObject):
-    def __init__(self, window: "MainWindow") -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.w = window
         self.show_errors = True
@@ -91,7 +91,7 @@ class RetargetController(QObject):
             dialogs.show_error(self.w, "Cannot retarget", message)
 
 
-def install_retarget_action(window: "MainWindow") -> RetargetController:
+def install_retarget_action(window: MainWindow) -> RetargetController:
     """Add File > Retarget onto This Rig… after Import and `window.retargeter`."""
     ctl = RetargetController(window)
     window.retargeter = ctl

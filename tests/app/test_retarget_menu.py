@@ -5,23 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pytest
 from PySide6.QtWidgets import QFileDialog
 
-from rigedit.app import capture, dialogs
+from rigedit.app import capture
 from rigedit.core.skeleton import Pose
 
 from .helpers import wait_solved
 
 DATA = Path("/work/shared/data")
 WALK = DATA / "cmu_12_01_walk.bvh"
-
-
-@pytest.fixture
-def errors(monkeypatch):
-    shown = []
-    monkeypatch.setattr(dialogs, "show_error", lambda parent, title, text: shown.append((title, text)))
-    return shown
 
 
 def test_menu_entry_sits_between_import_and_export(window):
@@ -72,6 +64,6 @@ def test_a_clip_without_legs_is_refused_and_the_rig_kept(window, errors):
     rig = window.rig
     assert not window.retargeter.retarget_file(DATA / "RiggedSimple.glb")
     assert len(errors) == 1
-    title, text = errors[0]
+    _, text = errors[0]
     assert "RiggedSimple.glb" in text and "no left and right legs" in text
     assert rig.clip is None and window.undo_stack.count() == 0

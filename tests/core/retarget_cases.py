@@ -2,7 +2,7 @@
 small biped whose every moving joint has a role, and measures on clips."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -17,17 +17,17 @@ DATA = Path("/work/shared/data")
 WALKS = ("cmu_12_01_walk.bvh", "dataset-1_walk-right_normal_001.bvh")
 
 
-@lru_cache(maxsize=None)
+@cache
 def humanoid() -> Skeleton:
     return Rig.default().skeleton
 
 
-@lru_cache(maxsize=None)
+@cache
 def source(name: str):
     return load_clip(str(DATA / name))
 
 
-@lru_cache(maxsize=None)
+@cache
 def retargeted(name: str):
     src = source(name)
     return retarget_clip(src.skeleton, src.clip, humanoid())

@@ -15,8 +15,17 @@ from rigedit.core.retarget.roles import LEGS, find_roles
 from rigedit.core.skeleton import Pose
 from rigedit.core.transforms import quat_conj, quat_rotate
 
-from .retarget_cases import (WALKS, biped, humanoid, knee_side, positions, random_clip, retargeted,
-                             same_rotation, source)
+from .retarget_cases import (
+    WALKS,
+    biped,
+    humanoid,
+    knee_side,
+    positions,
+    random_clip,
+    retargeted,
+    same_rotation,
+    source,
+)
 
 SLIDE = 0.005  # the issue's contract: a foot moves at most 5 mm over the ground during a contact
 LEG = ("LeftUpLeg", "LeftLeg", "LeftFoot"), ("RightUpLeg", "RightLeg", "RightFoot")
@@ -234,7 +243,7 @@ def test_a_scaled_skeleton_gets_the_motion_scaled(case, k):
     np.testing.assert_allclose(out - out[:1], k * (src - src[:1]), atol=STRAIGHT * max(k, 1.0))
 
 
-def a_pose_biped() -> "Skeleton":
+def a_pose_biped() -> Skeleton:
     """The biped with its arms 45 degrees down from the T-pose (collar to hand)."""
     from rigedit.core.skeleton import Skeleton
     from rigedit.core.transforms import quat_from_axis_angle

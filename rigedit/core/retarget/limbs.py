@@ -21,14 +21,13 @@ import numpy as np
 
 from ..bake import turn_bones_toward
 from ..clip import Clip
-from ..ik import two_bone_ik_batch
 from ..clip_goals import STRAIGHT_REL
+from ..ik import two_bone_ik_batch
 from ..lint.fix import DEFINED_BEND_DEG
 from ..skeleton import Pose
 from ..transforms import quat_conj, quat_mul, quat_normalize, quat_rotate
 from .roles import LEGS, UP, Roles
 from .transfer import Placement, set_world_position
-
 
 
 def _bend(pos: np.ndarray, quat: np.ndarray, sk, joints: list[int]) -> np.ndarray | None:

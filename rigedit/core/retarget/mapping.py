@@ -39,7 +39,7 @@ def _spread(t: list[int], s: list[int]) -> list[tuple[int, int]]:
         return []
     if len(t) == 1:
         return [(0, 0)]
-    return [(i, int(round(i * (len(s) - 1) / (len(t) - 1)))) for i in range(len(t))]
+    return [(i, round(i * (len(s) - 1) / (len(t) - 1))) for i in range(len(t))]
 
 
 def _bone(line: list[int], i: int) -> tuple[int, int]:
