@@ -76,7 +76,8 @@ def retarget_file(src, onto, out, *, animation=None, force=False) -> RetargetSum
             raise ValueError(f"{out}: already exists (force=True, or --force, overwrites it)")
         loaded = load_clip(src, None if animation is None else str(animation), command="retarget")
         rig, target_path = _target(onto)
-        result = retarget_clip(loaded.skeleton, loaded.clip, rig.skeleton, source_label=src, target_label=target_path)
+        own = rig.clip.frame(0) if rig.clip is not None else None  # a rest pose may be no pose (Bandai's)
+        result = retarget_clip(loaded.skeleton, loaded.clip, rig.skeleton, target_pose=own, source_label=src, target_label=target_path)
         from rigedit.core.clip import ClipSource
 
         clip = result.clip

@@ -156,3 +156,15 @@ def test_cli_bad_input_exits_1_without_a_traceback(tmp_path):
     assert run.returncode == 1
     assert "Traceback" not in run.stderr
     assert str(src) in run.stderr and "no left and right legs" in run.stderr
+
+
+def test_onto_an_imported_rig_whose_rest_pose_is_no_pose(tmp_path):
+    """Bandai's rest pose lays every bone along +X; imported, its clip's first frame says
+    where its legs are. The CMU walk goes onto it with its feet held."""
+    rig_path = tmp_path / "bandai.json"
+    assert main(["import", str(BANDAI), "-o", str(rig_path)]) == 0
+    out = tmp_path / "cmu_on_bandai.bvh"
+    summary = retarget_file(CMU, rig_path, out)
+    assert summary.frames == 524 and summary.max_foot_slide <= 0.005
+    back = read_bvh(out)
+    assert back.skeleton.names == load_preset(rig_path).skeleton.names

@@ -69,7 +69,8 @@ class RetargetController(QObject):
             read = _read(path, "auto", animation)
             if read.clip is None:
                 raise ValueError(f"{path}: the file has no animation to retarget")
-            result = retarget_clip(read.skeleton, read.clip, rig.skeleton, source_label=str(path),
+            own = rig.clip.frame(0) if rig.clip is not None else None  # a rest pose may be no pose (Bandai's)
+            result = retarget_clip(read.skeleton, read.clip, rig.skeleton, target_pose=own, source_label=str(path),
                                    target_label=rig.name or "the open rig")
         except Exception as e:  # BvhError, GltfError, RetargetError name the file; nothing may escape a menu
             message = str(e)
