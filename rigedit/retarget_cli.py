@@ -72,6 +72,8 @@ def retarget_file(src, onto, out, *, animation=None, force=False) -> RetargetSum
     try:
         if suffix != ".json" and suffix not in FORMATS:
             raise ValueError(f"{out}: cannot tell what to write from {suffix or 'no suffix'!r}; use .json or one of {', '.join(FORMATS)}")
+        if not Path(out).parent.is_dir():
+            raise ValueError(f"{out}: no such folder {str(Path(out).parent)!r} to write into")
         if os.path.exists(out) and not force:
             raise ValueError(f"{out}: already exists (force=True, or --force, overwrites it)")
         loaded = load_clip(src, None if animation is None else str(animation), command="retarget")

@@ -82,6 +82,12 @@ def test_gltf_and_usd_out(tmp_path, suffix):
                                    positions(humanoid(), retargeted(CESIUM.name).clip)[:, [humanoid().index("LeftFoot")]], atol=1e-4)
 
 
+@pytest.mark.parametrize("animation", [0, "0"])
+def test_a_gltf_animation_by_index(tmp_path, animation):
+    summary = retarget_file(CESIUM, "humanoid", tmp_path / "o.bvh", animation=animation)
+    assert summary.frames == 48
+
+
 def test_preset_out_plays_the_retargeted_clip(tmp_path):
     out = tmp_path / "bandai_on_humanoid.json"
     retarget_file(BANDAI, "humanoid", out)
@@ -130,6 +136,8 @@ def test_bad_targets_and_outputs_are_named(tmp_path):
         retarget_file(CMU, tentacle, tmp_path / "o.bvh")
     with pytest.raises(RetargetError, match=r"o\.fbx: cannot tell what to write"):
         retarget_file(CMU, "humanoid", tmp_path / "o.fbx")
+    with pytest.raises(RetargetError, match="o.bvh: no such folder"):
+        retarget_file(CMU, "humanoid", tmp_path / "nowhere" / "o.bvh")
     with pytest.raises(RetargetError, match="a BVH file has one clip"):
         retarget_file(CMU, "humanoid", tmp_path / "o.bvh", animation="Walk")
 
