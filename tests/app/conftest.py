@@ -23,7 +23,7 @@ def errors(monkeypatch):
     from rigedit.app import dialogs
 
     shown = []
-    monkeypatch.setattr(dialogs, "show_error", lambda parent, title, text: shown.append((title, text)))
+    monkeypatch.setattr(dialogs, "show_error", lambda parent, title, text, *more, **extra: shown.append((title, text)))
     return shown
 
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import QPointF
 from rigedit.app.viewport import Handle
 
 from .helpers import drag, screen, wait_solved
-from .test_import import WALK, errors, importer, walk_window  # noqa: F401 (fixtures)
+from .test_import import WALK, importer, walk_window  # noqa: F401 (fixtures)
 
 ARM = "left_arm"
 FIGURE_EPS = 1e-6  # DESIGN: the pose equals the clip at weight 1 to 1e-6 of the figure
