@@ -22,7 +22,7 @@ from . import scalar_quat as sq
 from .bone_turns import local_turns
 from .ik import registry
 from .ik.chain_frames import PreparedLimits, bone_directions, packed_limits, plan_limits, planned_limits
-from .ik.fabrik import fabrik_kernel
+from .ik.fabrik import fabrik_kernel, limited_kernel
 from .ik.limits import ConeLimit, HingeLimit
 from .ik.two_bone import CONE, HINGE, NO_LIMIT, two_bone_ik
 from .rig_limb import limb_fixed
@@ -164,7 +164,7 @@ def fabrik_chain(
         prep = planned_limits(plan, ref_dirs, ls, root_dir, base_rot, frames if hinged else None)
     kinds, params, ref_dirs, ref_axes, root_arr, lengths = packed_limits(prep)
     out = empty_pose(n)
-    _, count, moved = kernel.fabrik_limited(
+    _, count, moved = limited_kernel().fabrik_limited(
         pts, tgt, lengths, kinds, params, ref_dirs, ref_axes, root_arr, _NO_FRAMES, False, tolerance, max_iterations,
         hint, pole is not None, True, start is None, errors, *out, _NO_FRAMES,
     )  # fmt: skip
@@ -192,10 +192,10 @@ def turned_locals(base_rot, frames, turns) -> tuple[list, np.ndarray]:
     bones' world frames: each bone's warm-start frame turned by the turn its forward pass
     carried it by (the same shortest arcs local_turns would find, already worked out).
     Returns (local rotations as float tuples, world frames as an (m, 4) array: the next
-    warm start's `frames`), worked out compiled (fabrik_kernel.turned_locals)."""
+    warm start's `frames`), worked out compiled (fabrik_limited.turned_locals)."""
     m = len(turns)
     ik, world = np.empty((m, 4)), np.empty((m, 4))
-    fabrik_kernel().turned_locals(*base_rot, as_rows(frames), as_rows(turns), ik, world)
+    limited_kernel().turned_locals(*base_rot, as_rows(frames), as_rows(turns), ik, world)
     return list(map(tuple, ik.tolist())), world
 
 
@@ -205,7 +205,7 @@ def fabrik_warm(target, tolerance, max_iterations, base_rot, points, frames, pre
     `prepared` its limits read there), in one compiled call: every frame of a drag is this
     case. Returns (solved points, iterations, local rotations or None when no pass moved
     the chain, the next warm start's (points, frames, limits) or None to keep this one)."""
-    kernel = fabrik_kernel()
+    kernel = limited_kernel()
     kinds, params, root_dir, lengths = prepared.packed
     m = len(lengths)
     pts, axes, dirs, turns = out = empty_pose(m + 1)

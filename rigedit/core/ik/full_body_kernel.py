@@ -15,7 +15,7 @@ Final IK's FullBodyBipedIK do, with the limbs kept on their own closed-form solv
    rotation that best carries the asking effectors below it onto their asks (the weighted
    Wahba problem solved about the axis sum(w a x b), its angle in closed form), weighted
    by pull (so the spine's own goal, pull 0.01, gives way to a hand's, 0.4, and alone
-   still bends the spine), and its limit (fabrik_kernel.limit_dir, the FABRIK chains' own
+   still bends the spine), and its limit (fabrik_passes.limit_dir, the FABRIK chains' own
    per-joint clamp) holds the bone.
 3. anchors: after every body move, each chain with pull 0 (the legs) puts the root back
    where it still reaches its goal (the root translated onto the ball of the leg's
@@ -38,7 +38,7 @@ Arrays: parents (J,) with parents before children; local rotations (J, 4) and
 translations (J, 3) (the root's translation is its world position); the chain table as a
 flat joint index list `cj` with offsets `cs` (C + 1,), a kind per chain (TWO_BONE or
 FABRIK), goals, poles, pulls, tolerances; per-joint limits (kind, a, b, local axis) as
-fabrik_kernel's codes (CONE: (cos, sin) of the half angle, HINGE: (lo, hi) radians).
+fabrik_passes' codes (CONE: (cos, sin) of the half angle, HINGE: (lo, hi) radians).
 """
 from __future__ import annotations
 
@@ -49,8 +49,8 @@ import numpy as np
 
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache
-from . import fabrik_kernel, two_bone_kernel
-from .fabrik_kernel import CONE, HINGE, limit_dir
+from . import fabrik_passes, two_bone_kernel
+from .fabrik_passes import CONE, HINGE, limit_dir
 
 TWO_BONE, FABRIK = 0, 1
 
@@ -72,7 +72,7 @@ STALL_ABSOLUTE = 1e-9  # metres: round-off
 ANCHOR_ROUNDS = 4
 ASK_ROUNDS = 8
 
-fresh_cache(__file__, sq, fabrik_kernel, two_bone_kernel)
+fresh_cache(__file__, sq, fabrik_passes, two_bone_kernel)
 
 _jit = numba.njit(cache=True, nogil=True)
 qmul, qconj, qrot, qbetween = sq.qmul, sq.qconj, sq.qrot, sq.qbetween
