@@ -246,6 +246,8 @@ class Rig:
             reads.append(j)
             j = self._parents[j]
         plan.upstream = writers.upstream_of(reads)
+        for u in plan.upstream:
+            self._plans[u].feeds = True
         writers.add(name, plan)  # a look_at chain turns its tip too
 
     # --- animation input -------------------------------------------------------------------
@@ -449,13 +451,34 @@ class Rig:
 class _Plan:
     """What the solve loop needs about a chain, resolved once: joint indices root to tip, the
     root's parent (-1 for none), every joint at or below the root (whose world transforms go
-    stale when the chain turns) and the earlier chains it depends on."""
+    stale when the chain turns), the earlier chains it depends on and whether later ones
+    depend on it."""
 
-    __slots__ = ("idx", "parent", "below", "upstream")
+    __slots__ = ("idx", "parent", "below", "stale", "upstream", "feeds")
 
     def __init__(self, idx: list[int], parent: int, below: list[int]) -> None:
         self.idx, self.parent, self.below = idx, parent, below
+        self.stale = _runs(below)
         self.upstream: tuple[str, ...] = ()  # earlier chains whose output this one reads
+        # Whether a later chain reads this one's output (set when that one is linked; left
+        # set when it goes: it only says the solve may hand on its world frames).
+        self.feeds = False
+
+
+def _runs(joints: list[int]) -> tuple:
+    """`joints` as (slice, [None] * its length) runs of consecutive indices, to clear a world
+    cache with a slice assignment per run: a skeleton in depth-first order (BVH, glTF as
+    read, the bundled presets) has every subtree in one run, and the solve clears one per
+    chain per frame (a loop over the joints cost ~2 us of a humanoid frame)."""
+    runs, start = [], None
+    ordered = sorted(joints)
+    for k, j in enumerate(ordered):
+        if start is None:
+            start = j
+        if k + 1 == len(ordered) or ordered[k + 1] != j + 1:
+            runs.append((slice(start, j + 1), [None] * (j + 1 - start)))
+            start = None
+    return tuple(runs)
 
 
 class _Writers:

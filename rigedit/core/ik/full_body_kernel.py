@@ -50,7 +50,7 @@ import numpy as np
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache
 from . import fabrik_passes, two_bone_kernel
-from .fabrik_passes import CONE, HINGE, limit_dir
+from .fabrik_passes import HINGE, limit_dir
 
 TWO_BONE, FABRIK = 0, 1
 
