@@ -12,12 +12,13 @@ import numba
 import numpy as np
 
 from .. import scalar_quat as sq
-from ..jitable import fresh_cache
-from . import fabrik_arc, fabrik_loop, fabrik_passes, fabrik_row, limits
+from ..jitable import fresh_cache, jitable
+from . import fabrik_arc, fabrik_loop, fabrik_passes, fabrik_row, limits, soft
 from .fabrik_passes import _jit, _row3q, qconj, qmul
 from .fabrik_row import _lengths_ok, solve_row, workspace  # noqa: F401 (_lengths_ok: fabrik()'s check)
 
-fresh_cache(__file__, sq, limits, fabrik_passes, fabrik_loop, fabrik_arc, fabrik_row)
+fresh_cache(__file__, sq, limits, soft, fabrik_passes, fabrik_loop, fabrik_arc, fabrik_row)
+jitable(soft.soft_distance_float, soft.effective_target_float)
 
 
 # The limited solve, compiled once for fabrik_limited and rig_limited (inlined into each, it
@@ -65,17 +66,24 @@ def fabrik_limited(
 
 @_jit
 def rig_limited(
-    pts, tx, ty, tz, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, bx, by, bz, bw, tol, cap, px, py, pz,
-    has_pole, errors, out_pts, out_axes, out_dirs, out_turns, out_locals, out_world,
+    pts, tx, ty, tz, total, clamp, softness, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, bx, by, bz, bw,
+    tol, cap, px, py, pz, has_pole, errors, out_pts, out_axes, out_dirs, out_turns, out_locals, out_world,
 ):  # fmt: skip
     """A rig chain's limited solve in one call, warm-started from its own last result
-    (which meets its limits): solve_row toward (tx, ty, tz), the arc start bulging toward
+    (which meets its limits): solve_row toward the goal (tx, ty, tz) as the reach clamp and
+    soft IK over the chain's length `total` move it (the aim), the arc start bulging toward
     the pole (px, py, pz) when has_pole, then (when the pose moved) `turned_locals` from
     the root parent's world rotation (bx, by, bz, bw) and the bones' warm-start world
     frames. Floats, not arrays, where they are few: numba takes a float for less than it
-    takes an array. Returns (error, steps, moved)."""
-    target = np.array((tx, ty, tz))
-    hint = np.array((px - pts[0, 0], py - pts[0, 1], pz - pts[0, 2]))
+    takes an array. Returns (tip error to the aim, steps, moved, tip error to the goal,
+    distance from the root to the aim): what the rig reports and checks for a stall, worked
+    out here rather than in Python floats (a microsecond of a drag frame)."""
+    root = (pts[0, 0], pts[0, 1], pts[0, 2])
+    aim = (tx, ty, tz)
+    if clamp < 1.0 or softness > 0.0:  # rig_uses.reach_is_plain, inline
+        aim = soft.effective_target_float(root, aim, total, clamp, softness)
+    target = np.array(aim)
+    hint = np.array((px - root[0], py - root[1], pz - root[2]))
     ps, vs, ts = workspace(pts.shape[0])
     err, count, moved = limited_row(
         pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, False, tol, cap, hint, has_pole,
@@ -83,7 +91,10 @@ def rig_limited(
     )  # fmt: skip
     if moved:
         turned_locals(bx, by, bz, bw, frames, out_turns, out_locals, out_world)
-    return err, count, moved
+    tip = out_pts.shape[0] - 1
+    dx, dy, dz = out_pts[tip, 0] - tx, out_pts[tip, 1] - ty, out_pts[tip, 2] - tz
+    rx, ry, rz = aim[0] - root[0], aim[1] - root[1], aim[2] - root[2]
+    return err, count, moved, math.sqrt(dx * dx + dy * dy + dz * dz), math.sqrt(rx * rx + ry * ry + rz * rz)
 
 
 @_jit
