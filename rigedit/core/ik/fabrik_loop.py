@@ -152,17 +152,10 @@ def iterate(
             best_e = ce
         errors[count] = best_e
         count += 1
-        if limited and not improved and not (restarted and restart_e == best_e) and not _turned_less(best[2], ref[2], lengths):
-            # A step that lost ground: go on from the best pose with its own frames at once
-            # (the frames the passes read may be what holds it back), not from the worse one.
-            _copy(best, work, True)
-            _copy(best, ref, True)
-            work_e = restart_e = best_e
-            mark = count
-            restarted = True
-            memo_ok = False
-            continue
-        if count - mark >= STALL_PASSES:
+        # A step that lost ground: go on from the best pose with its own frames at once
+        # (the frames the passes read may be what holds it back), not from the worse one.
+        restart = limited and not improved and not (restarted and restart_e == best_e) and not _turned_less(best[2], ref[2], lengths)
+        if not restart and count - mark >= STALL_PASSES:
             i = count - STALL_PASSES
             before = err if i == 0 else errors[i - 1]
             floor = STALL_PASSES * stall * before
@@ -173,12 +166,14 @@ def iterate(
                 # so does one whose reference is as good as the best pose's own frames.
                 if not limited or (restarted and restart_e - best_e <= floor) or _turned_less(best[2], ref[2], lengths):
                     break
-                _copy(best, work, True)
-                _copy(best, ref, True)
-                work_e = restart_e = best_e
-                mark = count
-                restarted = True
-                memo_ok = False
+                restart = True
+        if restart:
+            _copy(best, work, True)
+            _copy(best, ref, True)
+            work_e = restart_e = best_e
+            mark = count
+            restarted = True
+            memo_ok = False
     return best_e, count
 
 
