@@ -16,8 +16,10 @@ hand reaches about 1.4x its arm's length (benchmarks/bench_full_body.py measures
 Look-at chains are not part of the full-body solve (their joints keep the animated pose),
 nor are grounded feet's sole turns. A chain's report gives its own tip error; its `errors`
 are the whole body's pass errors (the kernel's measure, the same for every chain: never
-growing), its `iterations` the body's passes. The saved pose of a full-body rig is not put
-back on opening: it is solved again (from the animated pose) with the saved goals.
+growing), its `iterations` the body's passes. The last solve's result is the rig's
+solved_state (`FullBodySolution`): a saved full-body rig opens on it exactly, as a per-chain
+rig opens on its chains' solutions (`put_back`; the first solve takes it as its result when
+it still fits the goals, as rig_pose.placed does for a chain).
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ import numpy as np
 from .chain import ChainReport
 from .ik import registry
 from .ik.limits import ConeLimit, HingeLimit
+from .rig_pose import FIT_M, FullBodySolution
 from .skeleton import Pose
 from .transforms import quat_slerp
 
@@ -233,7 +236,12 @@ def solve_frame(rig, anim) -> dict:
     chain_err = np.zeros(nc)
     errors = np.empty(FULL_BODY_ITERATIONS)
     count = 0
-    if active.any():
+    saved = rig.__dict__.pop("_full_body_pending", None) if active.any() else None
+    if saved is not None and _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, chain_err):
+        # A saved solution put back (restore_state): this frame's result, not solved again.
+        rig._full_body_warm = (out_rot, out_trans[root].copy(), tables, dict(zip(tables.names, chain_err.tolist())))
+        rot, trans = blend(tables, anim_rot, anim_trans, out_rot, out_trans, weights)
+    elif active.any():
         lk, la, lb, lax = tables.lim
         mk, max_, mlo, mhi = tables.mid
         count = kernel().solve_row(
@@ -241,7 +249,7 @@ def solve_frame(rig, anim) -> dict:
             tables.owner, lk, la, lb, lax, tables.kinds, tables.cs, tables.cj, goals, poles, has_pole, pulls, tols, clamps,
             softs, mk, max_, mlo, mhi, active, FULL_BODY_ITERATIONS, out_rot, out_trans, chain_err, errors,
         )  # fmt: skip
-        rig._full_body_warm = (out_rot, out_trans[root].copy(), tables)
+        rig._full_body_warm = (out_rot, out_trans[root].copy(), tables, dict(zip(tables.names, chain_err.tolist())))
         rot, trans = blend(tables, anim_rot, anim_trans, out_rot, out_trans, weights)
     else:
         rot, trans = anim_rot.copy(), anim_trans.copy()
@@ -259,6 +267,54 @@ def solve_frame(rig, anim) -> dict:
             reports[n] = ChainReport(n, math.nan, 0, False, ())
     rig._full_body_last = (key, rig._pose, reports)
     return reports
+
+
+def exported(rig) -> FullBodySolution | None:
+    """The last full-body result as data (None: never solved with full body on)."""
+    pending = rig.__dict__.get("_full_body_pending")
+    if pending is not None:
+        return pending
+    warm = rig.__dict__.get("_full_body_warm")
+    if warm is None:
+        return None
+    return FullBodySolution(warm[0], warm[1], warm[3])
+
+
+def put_back(rig, saved: FullBodySolution | None) -> None:
+    """The next full-body solve takes `saved` as its result if it fits (see _fits); None
+    forgets the full-body warm start."""
+    rig.__dict__.pop("_full_body_warm", None)
+    rig.__dict__.pop("_full_body_last", None)
+    if saved is None:
+        rig.__dict__.pop("_full_body_pending", None)
+    else:
+        rig._full_body_pending = saved
+
+
+def _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, chain_err) -> bool:
+    """Whether a saved solution fits this frame: the rig's shape, unit rotations, the same
+    chains, and each chain's tip as far from its goal as the saved error says (FIT_M, as a
+    chain's saved solution must: a goal or bone edited in the file since is a refit). Fills
+    the outputs (solved joints from the saved rotations, the rest animated) when it does."""
+    rot, root = np.asarray(saved.rotations, dtype=np.float64), np.asarray(saved.root, dtype=np.float64)
+    if rot.shape != anim_rot.shape or root.shape != (3,) or set(saved.errors) != set(tables.names):
+        return False
+    if not (np.isfinite(rot).all() and np.isfinite(root).all()):
+        return False
+    if not np.all(np.abs(np.einsum("ij,ij->i", rot, rot) - 1.0) <= 2e-9):
+        return False
+    out_rot[:] = anim_rot
+    out_rot[tables.solved] = rot[tables.solved]
+    out_trans[:] = anim_trans
+    out_trans[tables.root] = root
+    world = rig._skeleton.fk_matrices(Pose(out_rot, out_trans))[0]
+    for c, name in enumerate(tables.names):
+        tip = world[tables.chain_joints[c][-1]]
+        chain_err[c] = float(np.linalg.norm(tip - goals[c]))
+        size = 1.0 + float(np.linalg.norm(world[tables.chain_joints[c][0]] - goals[c]))
+        if not abs(chain_err[c] - float(saved.errors[name])) <= FIT_M * size:
+            return False
+    return True
 
 
 def blend(tables: FullBodyTables, anim_rot, anim_trans, ik_rot, ik_trans, weights):
