@@ -42,6 +42,7 @@ class Goals:
     time: float | None = None  # animation time for the pose under the IK; None keeps it
     serial: int = 0  # the poster's count, handed back so it can tell when it has caught up
     body: BodyState | None = None  # where the body handle put the root; None keeps it
+    full_body: bool | None = None  # the rig's full-body switch (issue 16); None keeps it
 
 
 @dataclass
@@ -142,6 +143,8 @@ class SolverWorker(QObject):
         if goals.body is not None and goals.body is not self._body:
             apply_body(rig, goals.body)
             self._body = goals.body
+        if goals.full_body is not None and goals.full_body != rig.full_body:
+            rig.full_body = goals.full_body
         for name, settings in goals.settings.items():
             rig.chain(name).apply(settings)
         if goals.time is not None:

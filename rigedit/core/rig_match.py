@@ -8,8 +8,10 @@ being switched to show what the other side shows now, so moving the weight moves
   warm start (full body: the body's too) becomes the animated pose, so the next solve at
   weight 1 lands where FK is. A follow-clip goal gets an offset keyed at this time instead.
   A limb straighter than its reach clamp cannot be matched exactly: the clamp bends it.
-  Under full body, one chain's match keeps the body where the solve has it (the other
-  chains hang from it too), so only the whole body's match is exact there.
+  Under full body a chain's weight also takes its goal in or out of the body's solve (at
+  weight 0 its hand no longer pulls the hips), so switching one chain moves the body as its
+  pull comes or goes; the whole body's switch moves nothing. One chain's IK-to-FK keeps the
+  body's warm start (the other chains hang from it too).
 - FK to IK (`match_fk_to_ik`): the rotations shown (the solved pose, blended as it is
   drawn) are written into the animated pose at the current frame: the clip's nearest frame
   when there is a clip (a key there), the skeleton's rest pose when there is none. Whole
@@ -152,3 +154,19 @@ def match_fk_to_ik(rig, chain: str | None = None) -> None:
         ch = rig.chain(name)
         if not np.array_equal(ch.target, goal):
             ch.target = goal
+
+
+def switch_ik_fk(rig, chain: str | None = None) -> float:
+    """The IK/FK switch of one chain (None: every chain): from IK (weight 0.5 or more) to FK
+    (match FK to IK, then weight 0), else from FK to IK (match IK to FK, then weight 1), so
+    the pose shown does not move. Returns the weight set."""
+    chains = _chains(rig, chain)
+    to_fk = max((ch.weight for ch in chains), default=0.0) >= 0.5
+    if to_fk:
+        match_fk_to_ik(rig, chain)
+    else:
+        match_ik_to_fk(rig, chain)
+    weight = 0.0 if to_fk else 1.0
+    for ch in chains:
+        ch.weight = weight
+    return weight
