@@ -1,0 +1,193 @@
+"""Full-body IK in the editor (issue 16), driven as a user does: the dock's switch and pull
+(undoable), a hand dragged past the arm's reach with real mouse events (the spine bends, the
+hips move, the feet stay within 1 mm), release keeps the pose, Esc and undo put back the
+pose the drag started from, anchors drawn pinned, and the IK/FK match buttons."""
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+
+import rigedit
+from rigedit.app import capture
+
+from .helpers import LEFT, drag, screen, wait_solved
+
+FEET = ("LeftFoot", "RightFoot")
+FOOT_EPS = 1e-3  # planted feet stay within 1 mm (issue 16)
+SAME_M = 1e-9  # Esc, undo and matches put the pose back to this
+SPINE = ("Spine", "Spine1", "Spine2", "Chest")
+
+
+def click(window, widget) -> None:
+    """Scroll the dock to the widget and click it where its box or text is (a check box's
+    label ends well before a wide row does)."""
+    window.properties.widget().ensureWidgetVisible(widget)
+    assert widget.isVisible() and widget.isEnabled()
+    QTest.mouseClick(widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(8, widget.height() // 2))
+
+
+def _full_body_window(make_window):
+    rig = rigedit.Rig.default()
+    rig.full_body = True
+    return make_window(rig)
+
+
+def _arm_length(rig) -> float:
+    a, b, c = (rig.world_position(j) for j in ("LeftArm", "LeftForeArm", "LeftHand"))
+    return float(np.linalg.norm(b - a) + np.linalg.norm(c - b))
+
+
+def _reach_drag(qtbot, window, release=True):
+    """Drag the left hand's target toward a point 1.25 arm lengths in front of the shoulder
+    and a little below it; returns the target where the drag left it."""
+    rig = window.rig
+    start = np.asarray(rig.chain("left_arm").target).copy()
+    shoulder = rig.world_position("LeftArm")
+    # The drag moves the target on the camera-facing plane through it: the goal is the
+    # point of that plane 1.25 arm lengths from the shoulder, forward and down from it.
+    f = window.viewport.camera_forward()
+    f = f / np.linalg.norm(f)
+    on_plane = shoulder - np.dot(shoulder - start, f) * f
+    depth = np.linalg.norm(shoulder - on_plane)
+    u = np.array([0.3, -0.4, 1.0])
+    u = u - np.dot(u, f) * f
+    goal = on_plane + u / np.linalg.norm(u) * np.sqrt((1.25 * _arm_length(rig)) ** 2 - depth**2)
+    drag(window.viewport, screen(window, start), screen(window, goal), steps=16, release=release)
+    wait_solved(qtbot, window)
+    return np.asarray(rig.chain("left_arm").target).copy()
+
+
+def _spine_turn(rig, before) -> float:
+    idx = [rig.skeleton.index(j) for j in SPINE]
+    q = rig.pose.rotations[idx]
+    return float(np.max(1.0 - np.abs(np.sum(q * before[idx], axis=1))))
+
+
+def test_the_dock_switch_and_pull_are_undoable(qtbot, window):
+    panel = window.properties.panel
+    box = panel.full_body.full_body
+    assert not window.rig.full_body and not panel.full_body.pull.isEnabled()
+    click(window, box)
+    assert window.rig.full_body and window.undo_stack.count() == 1
+    window.document.select("left_arm")
+    pull = panel.full_body.pull
+    assert pull.isEnabled() and abs(pull.value() - window.rig.chain("left_arm").pull) < 1e-12
+    pull.setValue(0.25)
+    assert window.rig.chain("left_arm").pull == 0.25 and window.undo_stack.count() == 2
+    window.undo_stack.undo()
+    assert window.rig.chain("left_arm").pull_is_default and abs(pull.value() - 0.4) < 1e-12
+    window.undo_stack.undo()
+    assert not window.rig.full_body and not box.isChecked() and not pull.isEnabled()
+    window.undo_stack.redo()
+    assert window.rig.full_body and box.isChecked()
+
+
+def test_anchors_are_drawn_pinned_while_full_body_is_on(qtbot, window):
+    gizmos = window.viewport.gizmos
+    window.viewport.sync()
+    assert gizmos.anchors == frozenset()
+    click(window, window.properties.panel.full_body.full_body)
+    window.viewport.sync()
+    assert gizmos.anchors == {"left_leg", "right_leg"}
+    window.undo_stack.undo()
+    window.viewport.sync()
+    assert gizmos.anchors == frozenset()
+
+
+def test_dragging_a_hand_past_its_reach_bends_the_spine_and_keeps_the_feet(qtbot, make_window):
+    window = _full_body_window(make_window)
+    rig = window.rig
+    feet = {f: rig.world_position(f) for f in FEET}
+    hips = rig.world_position("Hips")
+    shoulder = rig.world_position("LeftArm")
+    rest = rig.pose.rotations
+    target = _reach_drag(qtbot, window)
+    # The drag asked for more than the arm alone can give.
+    assert np.linalg.norm(target - shoulder) > 1.1 * _arm_length(rig)
+    report = window.document.reports["left_arm"]
+    assert report.reached and np.linalg.norm(rig.world_position("LeftHand") - target) <= rig.chain("left_arm").tolerance
+    assert _spine_turn(rig, rest) > 1e-4  # the spine bent
+    assert np.linalg.norm(rig.world_position("Hips") - hips) > 0.01  # and the hips moved
+    for f, p in feet.items():
+        assert np.linalg.norm(rig.world_position(f) - p) <= FOOT_EPS, f
+    assert window.undo_stack.count() == 1  # one drag, one command
+    # Release keeps the pose: a while later nothing has moved back.
+    shown = rig.world_positions()
+    capture.pump(0.3)
+    wait_solved(qtbot, window)
+    assert float(np.abs(rig.world_positions() - shown).max()) < 1e-6
+    # The viewport draws the bent body: the hand is where the projection puts it, not background.
+    img = capture.grab_window(window)
+    assert capture.distinct_colours(img, capture.viewport_rect(window)) >= capture.MIN_COLOURS
+
+
+def test_escape_during_a_full_body_drag_puts_the_pose_back(qtbot, make_window):
+    window = _full_body_window(make_window)
+    rig = window.rig
+    before = rig.world_positions()
+    target0 = np.asarray(rig.chain("left_arm").target).copy()
+    _reach_drag(qtbot, window, release=False)
+    assert float(np.abs(rig.world_positions() - before).max()) > 0.05  # the body followed live
+    QTest.keyClick(window.viewport, Qt.Key.Key_Escape)
+    QTest.mouseRelease(window.viewport, LEFT, Qt.KeyboardModifier.NoModifier)
+    np.testing.assert_array_equal(rig.chain("left_arm").target, target0)
+    wait_solved(qtbot, window)
+    qtbot.waitUntil(lambda: float(np.abs(rig.world_positions() - before).max()) < SAME_M, timeout=5000)
+    assert window.undo_stack.count() == 0
+
+
+def test_undo_of_a_full_body_drag_puts_the_pose_back(qtbot, make_window):
+    window = _full_body_window(make_window)
+    rig = window.rig
+    # A first drag, so the pose to go back to is one that history made.
+    _reach_drag(qtbot, window)
+    before = rig.world_positions()
+    s = screen(window, rig.chain("left_arm").target)
+    drag(window.viewport, s, screen(window, rig.chain("left_arm").target + np.array([0.0, 0.25, 0.0])))
+    wait_solved(qtbot, window)
+    assert float(np.abs(rig.world_positions() - before).max()) > 0.05
+    assert window.undo_stack.count() == 2
+    window.undo_stack.undo()
+    wait_solved(qtbot, window)
+    qtbot.waitUntil(lambda: float(np.abs(rig.world_positions() - before).max()) < SAME_M, timeout=5000)
+
+
+def test_the_switch_buttons_flip_ik_and_fk_without_a_pop(qtbot, make_window):
+    window = _full_body_window(make_window)
+    rig = window.rig
+    _reach_drag(qtbot, window)
+    shown = rig.world_positions()
+    panel = window.properties.panel.full_body
+    QTest.mouseClick(panel.buttons[("switch", True)], Qt.MouseButton.LeftButton)  # whole body to FK
+    assert all(rig.chain(n).weight == 0.0 for n in rig.chain_names)
+    wait_solved(qtbot, window)
+    assert float(np.abs(rig.world_positions() - shown).max()) < SAME_M
+    QTest.mouseClick(panel.buttons[("switch", True)], Qt.MouseButton.LeftButton)  # and back to IK
+    assert all(rig.chain(n).weight == 1.0 for n in rig.chain_names)
+    wait_solved(qtbot, window)
+    assert float(np.abs(rig.world_positions() - shown).max()) < SAME_M
+    # Each switch is one undo step; undoing both gives the rest pose's frame and weights back.
+    assert window.undo_stack.count() == 3
+    window.undo_stack.undo()
+    window.undo_stack.undo()
+    assert all(rig.chain(n).weight == 1.0 for n in rig.chain_names)
+    np.testing.assert_array_equal(rig.skeleton.rest_rotations, rigedit.Rig.default().skeleton.rest_rotations)
+    wait_solved(qtbot, window)
+    assert float(np.abs(rig.world_positions() - shown).max()) < SAME_M
+
+
+def test_match_ik_to_fk_for_the_selected_chain(qtbot, window):
+    rig = window.rig
+    window.document.select("left_arm")
+    start = np.asarray(rig.chain("left_arm").target).copy()
+    drag(window.viewport, screen(window, start), screen(window, start + np.array([0.1, -0.2, 0.15])))
+    wait_solved(qtbot, window)
+    assert np.linalg.norm(rig.chain("left_arm").target - start) > 0.05
+    QTest.mouseClick(window.properties.panel.full_body.buttons[("ik_to_fk", False)], Qt.MouseButton.LeftButton)
+    fk_hand = rig.skeleton.fk_matrices(rig.animated_pose())[0][rig.skeleton.index("LeftHand")]
+    np.testing.assert_allclose(rig.chain("left_arm").target, fk_hand, atol=1e-12)
+    wait_solved(qtbot, window)
+    qtbot.waitUntil(lambda: np.linalg.norm(rig.world_position("LeftHand") - fk_hand) < 1e-3, timeout=5000)
+    window.undo_stack.undo()
+    assert np.linalg.norm(rig.chain("left_arm").target - start) > 0.05
