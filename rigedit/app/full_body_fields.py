@@ -64,12 +64,10 @@ class FullBodyFields(QWidget):
         form.addRow("Match body", rows[1])
         self.full_body.toggled.connect(self._full_body_toggled)
         self.pull.valueChanged.connect(self._pull_changed)
-        document.full_body_changed.connect(lambda _on: self.show_chain(self._chain))
-        self._chain = None
 
     def show_chain(self, ch) -> None:
-        """Fill the widgets for a chain (None: no chain selected)."""
-        self._chain = ch
+        """Fill the widgets for a chain (None: no chain selected); the panel calls it on every
+        reload, the full-body switch's included."""
         block = self.full_body.blockSignals(True)
         self.full_body.setChecked(self.doc.rig.full_body)
         self.full_body.blockSignals(block)

@@ -183,6 +183,7 @@ class PropertiesPanel(QWidget):
         document.rig_replaced.connect(self.reload)
         document.selection_changed.connect(self.reload)
         document.chain_changed.connect(self._chain_changed)
+        document.full_body_changed.connect(self.reload)
         document.pose_changed.connect(self._errors_changed)
         self._commit_before_undo = CommitBeforeUndo(self)
         self.reload()
@@ -260,8 +261,13 @@ class PropertiesPanel(QWidget):
             self.limits.load(ch.joints, ch.limits)
         self.uses.show_chain(ch)
         self.full_body.show_chain(ch)
-        self.plot_label.setVisible(kind.iterations)  # the tip error after each pass
-        self.error_plot.setVisible(kind.iterations)
+        # The tip error after each pass; under full body, this chain's after each of the
+        # body's passes (which move every chain but a look-at).
+        body = self.doc.rig.full_body and not kind.aims
+        self.plot_label.setText("This chain's tip error after each whole-body pass (last solve)" if body
+                                else "Error per iteration (last solve)")
+        self.plot_label.setVisible(kind.iterations or body)
+        self.error_plot.setVisible(kind.iterations or body)
         self._show_errors()
 
     def _table_shows(self, ch) -> bool:

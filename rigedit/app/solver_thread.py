@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
 
 from rigedit import ChainSettings, Rig
+from rigedit.core import rig_full_body
 from rigedit.core.ik import registry
 
 from .body import BodyState, apply_body
@@ -159,7 +160,12 @@ class SolverWorker(QObject):
 
 
 def _error_curve(rig: Rig, name: str, report) -> tuple[float, ...] | None:
-    """The tip error after each FABRIK pass of the last solve, for the property dock's plot."""
+    """The tip error after each FABRIK pass of the last solve, for the property dock's plot;
+    under full body, the chain's own tip error after each whole-body pass (any solver: the
+    body's passes move every chain)."""
+    curve = rig_full_body.chain_curve(rig, name)
+    if curve is not None:
+        return curve
     if not registry.get(rig.chain(name).solver).iterations:
         return None
     return tuple(float(e) for e in getattr(report, "errors", ()))

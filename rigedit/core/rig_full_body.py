@@ -16,7 +16,8 @@ hand reaches about 1.4x its arm's length (benchmarks/bench_full_body.py measures
 Look-at chains are not part of the full-body solve (their joints keep the animated pose),
 nor are grounded feet's sole turns. A chain's report gives its own tip error; its `errors`
 are the whole body's pass errors (the kernel's measure, the same for every chain: never
-growing), its `iterations` the body's passes. The last solve's result is the rig's
+growing), its `iterations` the body's passes; `chain_curve` gives the chain's own tip
+error after each pass (the dock plots that). The last solve's result is the rig's
 solved_state (`FullBodySolution`): a saved full-body rig opens on it exactly, as a per-chain
 rig opens on its chains' solutions (`put_back`; the first solve takes it as its result when
 it still fits the goals, as rig_pose.placed does for a chain).
@@ -235,6 +236,7 @@ def solve_frame(rig, anim) -> dict:
     out_rot, out_trans = np.empty_like(anim_rot), np.empty_like(anim_trans)
     chain_err = np.zeros(nc)
     errors = np.empty(FULL_BODY_ITERATIONS)
+    chain_errors = np.empty((FULL_BODY_ITERATIONS, nc))
     count = 0
     saved = rig.__dict__.pop("_full_body_pending", None) if active.any() else None
     if saved is not None and _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, chain_err):
@@ -247,7 +249,7 @@ def solve_frame(rig, anim) -> dict:
         count = kernel().solve_row(
             tables.parents, anim_rot, anim_trans, warm_rot, warm_root, tables.order, tables.below, tables.child,
             tables.owner, lk, la, lb, lax, tables.kinds, tables.cs, tables.cj, goals, poles, has_pole, pulls, tols, clamps,
-            softs, mk, max_, mlo, mhi, active, FULL_BODY_ITERATIONS, out_rot, out_trans, chain_err, errors,
+            softs, mk, max_, mlo, mhi, active, FULL_BODY_ITERATIONS, out_rot, out_trans, chain_err, errors, chain_errors,
         )  # fmt: skip
         rig._full_body_warm = (out_rot, out_trans[root].copy(), tables, dict(zip(tables.names, chain_err.tolist())))
         rot, trans = blend(tables, anim_rot, anim_trans, out_rot, out_trans, weights)
@@ -266,7 +268,16 @@ def solve_frame(rig, anim) -> dict:
         else:
             reports[n] = ChainReport(n, math.nan, 0, False, ())
     rig._full_body_last = (key, rig._pose, reports)
+    rig._full_body_curves = {n: tuple(chain_errors[:count, c].tolist()) for c, n in enumerate(tables.names)}
     return reports
+
+
+def chain_curve(rig, name: str) -> tuple[float, ...] | None:
+    """A chain's own tip error after each pass of the last full-body solve (None: it was not
+    in one): what a chain's error plot shows under full body, where its report's `errors`
+    are the whole body's."""
+    curves = rig.__dict__.get("_full_body_curves")
+    return None if curves is None or not rig.full_body else curves.get(name)
 
 
 def exported(rig) -> FullBodySolution | None:
@@ -378,9 +389,10 @@ def solve_batch(rig, goals: dict, *, rotations=None, translations=None):
     cap = FULL_BODY_ITERATIONS
     out_r, out_t = np.empty_like(R), np.empty_like(T)
     err, errors, its = np.empty((rows, len(tables.names))), np.empty((rows, cap)), np.empty(rows, np.int64)
+    chain_errors = np.empty((rows, cap, len(tables.names)))
     kernel().solve_rows(
         tables.parents, R, T, R.copy(), T[:, tables.root].copy(), tables.order, tables.below, tables.child, tables.owner,
         lk, la, lb, lax, tables.kinds, tables.cs, tables.cj, G, np.repeat(poles[None], rows, axis=0), has_pole, pulls,
-        tols, clamps, softs, mk, mx, mlo, mhi, active, cap, out_r, out_t, err, errors, its,
+        tols, clamps, softs, mk, mx, mlo, mhi, active, cap, out_r, out_t, err, errors, chain_errors, its,
     )  # fmt: skip
     return out_r, out_t, err, its

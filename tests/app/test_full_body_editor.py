@@ -191,3 +191,19 @@ def test_match_ik_to_fk_for_the_selected_chain(qtbot, window):
     qtbot.waitUntil(lambda: np.linalg.norm(rig.world_position("LeftHand") - fk_hand) < 1e-3, timeout=5000)
     window.undo_stack.undo()
     assert np.linalg.norm(rig.chain("left_arm").target - start) > 0.05
+
+
+def test_the_error_plot_shows_the_selected_chains_own_error_under_full_body(qtbot, make_window):
+    window = _full_body_window(make_window)
+    panel = window.properties.panel
+    window.document.select("left_arm")  # a two-bone arm: no plot of its own with full body off
+    assert panel.error_plot.isVisibleTo(panel) and "whole-body pass" in panel.plot_label.text()
+    _reach_drag(qtbot, window)
+    report = window.document.reports["left_arm"]
+    curve = window.document.errors["left_arm"]
+    assert len(curve) == report.iterations >= 1
+    assert abs(curve[-1] - report.error) < 1e-12  # the arm's own error, not the body's sum
+    # What the plot showed before: the body's summed error, here mostly the spine's goal giving way.
+    assert report.errors[-1] - curve[-1] > 1e-3
+    click(window, panel.full_body.full_body)  # off: the arm's closed form has no passes to plot
+    assert not panel.error_plot.isVisibleTo(panel)
