@@ -203,7 +203,7 @@ def test_the_error_plot_shows_the_selected_chains_own_error_under_full_body(qtbo
     curve = window.document.errors["left_arm"]
     assert len(curve) == report.iterations >= 1
     assert abs(curve[-1] - report.error) < 1e-12  # the arm's own error, not the body's sum
-    # What the plot showed before: the body's summed error, here mostly the spine's goal giving way.
-    assert report.errors[-1] - curve[-1] > 1e-3
+    # What the plot showed before: the body's summed error, the other goals included.
+    assert report.errors[-1] - curve[-1] > 1e-4
     click(window, panel.full_body.full_body)  # off: the arm's closed form has no passes to plot
     assert not panel.error_plot.isVisibleTo(panel)
