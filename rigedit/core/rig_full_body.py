@@ -9,8 +9,9 @@ move them), so weight 0 everywhere gives the animated pose exactly. `solve_batch
 batch form: many frames' goals in one call of the kernel's solve_rows (rows in parallel).
 
 Roles and pull defaults: a chain on a leg as the chain proposer finds legs (autochains'
-Body: from the hips, or a quadruped's chest, down to the foot) is a leg, an anchor (pull 0); a FABRIK chain other chains hang from (the
-spine) is the trunk, pull TRUNK_PULL (its tip goal gives way to the limbs'); everything
+Body: from the hips, or a quadruped's chest, down to the foot, and the hub's other branches
+that reach the ground), or a gait's leg, is a leg, an anchor (pull 0); a FABRIK chain other
+chains hang from (the spine) is the trunk, pull TRUNK_PULL (its tip goal gives way to the limbs'); everything
 else (arms, a head) ARM_PULL: its root may be moved by up to ARM_PULL of its reach, so a
 hand reaches about 1.4x its arm's length (benchmarks/bench_full_body.py measures it).
 Look-at chains are not part of the full-body solve (their joints keep the animated pose),
@@ -28,6 +29,7 @@ import math
 
 import numpy as np
 
+from . import scalar_quat as sq
 from .chain import ChainReport
 from .ik import registry
 from .ik.limits import ConeLimit, HingeLimit
@@ -49,7 +51,8 @@ def default_pull(rig, name: str) -> float:
 
 
 def _roles(rig) -> dict:
-    key = tuple((n, ch.joints, ch._solver) for n, ch in rig._chains.items())
+    gait_legs = tuple(rig._gait.legs) if rig._gait is not None else ()
+    key = (tuple((n, ch.joints, ch._solver) for n, ch in rig._chains.items()), gait_legs)
     got = getattr(rig, "_full_body_roles", None)
     if got is not None and got[0] == key:
         return got[1]
@@ -61,7 +64,7 @@ def _roles(rig) -> dict:
     roles = {}
     for n, ch in rig._chains.items():
         idx = [index[j] for j in ch.joints]
-        if idx[-1] in legs and idx[0] in legs:
+        if (idx[-1] in legs and idx[0] in legs) or n in gait_legs:
             roles[n] = LEG_PULL
         elif not ch._kind.closed_form and any(_under(r, set(idx[:-1]), parents) for m, r in roots.items() if m != n):
             roles[n] = TRUNK_PULL
@@ -71,15 +74,23 @@ def _roles(rig) -> dict:
 
 def _leg_lines(rig) -> set:
     """Joints on the figure's legs as the chain proposer finds them (autochains: from every
-    hub, the hips and a quadruped's chest, down to the foot), in the rest pose."""
+    hub, the hips and a quadruped's chest, down to the foot), in the rest pose, and every
+    other branch of those hubs that reaches the ground as a leg does (limbs.leg_hubs): the
+    proposer keeps one mirrored pair of a hub's legs, an eight-legged creature has four."""
     from .autochains.body import Body
     from .autochains.figure import Figure
+    from .autochains.limbs import cut_limb, leg_hubs
 
     try:
-        body = Body(Figure(rig._skeleton, rig._skeleton.rest_pose()))
+        fig = Figure(rig._skeleton, rig._skeleton.rest_pose())
+        body = Body(fig)
+        lines = [limb.line for limbs in body.legs.values() for limb in limbs]
+        for hub, kids in leg_hubs(fig).items():
+            if hub in body.legs:
+                lines += [limb.line for c in kids if (limb := cut_limb(fig, hub, c, "leg")) is not None]
     except Exception:  # a figure the proposer cannot read: no legs by role
         return set()
-    return {j for limbs in body.legs.values() for limb in limbs for j in limb.line}
+    return {j for line in lines for j in line}
 
 
 def _under(j: int, joints: set, parents: list) -> bool:
@@ -225,6 +236,9 @@ def solve_frame(rig, anim) -> dict:
     solved = tables.solved
     # The warm start: the last solve's rotations where the solver turns joints, the
     # animated pose everywhere else (a clip moves the shoulders, fingers and toes).
+    # A clip that carries the body (a walk, a gait's path) carries the warm start's root
+    # with it: the last solve's offset from the animated root is kept, not its place, or
+    # the body would stay behind and only the anchors would drag it along.
     warm = getattr(rig, "_full_body_warm", None)
     warm_rot = anim_rot.copy()
     if warm is None or warm[2] is not tables or warm[0].shape != anim_rot.shape:
@@ -232,6 +246,10 @@ def solve_frame(rig, anim) -> dict:
     else:
         warm_rot[solved] = warm[0][solved]
         warm_root = warm[1]
+        if len(warm) > 4 and not np.array_equal(warm[4], anim_trans[root]):
+            warm_root = warm_root + (anim_trans[root] - warm[4])
+            turn = sq.qmul(tuple(anim_rot[root]), sq.qconj(tuple(warm[5])))
+            warm_rot[root] = sq.qmul(turn, tuple(warm_rot[root]))
     nc = len(tables.names)
     out_rot, out_trans = np.empty_like(anim_rot), np.empty_like(anim_trans)
     chain_err = np.zeros(nc)
@@ -241,7 +259,8 @@ def solve_frame(rig, anim) -> dict:
     saved = rig.__dict__.pop("_full_body_pending", None) if active.any() else None
     if saved is not None and _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, chain_err):
         # A saved solution put back (restore_state): this frame's result, not solved again.
-        rig._full_body_warm = (out_rot, out_trans[root].copy(), tables, dict(zip(tables.names, chain_err.tolist())))
+        rig._full_body_warm = (out_rot, out_trans[root].copy(), tables, dict(zip(tables.names, chain_err.tolist())),
+                               anim_trans[root].copy(), anim_rot[root].copy())
         rot, trans = blend(tables, anim_rot, anim_trans, out_rot, out_trans, weights)
     elif active.any():
         lk, la, lb, lax = tables.lim
@@ -251,7 +270,8 @@ def solve_frame(rig, anim) -> dict:
             tables.owner, lk, la, lb, lax, tables.kinds, tables.cs, tables.cj, goals, poles, has_pole, pulls, tols, clamps,
             softs, mk, max_, mlo, mhi, active, FULL_BODY_ITERATIONS, out_rot, out_trans, chain_err, errors, chain_errors,
         )  # fmt: skip
-        rig._full_body_warm = (out_rot, out_trans[root].copy(), tables, dict(zip(tables.names, chain_err.tolist())))
+        rig._full_body_warm = (out_rot, out_trans[root].copy(), tables, dict(zip(tables.names, chain_err.tolist())),
+                               anim_trans[root].copy(), anim_rot[root].copy())
         rot, trans = blend(tables, anim_rot, anim_trans, out_rot, out_trans, weights)
     else:
         rot, trans = anim_rot.copy(), anim_trans.copy()
