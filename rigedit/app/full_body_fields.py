@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QPushButton, QWidget
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QHBoxLayout, QPushButton, QWidget
 
 from rigedit.core.ik import registry
 
 from .document import Document
+from .uses_fields import spin
 
 PULL_STEP = 0.05
 
@@ -30,12 +31,7 @@ class FullBodyFields(QWidget):
         self.full_body.setObjectName("fullBody")
         self.full_body.setToolTip("Solve every chain's goal together: the hips and spine move as far as the chains' "
                                   "pull lets them, legs (pull 0) keep their feet on their targets")
-        self.pull = QDoubleSpinBox()
-        self.pull.setObjectName("pull")
-        self.pull.setRange(0.0, 1.0)
-        self.pull.setDecimals(3)
-        self.pull.setSingleStep(PULL_STEP)
-        self.pull.setKeyboardTracking(False)
+        self.pull = spin("pull", 0.0, 1.0, 3, PULL_STEP, "")
         self.pull.setToolTip("How much this chain's goal may move the body under full-body IK (0: an anchor, "
                              "its foot or hand stays on its target and holds the body)")
         self.buttons: dict[tuple[str, bool], QPushButton] = {}

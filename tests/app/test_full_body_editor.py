@@ -207,3 +207,29 @@ def test_the_error_plot_shows_the_selected_chains_own_error_under_full_body(qtbo
     assert report.errors[-1] - curve[-1] > 1e-4
     click(window, panel.full_body.full_body)  # off: the arm's closed form has no passes to plot
     assert not panel.error_plot.isVisibleTo(panel)
+
+
+def test_the_creature_walks_under_full_body_with_planted_feet(qtbot, make_window):
+    from .test_body_drag import FOOT_MM, SolutionLog, look_at_creature, paced_drag, settle
+
+    rig = rigedit.Rig.load(rigedit.core.rig.BUNDLED_PRESETS / "creature_gait.json")
+    rig.full_body = True
+    window = make_window(rig)
+    rig, doc, vp = window.rig, window.document, window.viewport
+    assert all(rig.chain(n).pull == 0.0 for n in rig.chain_names)  # every leg an anchor
+    window.viewport.sync()
+    assert window.viewport.gizmos.anchors == set(rig.chain_names)
+    look_at_creature(window)
+    log = SolutionLog(window)
+    start = doc.body_position()
+    a = screen(window, start)
+    b = screen(window, start + np.array([0.3, 0.0, 0.3]))
+    paced_drag(qtbot, vp, a, b, steps=30)
+    QTest.mouseRelease(vp, LEFT, Qt.KeyboardModifier.NoModifier, b.toPoint())
+    settle(qtbot, window)
+    assert np.linalg.norm(doc.body_position() - start) > 2 * rig.gait.step_length
+    np.testing.assert_allclose(rig.world_position("Body"), doc.body_position(), atol=1e-9)  # the body went along
+    assert len(log.poses) > 10
+    for serial, tips in log.poses:  # each pose puts every foot on the target it was solved for
+        if serial in log.goals:
+            assert np.all(np.linalg.norm(tips - log.goals[serial], axis=1) <= FOOT_MM)
