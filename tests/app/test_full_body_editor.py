@@ -233,3 +233,23 @@ def test_the_creature_walks_under_full_body_with_planted_feet(qtbot, make_window
     for serial, tips in log.poses:  # each pose puts every foot on the target it was solved for
         if serial in log.goals:
             assert np.all(np.linalg.norm(tips - log.goals[serial], axis=1) <= FOOT_MM)
+
+
+def test_open_after_save_shows_the_saved_full_body_pose(qtbot, make_window, tmp_path):
+    window = _full_body_window(make_window)
+    rig, doc = window.rig, window.document
+    _reach_drag(qtbot, window)
+    s = screen(window, rig.chain("left_arm").target)
+    drag(window.viewport, s, screen(window, rig.chain("left_arm").target + np.array([0.0, 0.2, 0.0])))
+    wait_solved(qtbot, window)
+    saved = rig.world_positions()
+    path = tmp_path / "reach.json"
+    assert window.save_preset(path)
+    doc.edit_chain("left_arm", "away", {"target": tuple(rig.world_position("LeftArm") + (0.2, -0.4, 0.1))})
+    wait_solved(qtbot, window)
+    assert float(np.abs(window.rig.world_positions() - saved).max()) > 0.01
+    doc.mark_saved()
+    assert window.open_preset(path)
+    wait_solved(qtbot, window)
+    assert window.rig.full_body and window.properties.panel.full_body.full_body.isChecked()
+    assert float(np.abs(window.rig.world_positions() - saved).max()) < SAME_M
