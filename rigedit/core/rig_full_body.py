@@ -21,7 +21,7 @@ growing), its `iterations` the body's passes; `chain_curve` gives the chain's ow
 error after each pass (the dock plots that). The last solve's result is the rig's
 solved_state (`FullBodySolution`): a saved full-body rig opens on it exactly, as a per-chain
 rig opens on its chains' solutions (`put_back`; the first solve takes it as its result when
-it still fits the goals, as rig_pose.placed does for a chain).
+it still fits the goals, as rig_pose.placed does for a chain, and starts from it when not).
 """
 from __future__ import annotations
 
@@ -233,23 +233,6 @@ def solve_frame(rig, anim) -> dict:
     goals = np.array(targets, dtype=np.float64)
     anim_rot, anim_trans = _anim_arrays(rig, anim)
     root = tables.root
-    solved = tables.solved
-    # The warm start: the last solve's rotations where the solver turns joints, the
-    # animated pose everywhere else (a clip moves the shoulders, fingers and toes).
-    # A clip that carries the body (a walk, a gait's path) carries the warm start's root
-    # with it: the last solve's offset from the animated root is kept, not its place, or
-    # the body would stay behind and only the anchors would drag it along.
-    warm = getattr(rig, "_full_body_warm", None)
-    warm_rot = anim_rot.copy()
-    if warm is None or warm[2] is not tables or warm[0].shape != anim_rot.shape:
-        warm_root = anim_trans[root].copy()
-    else:
-        warm_rot[solved] = warm[0][solved]
-        warm_root = warm[1]
-        if len(warm) > 4 and not np.array_equal(warm[4], anim_trans[root]):
-            warm_root = warm_root + (anim_trans[root] - warm[4])
-            turn = sq.qmul(tuple(anim_rot[root]), sq.qconj(tuple(warm[5])))
-            warm_rot[root] = sq.qmul(turn, tuple(warm_rot[root]))
     nc = len(tables.names)
     out_rot, out_trans = np.empty_like(anim_rot), np.empty_like(anim_trans)
     chain_err = np.zeros(nc)
@@ -257,12 +240,18 @@ def solve_frame(rig, anim) -> dict:
     chain_errors = np.empty((FULL_BODY_ITERATIONS, nc))
     count = 0
     saved = rig.__dict__.pop("_full_body_pending", None) if active.any() else None
+    if saved is not None and not _usable(saved, tables, anim_rot):
+        saved = None
     if saved is not None and _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, chain_err):
         # A saved solution put back (restore_state): this frame's result, not solved again.
         rig._full_body_warm = (out_rot, out_trans[root].copy(), tables, dict(zip(tables.names, chain_err.tolist())),
                                anim_trans[root].copy(), anim_rot[root].copy())
         rot, trans = blend(tables, anim_rot, anim_trans, out_rot, out_trans, weights)
     elif active.any():
+        if saved is not None:  # it no longer fits the goals: the start of their solve, as the saved rig's would be
+            rig._full_body_warm = (np.asarray(saved.rotations, dtype=np.float64), np.asarray(saved.root, dtype=np.float64),
+                                   tables, dict(saved.errors), anim_trans[root].copy(), anim_rot[root].copy())
+        warm_rot, warm_root = _warm_start(rig, tables, anim_rot, anim_trans)
         lk, la, lb, lax = tables.lim
         mk, max_, mlo, mhi = tables.mid
         count = kernel().solve_row(
@@ -300,6 +289,26 @@ def chain_curve(rig, name: str) -> tuple[float, ...] | None:
     return None if curves is None or not rig.full_body else curves.get(name)
 
 
+def _warm_start(rig, tables, anim_rot, anim_trans):
+    """(rotations, root translation) the solve starts from: the last solve's rotations where
+    the solver turns joints, the animated pose everywhere else (a clip moves the shoulders,
+    fingers and toes). A clip that carries the body (a walk, a gait's path) carries the
+    start's root with it: the last solve's offset from the animated root is kept, not its
+    place, or the body would stay behind and only the anchors would drag it along."""
+    root = tables.root
+    warm = getattr(rig, "_full_body_warm", None)
+    warm_rot = anim_rot.copy()
+    if warm is None or warm[2] is not tables or warm[0].shape != anim_rot.shape:
+        return warm_rot, anim_trans[root].copy()
+    warm_rot[tables.solved] = warm[0][tables.solved]
+    warm_root = warm[1]
+    if not np.array_equal(warm[4], anim_trans[root]):
+        warm_root = warm_root + (anim_trans[root] - warm[4])
+        turn = sq.qmul(tuple(anim_rot[root]), sq.qconj(tuple(warm[5])))
+        warm_rot[root] = sq.qmul(turn, tuple(warm_rot[root]))
+    return warm_rot, warm_root
+
+
 def exported(rig) -> FullBodySolution | None:
     """The last full-body result as data (None: never solved with full body on)."""
     pending = rig.__dict__.get("_full_body_pending")
@@ -312,8 +321,8 @@ def exported(rig) -> FullBodySolution | None:
 
 
 def put_back(rig, saved: FullBodySolution | None) -> None:
-    """The next full-body solve takes `saved` as its result if it fits (see _fits); None
-    forgets the full-body warm start."""
+    """The next full-body solve takes `saved` as its result if it fits its goals (_fits),
+    else starts from it; None forgets the full-body warm start."""
     rig.__dict__.pop("_full_body_warm", None)
     rig.__dict__.pop("_full_body_last", None)
     if saved is None:
@@ -322,18 +331,23 @@ def put_back(rig, saved: FullBodySolution | None) -> None:
         rig._full_body_pending = saved
 
 
-def _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, chain_err) -> bool:
-    """Whether a saved solution fits this frame: the rig's shape, unit rotations, the same
-    chains, and each chain's tip as far from its goal as the saved error says (FIT_M, as a
-    chain's saved solution must: a goal or bone edited in the file since is a refit). Fills
-    the outputs (solved joints from the saved rotations, the rest animated) when it does."""
+def _usable(saved, tables, anim_rot) -> bool:
+    """A saved solution of this rig's shape: one unit rotation per joint, a root, finite,
+    an error for each chain of the solve."""
     rot, root = np.asarray(saved.rotations, dtype=np.float64), np.asarray(saved.root, dtype=np.float64)
     if rot.shape != anim_rot.shape or root.shape != (3,) or set(saved.errors) != set(tables.names):
         return False
     if not (np.isfinite(rot).all() and np.isfinite(root).all()):
         return False
-    if not np.all(np.abs(np.einsum("ij,ij->i", rot, rot) - 1.0) <= 2e-9):
-        return False
+    return bool(np.all(np.abs(np.einsum("ij,ij->i", rot, rot) - 1.0) <= 2e-9))
+
+
+def _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, chain_err) -> bool:
+    """Whether a usable saved solution fits this frame: each chain's tip as far from its
+    goal as the saved error says (FIT_M, as a chain's saved solution must; a goal or bone
+    edited since makes it the next solve's start instead). Fills the outputs (solved joints
+    from the saved rotations, the rest animated) as it checks."""
+    rot, root = np.asarray(saved.rotations, dtype=np.float64), np.asarray(saved.root, dtype=np.float64)
     out_rot[:] = anim_rot
     out_rot[tables.solved] = rot[tables.solved]
     out_trans[:] = anim_trans
