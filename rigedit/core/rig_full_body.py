@@ -31,7 +31,6 @@ import numpy as np
 
 from . import scalar_quat as sq
 from .chain import ChainReport
-from .ik import registry
 from .ik.limits import ConeLimit, HingeLimit
 from .rig_pose import FIT_M, FullBodySolution
 from .skeleton import Pose
