@@ -10,6 +10,7 @@ from PySide6.QtTest import QTest
 
 import rigedit
 from rigedit.app import capture
+from rigedit.app.viewport.gizmos import ANCHOR_SCALE, anchor_lines
 
 from .helpers import LEFT, drag, screen, wait_solved
 
@@ -87,9 +88,16 @@ def test_anchors_are_drawn_pinned_while_full_body_is_on(qtbot, window):
     gizmos = window.viewport.gizmos
     window.viewport.sync()
     assert gizmos.anchors == frozenset()
+    lines = len(gizmos.lines.pos)
     click(window, window.properties.panel.full_body.full_body)
     window.viewport.sync()
     assert gizmos.anchors == {"left_leg", "right_leg"}
+    # Each anchor's pin is drawn: its plate, diagonals and pin, under its target sphere.
+    pin = anchor_lines(np.zeros(3), 1.0)
+    assert len(gizmos.lines.pos) == lines + 2 * len(pin)
+    foot = np.asarray(window.rig.chain("left_leg").target)
+    drawn = np.asarray(gizmos.lines.pos, dtype=np.float64)
+    assert np.min(np.linalg.norm(drawn - (foot + (0.0, 0.5 * ANCHOR_SCALE * gizmos.radius, 0.0)), axis=1)) < 1e-6
     window.undo_stack.undo()
     window.viewport.sync()
     assert gizmos.anchors == frozenset()
