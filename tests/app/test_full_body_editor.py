@@ -261,3 +261,31 @@ def test_open_after_save_shows_the_saved_full_body_pose(qtbot, make_window, tmp_
     wait_solved(qtbot, window)
     assert window.rig.full_body and window.properties.panel.full_body.full_body.isChecked()
     assert float(np.abs(window.rig.world_positions() - saved).max()) < SAME_M
+
+
+def test_fk_to_ik_keys_the_clip_frame_and_undo_puts_it_back(qtbot, window):
+    from rigedit.core.clip import Clip
+
+    rig, doc = window.rig, window.document
+    rest = rig.skeleton.rest_pose()
+    doc.set_clip(Clip(np.tile(rest.rotations, (5, 1, 1)), np.tile(rest.translations, (5, 1, 1)), 0.1))
+    doc.set_time(0.2)
+    wait_solved(qtbot, window)
+    doc.select("left_arm")
+    start = np.asarray(rig.chain("left_arm").target).copy()
+    drag(window.viewport, screen(window, start), screen(window, start + np.array([0.1, -0.15, 0.2])))
+    wait_solved(qtbot, window)
+    shown = rig.world_positions()
+    before = rig.clip.rotations.copy()
+    click(window, window.properties.panel.full_body.buttons[("fk_to_ik", False)])
+    arm = [rig.skeleton.index(j) for j in ("LeftArm", "LeftForeArm")]
+    changed = np.any(rig.clip.rotations != before, axis=2)
+    assert changed[2, arm].all() and changed.sum() == len(arm)  # the arm's joints, at frame 2 only
+    doc.edit_chain("left_arm", "FK", {"weight": 0.0})  # the switch to FK: no pop
+    wait_solved(qtbot, window)
+    assert float(np.abs(rig.world_positions() - shown).max()) < SAME_M
+    window.undo_stack.undo()
+    window.undo_stack.undo()
+    np.testing.assert_array_equal(rig.clip.rotations, before)
+    wait_solved(qtbot, window)
+    assert float(np.abs(rig.world_positions() - shown).max()) < SAME_M
