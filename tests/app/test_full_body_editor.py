@@ -289,3 +289,21 @@ def test_fk_to_ik_keys_the_clip_frame_and_undo_puts_it_back(qtbot, window):
     np.testing.assert_array_equal(rig.clip.rotations, before)
     wait_solved(qtbot, window)
     assert float(np.abs(rig.world_positions() - shown).max()) < SAME_M
+
+
+def test_dragging_the_head_leans_the_body_with_the_feet_kept(qtbot, make_window):
+    window = _full_body_window(make_window)
+    rig = window.rig
+    feet = {f: rig.world_position(f) for f in FEET}
+    hips = rig.world_position("Hips")
+    head = np.asarray(rig.chain("spine").target).copy()
+    drag(window.viewport, screen(window, head), screen(window, head + np.array([0.0, -0.15, 0.2])))
+    wait_solved(qtbot, window)
+    moved = np.asarray(rig.chain("spine").target) - head
+    assert np.linalg.norm(moved) > 0.1
+    neck = rig.world_position("Neck") - head
+    assert np.dot(neck, moved) / np.linalg.norm(moved) > 0.5 * np.linalg.norm(moved)  # the head went most of the way
+    assert np.linalg.norm(rig.world_position("Hips") - hips) > 0.02  # the body followed
+    for f, p in feet.items():
+        assert np.linalg.norm(rig.world_position(f) - p) <= FOOT_EPS, f
+    assert window.undo_stack.count() == 1
