@@ -74,6 +74,7 @@ class MainWindow(QMainWindow):
         self.document.goals_changed.connect(self.post_goals)
         self.document.rig_replaced.connect(self._post_rig)
         self.document.animation_changed.connect(self._post_rig)
+        self.document.restart_solver.connect(self._post_rig)
         self.document.path_changed.connect(self._update_title)
         self.document.modified_changed.connect(self.setWindowModified)
         self.document.rig_replaced.connect(self.viewport.reset_camera)
@@ -106,7 +107,8 @@ class MainWindow(QMainWindow):
 
     def goals(self) -> Goals:
         doc = self.document
-        return Goals(doc.generation, doc.goals(), doc.selected, doc.rig.time, self.posted_serial, doc.body_goal)
+        return Goals(doc.generation, doc.goals(), doc.selected, doc.rig.time, self.posted_serial, doc.body_goal,
+                     doc.rig.full_body)
 
     def post_goals(self) -> None:
         self.posted_serial += 1
