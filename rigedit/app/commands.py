@@ -1,4 +1,5 @@
-"""Undo commands: an edit of a chain sets some of its settings; a body drag moves the root."""
+"""Undo commands: an edit of a chain sets some of its settings; a body drag moves the root;
+a clip edit (a lint repair) swaps the clip."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
@@ -64,3 +65,20 @@ class MoveBodyCommand(QUndoCommand):
 
     def undo(self) -> None:
         self.doc._apply_body(self.old, replant=True)
+
+
+class EditClipCommand(QUndoCommand):
+    """The clip under the IK replaced by an edited one (a lint repair). Clips are swapped,
+    not copied: undo puts the very arrays back, so the clip is restored exactly."""
+
+    def __init__(self, doc: "Document", text: str, old, new) -> None:
+        super().__init__(text)
+        self.doc = doc
+        self.old = old
+        self.new = new
+
+    def redo(self) -> None:
+        self.doc._apply_clip(self.new)
+
+    def undo(self) -> None:
+        self.doc._apply_clip(self.old)

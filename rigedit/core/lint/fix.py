@@ -34,6 +34,8 @@ from .findings import Finding, runs
 from .pole_flip import bend_angle, bend_direction, usual_side, world_bend
 from .slides import flat_frames
 
+# The kinds fix_clip re-solves; the others are reported, not repaired.
+REPAIRED_KINDS = ("pole_flip", "knee_pop", "foot_slide")
 EASE_S = 0.15
 SOFTNESS = 0.02  # leg lengths of reach that soft IK eases
 REACH_CLAMP = 0.999
@@ -96,7 +98,7 @@ class _Work:
 def fix_clip(report) -> FixResult:
     """The clip with `report`'s pole flips, knee pops and foot slides repaired."""
     w = _Work(report)
-    order = {"pole_flip": 0, "knee_pop": 1, "foot_slide": 2}
+    order = {kind: i for i, kind in enumerate(REPAIRED_KINDS)}
     for f in sorted(report.findings, key=lambda f: (order.get(f.kind, 3), f.frame_start)):
         limb = w.limbs.get(f.chain)
         if f.kind == "pole_flip" and limb is not None:
