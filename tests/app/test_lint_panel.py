@@ -230,3 +230,64 @@ def test_fix_all_leaves_what_it_does_not_repair(qtbot, opened):
     # Only the reference frame is left: the flip's rotation jumps went with it.
     assert [(f.kind, f.frame_start) for f in window.lint.findings] == [("discontinuity", 0)]
     assert not panel.fix_all_button.isEnabled()
+
+
+def test_hovering_a_mark_says_what_it_is(qtbot, opened):
+    window, frames = opened
+    plot = window.timeline_dock.widget().plot
+    vp = plot.viewport()
+    for t in (frame_time(window, 0.5 * (frames[0] + frames[-1])), 0.5 * window.rig.clip.duration):
+        QTest.mouseMove(vp, lane_point(window, t).toPoint())
+        qtbot.wait(40)  # pyqtgraph sends hover events at most every few milliseconds
+        QTest.mouseMove(vp, (lane_point(window, t) + QPointF(0.4, 0)).toPoint())
+        qtbot.wait(40)
+        if t < 0.5 * window.rig.clip.duration:
+            tip = plot.lint_marks.toolTip()
+            assert "pole_flip" in tip and f"{frames[0]}–{frames[-1]}" in tip and LEG in tip
+        else:
+            assert plot.lint_marks.toolTip() == ""
+
+
+def test_findings_group_and_sort(qtbot, opened):
+    window, frames = opened
+    panel = panel_of(window)
+    tree = panel.tree
+    panel.group.setCurrentIndex(panel.group.findData("kind"))
+    groups = {tree.topLevelItem(i).text(0): tree.topLevelItem(i) for i in range(tree.topLevelItemCount())}
+    kinds = {f.kind for f in window.lint.findings}
+    assert set(groups) == {f"{k} ({sum(f.kind == k for f in window.lint.findings)})" for k in kinds}
+    flip = next(g for name, g in groups.items() if name.startswith("pole_flip"))
+    assert flip.child(0).data(0, Qt.ItemDataRole.UserRole) == flip_index(window, frames)
+    # A group row selected is its findings: Fix selected has a flip to repair.
+    tree.clearSelection()
+    flip.setSelected(True)
+    assert panel.selected_indices() == [flip_index(window, frames)] and panel.fix_selected_button.isEnabled()
+
+    panel.group.setCurrentIndex(panel.group.findData("none"))
+    header = tree.header()
+    QTest.mouseClick(header.viewport(), LEFT, NO_MOD, header.rect().topLeft() + QPointF(header.sectionPosition(0) + 10, 5).toPoint())
+    ranks = [{"info": 0, "warning": 1, "error": 2}[tree.topLevelItem(i).text(0)] for i in range(tree.topLevelItemCount())]
+    assert ranks in (sorted(ranks), sorted(ranks, reverse=True)) and len(set(ranks)) > 1
+    QTest.mouseClick(header.viewport(), LEFT, NO_MOD, header.rect().topLeft() + QPointF(header.sectionPosition(0) + 10, 5).toPoint())
+    again = [{"info": 0, "warning": 1, "error": 2}[tree.topLevelItem(i).text(0)] for i in range(tree.topLevelItemCount())]
+    assert again == ranks[::-1]
+
+
+def test_the_rigs_own_chains_and_limits_are_linted_as_lint_rig_does(qtbot, capsys, walk, walk_window, tmp_path):
+    """A cone limit on the left knee: the panel's findings are `rigedit lint CLIP --rig PRESET`'s."""
+    import json
+
+    from rigedit.cli import main
+    from rigedit.core.ik.limits import ConeLimit
+
+    rig = imported_rig(walk.skeleton, walk.clip)
+    rig.chain(LEG).limits = {"LeftLeg": ConeLimit(max_deg=40.0)}
+    rig.save(tmp_path / "limited.json")
+    assert walk_window.open_preset(tmp_path / "limited.json")
+    capsys.readouterr()
+    assert main(["lint", str(CMU), "--rig", str(tmp_path / "limited.json"), "--json"]) == 0
+    cli = [(f["kind"], f["chain"], f["joint"], f["frame_start"], f["frame_end"], f["severity"])
+           for f in json.loads(capsys.readouterr().out)["findings"]]
+    shown = [(f.kind, f.chain, f.joint, f.frame_start, f.frame_end, f.severity) for f in walk_window.lint.findings]
+    assert any(k == "limit" for k, *_ in shown) and shown == cli
+    assert len(panel_of(walk_window).rows()) == len(shown)
