@@ -66,6 +66,13 @@ class _Item(QTreeWidgetItem):
         return a < b
 
 
+def _button(text: str, name: str, tip: str) -> QPushButton:
+    b = QPushButton(text)
+    b.setObjectName(name)
+    b.setToolTip(tip)
+    return b
+
+
 def _group_of(f: Finding, by: str) -> str:
     if by == "chain":
         return f.chain or (f.joint and f"joint {f.joint}") or "whole figure"
@@ -81,18 +88,12 @@ class LintPanel(QWidget):
         self.note = ""  # what the last repair did, shown until the next run
         self._syncing = False  # the list follows the state: no selection echoed back
 
-        self.run_button = QPushButton("Lint")
-        self.run_button.setObjectName("lintRun")
-        self.run_button.setToolTip("Check the clip for pole flips, knee pops, foot slides, joints past their limits\n"
-                                   "and jumps, with the rig's chains and limits (Ctrl+L)")
-        self.fix_selected_button = QPushButton("Fix selected")
-        self.fix_selected_button.setObjectName("lintFixSelected")
-        self.fix_selected_button.setToolTip("Re-solve the selected pole flips, knee pops and foot slides over their frames,\n"
-                                            "leaving every other frame as it was (one undo step)")
-        self.fix_all_button = QPushButton("Fix all")
-        self.fix_all_button.setObjectName("lintFixAll")
-        self.fix_all_button.setToolTip("Re-solve every pole flip, knee pop and foot slide (one undo step);\n"
-                                       "limits and jumps are reported, not repaired")
+        self.run_button = _button("Lint", "lintRun", "Check the clip for pole flips, knee pops, foot slides, joints past "
+                                  "their limits\nand jumps, with the rig's chains and limits (Ctrl+L)")
+        self.fix_selected_button = _button("Fix selected", "lintFixSelected", "Re-solve the selected pole flips, knee pops and "
+                                           "foot slides over their frames,\nleaving every other frame as it was (one undo step)")
+        self.fix_all_button = _button("Fix all", "lintFixAll", "Re-solve every pole flip, knee pop and foot slide (one undo "
+                                      "step);\nlimits and jumps are reported, not repaired (Ctrl+Shift+L)")
         self.group = QComboBox()
         self.group.setObjectName("lintGroup")
         for key, label in GROUPS:

@@ -132,6 +132,8 @@ class TimelinePanel(QWidget):
         self._connect()
         self._hook_gizmo_drags(window.viewport.drag)
         self._show_running(False)
+        if self.timeline == Timeline():  # as _rebind: a rig opened from the command line is fitted too
+            self._fit_to_clip()
         self.redraw()
         self._drive(self.time)
 

@@ -291,3 +291,16 @@ def test_the_rigs_own_chains_and_limits_are_linted_as_lint_rig_does(qtbot, capsy
     shown = [(f.kind, f.chain, f.joint, f.frame_start, f.frame_end, f.severity) for f in walk_window.lint.findings]
     assert any(k == "limit" for k, *_ in shown) and shown == cli
     assert len(panel_of(walk_window).rows()) == len(shown)
+
+
+def test_a_window_made_on_a_saved_take_fits_the_timeline_to_its_clip(make_window, faulted):
+    """As File > Open does (`rigedit take.json` makes the window on the loaded rig): every
+    mark is inside the timeline's range."""
+    path, _ = faulted
+    window = make_window(Rig.load(path))
+    timeline = window.timeline_dock.widget().timeline
+    clip = window.rig.clip
+    assert (timeline.start, timeline.end) == pytest.approx((0.0, clip.duration))
+    assert timeline.frame_rate == pytest.approx(clip.frame_rate)
+    assert window.lint.findings and all(m.end <= clip.duration + clip.frame_time
+                                        for m in window.timeline_dock.widget().plot.lint_marks.marks)
