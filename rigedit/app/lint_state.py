@@ -18,7 +18,7 @@ import time
 from PySide6.QtCore import QObject, Signal
 
 from rigedit.core.lint import Finding
-from rigedit.core.lint.fix import REPAIRED_KINDS, fix_clip
+from rigedit.core.lint.fix import REPAIRED_KINDS, fix_clip, same_finding
 from rigedit.core.lint.of_rig import lint_rig
 
 # Severity colours (RGB), shared by the panel and the timeline: red errors, amber warnings, blue info.
@@ -123,6 +123,8 @@ class LintState(QObject):
         if not chosen:
             return None
         result = fix_clip(dataclasses.replace(report, findings=chosen))
+        # New is what the clip did not have before, among all its findings, not the chosen only.
+        result.introduced = [g for g in result.after.findings if not any(same_finding(f, g) for f in report.findings)]
         if not result.changed.any():
             return result
         what = chosen[0].kind if len(chosen) == 1 else f"{len(chosen)} findings"

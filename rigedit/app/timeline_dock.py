@@ -6,6 +6,9 @@ on `window.undo_stack`, one per key edit, and drives the rig at the playhead: ea
 chain's weight, target and pole go in as live settings (no undo step: scrubbing is not an
 edit) and the document's time moves the clip under the IK; the solver thread follows.
 
+Lint findings (window.lint, lint_state.py) are marked over their frames; a click on a mark
+selects the finding, and selecting one (here or in the Lint dock) moves the playhead to it.
+
 Auto-key: with it on, finishing a target or pole drag in the viewport keys that value at the
 playhead (updating a key already there), in one undo step with the move.
 """

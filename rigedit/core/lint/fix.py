@@ -115,13 +115,14 @@ def fix_clip(report) -> FixResult:
 
     # The output is written with its Euler curves unwrapped, so the second lint has no wraps.
     after = lint_clip(m.skeleton, clip, report.chains, limits=report.limits)
-    remaining = [f for f in report.findings if any(_same(f, g) for g in after.findings)]
-    repaired = [f for f in report.findings if not any(_same(f, g) for g in after.findings)]
-    introduced = [g for g in after.findings if not any(_same(f, g) for f in report.findings)]
+    remaining = [f for f in report.findings if any(same_finding(f, g) for g in after.findings)]
+    repaired = [f for f in report.findings if not any(same_finding(f, g) for g in after.findings)]
+    introduced = [g for g in after.findings if not any(same_finding(f, g) for f in report.findings)]
     return FixResult(clip, repaired, remaining, introduced, w.changed, after)
 
 
-def _same(f: Finding, g: Finding) -> bool:
+def same_finding(f: Finding, g: Finding) -> bool:
+    """The same problem in two lints: kind, place and cause, overlapping frames."""
     return (f.kind, f.chain, f.joint, f.cause) == (g.kind, g.chain, g.joint, g.cause) and f.frame_start <= g.frame_end and g.frame_start <= f.frame_end
 
 
