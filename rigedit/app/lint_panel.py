@@ -278,7 +278,11 @@ class LintPanel(QWidget):
         return self._fix(None)
 
     def _fix(self, indices) -> bool:
-        result = self.lint.fix(indices)
+        try:
+            result = self.lint.fix(indices)
+        except ValueError as e:  # the clip cannot be linted or solved: say so, change nothing
+            self.window_.statusBar().showMessage(f"Fix: {e}", 10_000)
+            return False
         if result is None or not result.changed.any():
             note = "Nothing to fix: Fix re-solves pole flips, knee pops and foot slides; limits and jumps are reported only."
             self.summary.setText(f"{self.summary.text()}\n{note}")
