@@ -158,15 +158,16 @@ class LintPanel(QWidget):
             by = self.group.currentData()
             groups: dict[str, _Item] = {}
             for i, f in enumerate(lint.findings):
-                parent = self.tree
-                if by != "none":
-                    name = _group_of(f, by)
-                    parent = groups.get(name) or groups.setdefault(name, self._group_item(name, by))
-                parent_item = parent if isinstance(parent, QTreeWidgetItem) else None
                 item = self._row(i, f)
-                (parent_item.addChild(item) if parent_item is not None else self.tree.addTopLevelItem(item))
+                if by == "none":
+                    self.tree.addTopLevelItem(item)
+                    continue
+                name = _group_of(f, by)
+                if name not in groups:
+                    groups[name] = self._group_item(name, by)
+                groups[name].addChild(item)
             for name, g in groups.items():
-                g.setText(0 if by != "severity" else SEVERITY_COL, f"{name} ({g.childCount()})")
+                g.setText(0, f"{name} ({g.childCount()})")
             self.tree.setRootIsDecorated(by != "none")
             self.tree.expandAll()
         finally:

@@ -255,7 +255,9 @@ def test_findings_group_and_sort(qtbot, opened):
     panel.group.setCurrentIndex(panel.group.findData("kind"))
     groups = {tree.topLevelItem(i).text(0): tree.topLevelItem(i) for i in range(tree.topLevelItemCount())}
     kinds = {f.kind for f in window.lint.findings}
+    assert tree.topLevelItemCount() == len(kinds) > 1
     assert set(groups) == {f"{k} ({sum(f.kind == k for f in window.lint.findings)})" for k in kinds}
+    assert sum(g.childCount() for g in groups.values()) == len(window.lint.findings)
     flip = next(g for name, g in groups.items() if name.startswith("pole_flip"))
     assert flip.child(0).data(0, Qt.ItemDataRole.UserRole) == flip_index(window, frames)
     # A group row selected is its findings: Fix selected has a flip to repair.
