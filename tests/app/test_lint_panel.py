@@ -222,7 +222,7 @@ def test_fix_selected_repairs_the_flip_and_undo_brings_the_clip_back(qtbot, open
 
 
 def test_fix_all_leaves_what_it_does_not_repair(qtbot, opened):
-    window, frames = opened
+    window, _ = opened
     panel = panel_of(window)
     QTest.mouseClick(panel.fix_all_button, LEFT)
     kinds = {f.kind for f in window.lint.findings}
