@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QComboBox
 
 from rigedit.app.capture import image_array
 from rigedit.app.lint_state import SEVERITY_RGB
@@ -191,7 +192,7 @@ def test_a_click_on_the_row_goes_there_and_selects_the_chain(qtbot, opened):
     QTest.mouseClick(tree.viewport(), LEFT, NO_MOD, rect.center())
     assert window.rig.time == pytest.approx(frame_time(window, frames[0]), abs=1e-9)
     assert window.document.selected == LEG
-    assert window.properties.findChild(type(window.properties.panel.chain_selector), "chainSelector").currentText() == LEG
+    assert window.findChild(QComboBox, "chainSelector").currentText() == LEG
     assert window.timeline_dock.widget().plot.lint_marks.selected == i
 
 
@@ -306,3 +307,18 @@ def test_a_window_made_on_a_saved_take_fits_the_timeline_to_its_clip(make_window
     assert timeline.frame_rate == pytest.approx(clip.frame_rate)
     assert window.lint.findings and all(m.end <= clip.duration + clip.frame_time
                                         for m in window.timeline_dock.widget().plot.lint_marks.marks)
+
+
+def test_the_lint_button_lints_again_after_a_limit_is_set(qtbot, opened):
+    """Editing a chain does not re-lint by itself (Lint does): a 40 degree knee cone set in
+    the property dock's data shows up when the Lint button is pressed."""
+    from rigedit.core.ik.limits import ConeLimit
+
+    window, _ = opened
+    assert not [f for f in window.lint.findings if f.kind == "limit"]
+    assert window.document.edit_chain(LEG, "limit", {"limits": {"LeftLeg": ConeLimit(max_deg=40.0)}})
+    assert not [f for f in window.lint.findings if f.kind == "limit"]
+    QTest.mouseClick(panel_of(window).run_button, LEFT)
+    limits = [f for f in window.lint.findings if f.kind == "limit"]
+    assert limits and {(f.chain, f.joint) for f in limits} == {(LEG, "LeftLeg")}
+    assert len(window.timeline_dock.widget().plot.lint_marks.marks) == len(window.lint.findings)
