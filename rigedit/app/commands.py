@@ -1,5 +1,6 @@
 """Undo commands: an edit of a chain sets some of its settings; a body drag moves the root;
-the full-body switch; an IK/FK match (a snapshot of what it changed, before and after)."""
+the full-body switch; an IK/FK match (a snapshot of what it changed, before and after);
+a clip edit (a lint repair) swaps the clip."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
@@ -102,3 +103,20 @@ class MatchCommand(QUndoCommand):
 
     def undo(self) -> None:
         self.doc._apply_snapshot(self.before)
+
+
+class EditClipCommand(QUndoCommand):
+    """The clip under the IK replaced by an edited one (a lint repair). Clips are swapped,
+    not copied: undo puts the very arrays back, so the clip is restored exactly."""
+
+    def __init__(self, doc: "Document", text: str, old, new) -> None:
+        super().__init__(text)
+        self.doc = doc
+        self.old = old
+        self.new = new
+
+    def redo(self) -> None:
+        self.doc._apply_clip(self.new)
+
+    def undo(self) -> None:
+        self.doc._apply_clip(self.old)

@@ -30,7 +30,7 @@ from rigedit import ChainReport, ChainSettings, Rig
 from rigedit.core import rig_match
 
 from .body import BodyJoint, BodyState, apply_body, body_state, root_of
-from .commands import EditChainCommand, MatchCommand, MoveBodyCommand, SetFullBodyCommand
+from .commands import EditChainCommand, EditClipCommand, MatchCommand, MoveBodyCommand, SetFullBodyCommand
 
 # IK/FK matching (core/rig_match.py): what each of the dock's buttons does, by name.
 MATCHES = {
@@ -59,6 +59,9 @@ class Document(QObject):
     path_changed = Signal()
     modified_changed = Signal(bool)
     animation_changed = Signal()  # a new clip (the solver needs a fresh rig copy)
+    # The clip's frames edited, its length and rate kept (a lint repair, its undo): the solver
+    # needs a fresh rig copy, the timeline keeps its range.
+    clip_edited = Signal()
     body_changed = Signal()  # the body (root joint) moved
     time_changed = Signal(float)
     full_body_changed = Signal(bool)
@@ -153,6 +156,23 @@ class Document(QObject):
         self._rig.clip = clip
         self.body_goal = None  # the fresh rig copy the solver is handed has the body
         self.animation_changed.emit()
+        self.goals_changed.emit()
+
+    def edit_clip(self, text: str, clip) -> None:
+        """One undoable replacement of the clip under the IK by an edit of it (a lint
+        repair: the same joints, frames and rate); ValueError otherwise, before anything is pushed."""
+        old = self._rig.clip
+        if old is None or clip.rotations.shape != old.rotations.shape or clip.frame_time != old.frame_time:
+            raise ValueError("an edited clip must keep the clip's joints, frames and frame rate")
+        self.undo_stack.push(EditClipCommand(self, text, old, clip))
+
+    def _apply_clip(self, clip) -> None:
+        """Used by the undo command: unlike set_clip, a preset's own clip stays its own."""
+        own = getattr(self._rig, "clip_in_preset", False)
+        self._rig.clip = clip
+        self._rig.clip_in_preset = own
+        self.body_goal = None  # the fresh rig copy the solver is handed has the body
+        self.clip_edited.emit()
         self.goals_changed.emit()
 
     # --- the body (root joint), dragged by the body handle -----------------------------------
