@@ -67,3 +67,18 @@ def test_a_clip_without_legs_is_refused_and_the_rig_kept(window, errors):
     _, text = errors[0]
     assert "RiggedSimple.glb" in text and "no left and right legs" in text
     assert rig.clip is None and window.undo_stack.count() == 0
+
+
+def test_undo_gives_a_scene_its_own_clip_back(make_window, errors):
+    """The walk scene's clip is saved inside its preset; after a retarget and its undo it
+    still is (a retargeted clip, like an import, is saved beside the preset)."""
+    from rigedit.core.rig import BUNDLED_PRESETS, Rig
+
+    window = make_window(Rig.load(BUNDLED_PRESETS / "uneven_ground_walk.json"))
+    rig = window.rig
+    own = rig.clip
+    assert rig.clip_in_preset
+    assert window.retargeter.retarget_file(WALK), errors
+    assert rig.clip is not own and not rig.clip_in_preset
+    window.undo_stack.undo()
+    assert rig.clip is own and rig.clip_in_preset
