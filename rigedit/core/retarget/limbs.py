@@ -11,32 +11,42 @@ kernel (core/ik two_bone_ik_batch, all frames in one call).
   just enough on that frame: the knee bends at least as much as the source's.
 - The pole is the source limb's bend plane, turned into the target's facing: knees and
   elbows bend as the source's do. A straight source limb (CMU's knees in mid-stance) keeps
-  the side of the last frame that had a clear bend (_bend says when a bend is the limb's own).
-- Each bone turns by the shortest arc onto the solution (bake's write-back), and the tip
-  keeps the world rotation the transfer gave it (the foot stays flat on the ground).
+  the side of the last frame clearly bent (_bend says when a bend is the limb's own).
+- The limb is written back as a hinge, the way riggers build knees and elbows: the upper
+  bone is twisted about itself so that the limb's bend plane is the one it bends in in the
+  target's reference pose (its hinge axis, the plane's normal, as a preset's hinge limit
+  has it), so the knee or elbow turns about that axis only; a limb straight in the
+  reference pose takes the axis square to the bone and its pole side. The tip keeps the
+  world rotation the transfer gave it (the foot stays flat on the ground).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..bake import turn_bones_toward
 from ..clip import Clip
 from ..clip_goals import STRAIGHT_REL
 from ..ik import two_bone_ik_batch
 from ..lint.fix import DEFINED_BEND_DEG
+
+# A limb bent this much or more bends in its own plane (see _bend). Ten degrees: an elbow
+# passing straight in the Bandai walk turns its plane by 90 degrees while under one degree,
+# and eases back into a plane of its own by ten.
+OWN_BEND_DEG = 10.0
 from ..skeleton import Pose
 from ..transforms import quat_conj, quat_mul, quat_normalize, quat_rotate
-from .roles import LEGS, UP, Roles
+from .mapping import axes_rotation
+from .roles import ARMS, LEGS, UP, Roles
 from .transfer import Placement, set_world_position
 
 
 def _bend(pos: np.ndarray, quat: np.ndarray, sk, joints: list[int]) -> np.ndarray | None:
     """Unit bend direction (frames, 3) of a source limb in world; None if it is never bent.
 
-    A frame bent at least DEFINED_BEND_DEG (lint's) has its own plane. One bent less keeps
-    its own plane too when that is on the side of the last clearly bent frame's (in the frame
-    of the limb root's parent); a knee locked a hair past straight, or numerically straight
-    (clip_goals.STRAIGHT_REL), takes that frame's side instead: the target's knee may bend
+    Bent OWN_BEND_DEG or more, a limb bends in its own plane. Bent less, its plane is less and
+    less its own (an elbow passing straight turns its bend plane any way in a frame or two):
+    the direction is eased, by the bend, from the side of the last frame bent that much (in
+    the frame of the limb root's parent) to its own. A limb bent the other way than that
+    side (a knee locked a hair past straight) takes that side: the target's knee may bend
     more than the source's (the hips lowered), and must not bend backward then.
     """
     root, mid, tip = joints[0], joints[len(joints) // 2], joints[-1]
@@ -46,18 +56,22 @@ def _bend(pos: np.ndarray, quat: np.ndarray, sk, joints: list[int]) -> np.ndarra
     off = u - np.einsum("fi,fi->f", u, line)[:, None] * line
     size = np.linalg.norm(off, axis=-1)
     cos = np.einsum("fi,fi->f", u, v) / np.maximum(np.linalg.norm(u, axis=-1) * np.linalg.norm(v, axis=-1), 1e-300)
-    clear = cos < np.cos(np.radians(DEFINED_BEND_DEG))
-    some = size > STRAIGHT_REL * (np.linalg.norm(u, axis=-1) + np.linalg.norm(v, axis=-1))
-    if not clear.any():
+    angle = np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
+    own_frames = angle >= OWN_BEND_DEG
+    if not own_frames.any():
         return None
     parent = int(sk.parents[root])
     frame = quat[:, parent] if parent >= 0 else np.tile([0.0, 0.0, 0.0, 1.0], (len(pos), 1))
     local = quat_rotate(quat_conj(frame), off / np.maximum(size, 1e-300)[:, None])
-    idx = np.maximum.accumulate(np.where(clear, np.arange(len(pos)), -1))
-    idx[idx < 0] = int(np.argmax(clear))  # before the first clearly bent frame: its side
+    idx = np.maximum.accumulate(np.where(own_frames, np.arange(len(pos)), -1))
+    idx[idx < 0] = int(np.argmax(own_frames))  # before the first frame bent that much: its side
     carried = local[idx]
-    own = clear | (some & (np.einsum("fi,fi->f", local, carried) >= 0.0))
-    return quat_rotate(frame, np.where(own[:, None], local, carried))
+    x = np.clip(angle / OWN_BEND_DEG, 0.0, 1.0)
+    w = x * x * (3.0 - 2.0 * x)
+    some = size > STRAIGHT_REL * (np.linalg.norm(u, axis=-1) + np.linalg.norm(v, axis=-1))
+    w = np.where(some & (np.einsum("fi,fi->f", local, carried) >= 0.0), w, 0.0)
+    mixed = w[:, None] * local + (1.0 - w[:, None]) * carried
+    return quat_rotate(frame, mixed / np.linalg.norm(mixed, axis=-1, keepdims=True))
 
 
 def _extension(s: Roles, source_pos: np.ndarray, role: str) -> np.ndarray:
@@ -80,21 +94,51 @@ def _lower_hips(t: Roles, s: Roles, clip: Clip, goals: dict[str, np.ndarray], so
         set_world_position(sk, clip.rotations, clip.translations, t.hips, pos[:, t.hips] - drop[:, None] * UP)
 
 
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / np.linalg.norm(v, axis=-1, keepdims=True)
+
+
+def _hinge(t: Roles, role: str) -> np.ndarray:
+    """The limb's hinge axis in the reference pose (world): the normal of its bend plane, or
+    for a limb straight there, square to the upper bone and the way it bends (a knee's shin
+    goes back from its pole in front, an elbow's forearm forward)."""
+    root, mid, tip = (t.pos[j] for j in t.limbs[role])
+    u, v = mid - root, tip - mid
+    n = np.cross(u, v)
+    if np.linalg.norm(n) > np.sin(np.radians(DEFINED_BEND_DEG)) * np.linalg.norm(u) * np.linalg.norm(v):
+        return _unit(n)
+    pole = -t.forward if role in ARMS else t.forward
+    return _unit(np.cross(u, -pole))
+
+
 def _solve(t: Roles, clip: Clip, role: str, goal: np.ndarray, bend: np.ndarray | None) -> None:
-    """Solve one limb onto `goal` (frames, 3), in place."""
+    """Solve one limb onto `goal` (frames, 3) and write it back as a hinge, in place."""
     sk = t.skeleton
     pos, quat = sk.fk(Pose(clip.rotations, clip.translations))
     root, mid, tip = t.limbs[role]
     length = t.limb_length(role)
     pole = None if bend is None else 0.5 * (pos[:, root] + goal) + bend * length
     r = two_bone_ik_batch(pos[:, root], pos[:, mid], pos[:, tip], goal, pole)
+    u, v = r.mid - pos[:, root], r.end - r.mid
+    # The pole's plane, which the solved limb bends in: defined however straight the limb is.
+    n = np.cross(u, v) if bend is None else np.cross(u, -bend)
+    keep = np.linalg.norm(n, axis=-1) <= STRAIGHT_REL * length * length  # no plane at all: as it was
+    n[keep] = quat_rotate(quat[keep, root], quat_rotate(quat_conj(t.quat[root]), _hinge(t, role)))
+    n = _unit(n)
+    hinge = _hinge(t, role)
+
+    def world(bone: np.ndarray, a: int, b: int) -> np.ndarray:
+        """The bone's world rotation: its reference rotation carried from the reference
+        (bone, hinge) frame onto the solved (bone, plane normal) frame."""
+        frame0 = axes_rotation(_unit(t.pos[b] - t.pos[a]), hinge)
+        return quat_mul(axes_rotation(_unit(bone), n), quat_mul(quat_conj(frame0), t.quat[a]))
+
+    up_w, low_w = world(u, root, mid), world(v, mid, tip)
     parent = int(sk.parents[root])
     base = quat[:, parent] if parent >= 0 else np.tile([0.0, 0.0, 0.0, 1.0], (clip.n_frames, 1))
-    solved = np.stack([pos[:, root], r.mid, r.end], axis=1)
-    turned = turn_bones_toward(base, clip.rotations[:, [root, mid]], clip.translations[:, [root, mid, tip]], solved)
-    clip.rotations[:, root], clip.rotations[:, mid] = turned[:, 0], turned[:, 1]
-    mid_world = quat_mul(quat_mul(base, turned[:, 0]), turned[:, 1])
-    clip.rotations[:, tip] = quat_normalize(quat_mul(quat_conj(mid_world), quat[:, tip]))
+    clip.rotations[:, root] = quat_normalize(quat_mul(quat_conj(base), up_w))
+    clip.rotations[:, mid] = quat_normalize(quat_mul(quat_conj(up_w), low_w))
+    clip.rotations[:, tip] = quat_normalize(quat_mul(quat_conj(low_w), quat[:, tip]))
 
 
 def solve_limbs(t: Roles, s: Roles, clip: Clip, source_pos: np.ndarray, source_quat: np.ndarray,
