@@ -82,6 +82,8 @@ def execute(job: Job) -> Result:
     """Run one job; never raises for what a file holds (the error is in the Result)."""
     t0 = time.perf_counter()
     try:
+        for folder in {os.path.dirname(o) for o in job.outputs}:
+            os.makedirs(folder, exist_ok=True)  # a clip's subfolder, mirrored under OUTDIR
         detail, findings = RUN[job.kind](job)
     except (ValueError, OSError) as e:  # unreadable or unwritable input/output: the user's to fix
         return Result(job.name, "error", time.perf_counter() - t0, error=_message(e, job))

@@ -10,7 +10,8 @@ folder, or to the glob's fixed leading folders, so a library's subfolders are ke
     retarget   NAME.bvh (the clip on the --onto skeleton)
 
 Files and folders whose names start with a dot are left out (an atomic save's temporary file,
-.git), and so is everything under OUTDIR (outputs of an earlier run are not inputs).
+.git), and so is everything under an OUTDIR inside the input folder (outputs of an earlier run
+are not inputs). An output that would replace an input clip stops the batch before it starts.
 """
 from __future__ import annotations
 
@@ -75,10 +76,12 @@ def find_clips(inputs: list[str], out_root: Path) -> list[tuple[Path, Path]]:
     found: dict[Path, Path] = {}
     for spec in inputs:
         for path, base in _expand(spec):
-            path = path.resolve()
-            if path in found or _under(path, out_root):
+            path, base = path.resolve(), base.resolve()
+            # An earlier run's outputs in a subfolder of the inputs are not inputs; with OUTDIR
+            # the input folder itself (or above it), every clip is under it and stays one.
+            if path in found or (_under(path, out_root) and not _under(base, out_root)):
                 continue
-            found[path] = path.relative_to(base.resolve())
+            found[path] = path.relative_to(base)
     if not found:
         raise PlanError(f"{' '.join(inputs)}: no .bvh, .glb or .gltf files found")
     return sorted(found.items(), key=lambda kv: kv[1].as_posix())
