@@ -130,9 +130,10 @@ def _named(message: str, *paths) -> str:
     return message if any(p and p in message for p in paths) else f"{paths[0]}: {message}"
 
 
-def load_clip(path: str, animation: str | None = None) -> LoadedClip:
+def load_clip(path: str, animation: str | None = None, *, command: str = "lint") -> LoadedClip:
     """The skeleton and clip of a BVH or glTF file (its first animation, or `animation`, a
-    name or index); ValueError naming the file otherwise."""
+    name or index); ValueError naming the file otherwise (and `command`, the verb the
+    message says the file is for)."""
     suffix = Path(path).suffix.lower()
     if not os.path.isfile(path):
         raise ValueError(f"{path}: no such file")
@@ -144,16 +145,16 @@ def load_clip(path: str, animation: str | None = None) -> LoadedClip:
 
         imp = read_bvh(path)
         if imp.clip is None:
-            raise ValueError(f"{path}: the file has no frames to lint")
+            raise ValueError(f"{path}: the file has no frames to {command}")
         return LoadedClip(path, imp.skeleton, imp.clip, euler=bvh_angles(path), layout=imp.layout)
     if suffix in GLTF:
         from rigedit.io.export import read_gltf_source
 
         imp, gltf = read_gltf_source(path, animation=0 if animation is None else animation)
         if imp.clip is None:
-            raise ValueError(f"{path}: the file has no animation to lint")
+            raise ValueError(f"{path}: the file has no animation to {command}")
         return LoadedClip(path, imp.skeleton, imp.clip, gltf=gltf)
-    raise ValueError(f"{path}: rigedit lint reads .bvh, .glb or .gltf clips, not {suffix or 'a file without a suffix'}")
+    raise ValueError(f"{path}: rigedit {command} reads .bvh, .glb or .gltf clips, not {suffix or 'a file without a suffix'}")
 
 
 def rig_chains(preset: str, skeleton):

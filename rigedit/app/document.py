@@ -130,6 +130,14 @@ class Document(QObject):
         self.animation_changed.emit()
         self.goals_changed.emit()
 
+    def apply_clip(self, clip, chains) -> None:
+        """A clip with the chain settings that go with it ({name: ChainSettings}): what a
+        retarget's undo command sets and puts back (app/retarget_action.py)."""
+        for name, settings in chains.items():
+            self._rig.chain(name).apply(settings)
+            self.chain_changed.emit(name)
+        self.set_clip(clip)
+
     # --- the body (root joint), dragged by the body handle -----------------------------------
 
     def _root(self) -> int | None:

@@ -11,6 +11,7 @@ Plug-ins from other parts of the app, each optional (the window works without th
   `set_chain_live` and the signals); without it the dock holds a placeholder.
 - `rigedit/app/import_actions.py`: `install_import_actions(window)` adds its File menu items
   (`window.file_menu`, `window.action_save` to insert before).
+- `rigedit/app/retarget_action.py`: File > Retarget onto This Rig… (after Import; not optional).
 A plug-in that fails to load is reported on stderr and left out; the editor still opens.
 """
 from __future__ import annotations
@@ -28,6 +29,7 @@ from rigedit import Rig
 from . import settings
 from .document import Document
 from .file_ops import FileController
+from .retarget_action import install_retarget_action
 from .menus import build_menus, fill_recent
 from .properties_dock import PropertiesDock
 from .solver_thread import Goals, Solution, SolverThread
@@ -67,6 +69,7 @@ class MainWindow(QMainWindow):
         self.files = FileController(self)
         build_menus(self)
         self._plugin("import_actions", "install_import_actions", self)
+        install_retarget_action(self)
         self.panels_menu.addAction(self.properties.toggleViewAction())
         self.panels_menu.addAction(self.timeline_dock.toggleViewAction())
         self.status = StatusReadout(self.statusBar(), self.document, lambda: self.solves, lambda: self.viewport.frames)

@@ -23,9 +23,9 @@ from __future__ import annotations
 from ..skeleton import Pose, Skeleton
 from .names import name_words
 from .proposal import ChainProposal
-from .propose import find_hips_index, propose
+from .propose import find_hips_index, forward_of, propose
 
-__all__ = ["ChainProposal", "find_hips", "name_words", "propose_chains"]
+__all__ = ["ChainProposal", "facing_of", "find_hips", "name_words", "propose_chains"]
 
 
 def propose_chains(skeleton: Skeleton, pose: Pose | None = None) -> list[ChainProposal]:
@@ -40,3 +40,9 @@ def find_hips(skeleton: Skeleton, pose: Pose | None = None) -> str | None:
     """The joint the legs branch from (the pelvis), or None for a figure without legs."""
     j = find_hips_index(skeleton, pose or skeleton.rest_pose())
     return None if j is None else skeleton.names[j]
+
+
+def facing_of(skeleton: Skeleton, pose: Pose | None = None):
+    """The horizontal unit vector the figure faces in `pose` (default: the rest pose), as the
+    proposer decides it for poles and sides (facing.py), or None when nothing says."""
+    return forward_of(skeleton, pose or skeleton.rest_pose())

@@ -14,12 +14,22 @@ def find_hips_index(skeleton: Skeleton, pose: Pose) -> int | None:
     return Body(Figure(skeleton, pose)).hips
 
 
-def propose(skeleton: Skeleton, pose: Pose) -> list[ChainProposal]:
-    fig = Figure(skeleton, pose)
-    body = Body(fig)
+def _facing(fig: Figure, body: Body):
     hind = body.legs.get(body.hips, []) if body.hips is not None else []
     front = body.legs.get(body.front, []) if body.front is not None else []
     forward, cue = facing(fig, hind, front + body.arms, body.front)
+    return hind, front, forward, cue
+
+
+def forward_of(skeleton: Skeleton, pose: Pose):
+    fig = Figure(skeleton, pose)
+    return _facing(fig, Body(fig))[2]
+
+
+def propose(skeleton: Skeleton, pose: Pose) -> list[ChainProposal]:
+    fig = Figure(skeleton, pose)
+    body = Body(fig)
+    hind, front, forward, cue = _facing(fig, body)
     general = registry.general().name
     out: list[ChainProposal] = []
 

@@ -1,0 +1,101 @@
+"""File > Retarget onto This Rig…: a BVH or glTF clip from another skeleton, retargeted onto
+the open rig (rigedit/core/retarget), becomes its clip.
+
+The whole change (the clip, and every chain's goal set to follow it, as an import sets them)
+is one undo command, so Undo puts back the clip and the chains the rig had. A clip that cannot
+be retargeted (no legs, not a clip, unreadable) is said in the error dialog naming the file,
+and the rig is left as it was.
+
+Automation surface: `window.retargeter.retarget_file(path, animation=None)` does what the
+menu does after its file dialog; `window.action_retarget` is the menu entry.
+"""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QUndoCommand
+from PySide6.QtWidgets import QFileDialog
+
+from rigedit.core.clip_goals import follow_kwargs
+from rigedit.core.retarget import retarget_clip
+
+from . import dialogs, settings
+from .import_actions import IMPORT_FILTER, _read
+
+if TYPE_CHECKING:
+    from .document import Document
+    from .main_window import MainWindow
+
+
+class ClipCommand(QUndoCommand):
+    """A new clip under the IK with the chains' settings that go with it; undo restores both."""
+
+    def __init__(self, doc: "Document", text: str, clip, chains: dict) -> None:
+        super().__init__(text)
+        self.doc = doc
+        rig = doc.rig
+        self.old = (rig.clip, {name: rig.chain(name).settings() for name in chains})
+        self.new = (clip, dict(chains))
+
+    def redo(self) -> None:
+        self.doc.apply_clip(*self.new)
+
+    def undo(self) -> None:
+        self.doc.apply_clip(*self.old)
+
+
+class RetargetController(QObject):
+    def __init__(self, window: "MainWindow") -> None:
+        super().__init__(window)
+        self.w = window
+        self.show_errors = True
+        self.last_error: str | None = None
+        self.last_result = None  # the core RetargetResult of the last retarget
+
+    def retarget_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.w, "Retarget a clip onto this rig", settings.last_folder("import"), IMPORT_FILTER)
+        if path:
+            settings.set_last_folder("import", Path(path).parent)
+            self.retarget_file(path)
+
+    def retarget_file(self, path: str | Path, animation: int | str | None = None) -> bool:
+        path = Path(path)
+        doc = self.w.document
+        rig = doc.rig
+        try:
+            read = _read(path, "auto", animation)
+            if read.clip is None:
+                raise ValueError(f"{path}: the file has no animation to retarget")
+            result = retarget_clip(read.skeleton, read.clip, rig.skeleton, source_label=str(path),
+                                   target_label=rig.name or "the open rig")
+        except Exception as e:  # BvhError, GltfError, RetargetError name the file; nothing may escape a menu
+            message = str(e)
+            self._fail(message if str(path) in message else f"{path}: {message}")
+            return False
+        clip = result.clip
+        clip.source = read.clip.source
+        chains = {name: dataclasses.replace(rig.chain(name).settings(), **follow_kwargs(clip)) for name in rig.chain_names}
+        doc.undo_stack.push(ClipCommand(doc, f"Retarget {path.name}", clip, chains))
+        self.last_result, self.last_error = result, None
+        self.w.statusBar().showMessage(
+            f"Retargeted {path.name}: {clip.n_frames} frames, {len(result.chains)} chains mapped, "
+            f"root motion x{result.leg_ratio:.3f}, max foot slide {1000 * result.max_slide:.1f} mm", 10_000)
+        return True
+
+    def _fail(self, message: str) -> None:
+        self.last_error = message
+        if self.show_errors:
+            dialogs.show_error(self.w, "Cannot retarget", message)
+
+
+def install_retarget_action(window: "MainWindow") -> RetargetController:
+    """Add File > Retarget onto This Rig… after Import and `window.retargeter`."""
+    ctl = RetargetController(window)
+    window.retargeter = ctl
+    window.action_retarget = QAction("&Retarget onto This Rig…", window)
+    window.action_retarget.triggered.connect(lambda _c=False: ctl.retarget_dialog())
+    window.file_menu.insertAction(window.action_export_bvh, window.action_retarget)
+    return ctl
