@@ -63,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
         s.add_argument("--force", action="store_true", help="redo clips whose outputs are there already")
         s.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
         if kind == "retarget":
-            s.add_argument("--onto", required=True, metavar="PRESET", help="the rig preset whose skeleton the clips go onto")
+            s.add_argument("--onto", required=True, metavar="PRESET", help="the rig preset (or bundled preset's name) whose skeleton the clips go onto")
         else:
             s.add_argument("--rig", metavar="PRESET", help="a rig preset whose chains (and limits) to use (default: proposed per clip)")
         if kind == "lint":
@@ -77,10 +77,15 @@ def cmd_batch(argv: list[str]) -> int:
 
     rig = args.onto if args.kind == "retarget" else args.rig
     try:
-        if rig is not None:
+        # Once here: a broken preset stops the batch before it starts, rather than failing every file.
+        if args.kind == "retarget":
+            from rigedit.retarget_cli import _target
+
+            rig = _target(rig)[1]  # a file, or a bundled preset's name (humanoid), as rigedit retarget takes it
+        elif rig is not None:
             from rigedit.io.preset import load_preset
 
-            load_preset(rig)  # once here: a broken preset stops the batch before it starts, not per file
+            load_preset(rig)
         todo = plan(args.kind, args.inputs, args.output, rig=rig, fix=getattr(args, "fix", False), force=args.force)
         os.makedirs(args.output, exist_ok=True)
     except (PlanError, ValueError) as e:

@@ -199,3 +199,29 @@ def test_ctrl_c_stops_cleanly(tmp_path):
     # Running again goes on from there.
     assert subprocess.run(cmd, cwd=ROOT, capture_output=True, timeout=300).returncode == 0
     assert {r["status"] for r in summary(out, "bake").values()} == {"ok", "exists"}
+
+
+def test_retarget_gives_what_retarget_file_gives(tmp_path, capsys):
+    from rigedit.retarget_cli import retarget_file
+
+    clips, out = clip_folder(tmp_path), tmp_path / "out"
+    assert main(["batch", "retarget", str(clips), "-o", str(out), "--onto", "humanoid", "-q"]) == 1
+    rows = summary(out, "retarget")
+    assert rows[BROKEN]["status"] == "error" and str(clips / BROKEN) in rows[BROKEN]["error"]
+    # RiggedSimple is a two-joint chain, no figure to retarget: its own error, named.
+    assert rows["RiggedSimple.glb"]["status"] == "error" and str(clips / "RiggedSimple.glb") in rows["RiggedSimple.glb"]["error"]
+    for rel in ("pybvh_bvh_test1.bvh", "takes/walk_right.bvh"):
+        assert rows[rel]["status"] == "ok", rows[rel]
+        single = tmp_path / "single.bvh"
+        retarget_file(clips / rel, "humanoid", single, force=True)
+        assert_same_bvh(out / f"{_stem(rel)}.bvh", single)
+
+
+def test_a_broken_preset_stops_the_batch_before_it_starts(tmp_path, capsys):
+    clips, out = clip_folder(tmp_path, broken=False), tmp_path / "out"
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    for argv in (["bake", "--rig", str(bad)], ["retarget", "--onto", str(bad)], ["retarget", "--onto", "no_such_rig"]):
+        assert main(["batch", argv[0], str(clips), "-o", str(out), *argv[1:], "-q"]) == 1
+        assert argv[-1] in capsys.readouterr().err
+        assert not out.exists()

@@ -30,6 +30,8 @@ MODULES = (
     "rigedit.io.preset",
     "rigedit.import_cli",
     "rigedit.lint_cli",
+    "rigedit.retarget_cli",
+    "rigedit.core.retarget",
 )
 
 # ok: done; exists: its outputs were there already (not redone without --force); error: the
@@ -148,12 +150,13 @@ def _lint(job: Job):
 
 
 def _retarget(job: Job):
-    from rigedit.retarget_cli import retarget_file  # issue 17 item 3, its own branch
+    from rigedit.retarget_cli import retarget_file
 
-    summary = retarget_file(job.source, job.rig, job.outputs[-1], force=job.force)
-    text = summary if isinstance(summary, str) else getattr(summary, "summary", None)
-    text = text() if callable(text) else text
-    return (str(text).splitlines()[0] if text else "retargeted"), None
+    # force: the plan only hands over a job whose output is there when --force was given.
+    s = retarget_file(job.source, job.rig, job.outputs[-1], force=job.force)
+    detail = (f"{s.frames} frames, {len(s.chains)} chains mapped, {s.contacts} foot contacts locked, "
+              f"max foot slide {1000 * s.max_foot_slide:.1f} mm")
+    return detail + "".join(f"; warning: {w}" for w in s.warnings), None
 
 
 RUN = {"bake": _bake, "lint": _lint, "retarget": _retarget}
