@@ -27,6 +27,9 @@ INPUT is a folder (its .bvh, .glb and .gltf files, subfolders included), a quote
   lint      NAME.lint.json: the findings (as rigedit lint --json); with --fix, NAME.EXT repaired
   retarget  NAME.bvh: the clip on the --onto preset's skeleton (as rigedit retarget)
 and batch-KIND.json, the summary table's rows.
+Clips whose outputs are there already are skipped unless --force. Exit status: 0 when every
+file worked (or was there already), 1 when some did not (each with its error in the table),
+130 after Ctrl+C (run the same command again to go on).
 --scheduler runs on a Dask cluster (pip install 'rigedit[cluster]'): start `dask scheduler`,
 then `dask worker ADDRESS` on each machine; the workers must see the same files."""
 
