@@ -130,8 +130,10 @@ def cmd_batch(argv: list[str]) -> int:
 
 def _run(args, jobs, results) -> tuple[str, bool]:
     """Run the jobs with one progress bar; (where they ran, whether Ctrl+C stopped them)."""
+    from rigedit.batch.plan import largest_first
     from rigedit.progress import progress_bar
 
+    jobs = largest_first(jobs)
     bar = progress_bar(f"batch {args.kind}", args.quiet)
     with bar as step:
         def on_result(r) -> None:

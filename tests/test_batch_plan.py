@@ -84,3 +84,11 @@ def test_nothing_to_do_is_an_error_naming_the_input(tmp_path, monkeypatch, spec,
     with pytest.raises(PlanError, match=message) as e:
         plan("lint", [spec], "out")
     assert spec in str(e.value)
+
+
+def test_jobs_are_handed_out_largest_first(tmp_path):
+    from rigedit.batch.plan import largest_first
+
+    for name, size in (("a.bvh", 10), ("b.bvh", 300), ("c.bvh", 20)):
+        (tmp_path / name).write_text("x" * size)
+    assert [j.name for j in largest_first(plan("lint", [str(tmp_path)], str(tmp_path / "out")).jobs)] == ["b.bvh", "c.bvh", "a.bvh"]

@@ -62,6 +62,18 @@ def plan(kind: str, inputs: list[str], outdir: str, *, rig: str | None = None, f
     return Plan(jobs, done)
 
 
+def largest_first(jobs: list[Job]) -> list[Job]:
+    """The order to hand jobs out in: the longest clips (by file size) first, so a big take
+    started last does not keep one worker busy while the others are done."""
+    def size(job: Job) -> int:
+        try:
+            return os.path.getsize(job.source)
+        except OSError:
+            return 0  # gone since the plan: its job reports that
+
+    return sorted(jobs, key=size, reverse=True)
+
+
 def output_names(kind: str, rel: Path, fix: bool) -> tuple[Path, ...]:
     stem = rel.with_suffix("")
     if kind == "lint":
