@@ -55,6 +55,7 @@ def run_local(jobs: Iterable[Job], workers: int, on_result: Callable[[Result], N
                 pool = _pool(workers)
     except KeyboardInterrupt:
         _stop(pool)
+        _collect([f for f in inflight if f.done() and not f.cancelled()], inflight, on_result)  # those that got in first
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
