@@ -16,6 +16,11 @@ run): every new pose is skinned and its vertices sent to the GPU. Target there: 
 
     benchmarks/bench_editor.py --mesh /tmp/samples/RobotExpressive.glb ../shared/data/CesiumMan.glb --view both mesh bones
 
+With --full-body (issue 16) each rig is solved with full-body IK on and a hand (left_arm
+when the rig has one) is dragged, so every frame moves the hips and spine too:
+
+    benchmarks/bench_editor.py --full-body --rigs humanoid
+
 Numbers on a shared 2-core machine under Xvfb/llvmpipe are indicative: run it 2-3 times.
 """
 from __future__ import annotations
@@ -52,6 +57,8 @@ def main() -> int:
     p.add_argument("--mesh", nargs="+", metavar="FILE", help="glTF characters to import and drag with their mesh shown")
     p.add_argument("--view", nargs="+", choices=("mesh", "both", "bones"), default=["both"],
                    help="with --mesh: what the viewport shows, one row per view (default both; bones for comparison)")
+    p.add_argument("--full-body", action="store_true",
+                   help="solve with rig.full_body on and drag a hand (issue 16)")
     args = p.parse_args()
     if not os.environ.get("DISPLAY") and shutil.which("xvfb-run") and not os.environ.get("RIGEDIT_BENCH_CHILD"):
         env = dict(os.environ, RIGEDIT_BENCH_CHILD="1")
@@ -84,16 +91,22 @@ def main() -> int:
     presets = {pth.stem: pth for pth in bundled_presets()}
     names = args.rigs or sorted(presets, key=lambda n: -len(rigedit.Rig.load(presets[n]).skeleton))
     for compress in (False,) if args.uncompressed_only else (True, False):
-        rows = [bench_rig(app, rigedit.Rig.load(presets[n]), n, size, args.seconds, args.rate, compress) for n in names]
-        print_table(rows, size, compress, args.rate, "without the timeline dock" if args.without_timeline else "")
+        rows = [bench_rig(app, rigedit.Rig.load(presets[n]), n, size, args.seconds, args.rate, compress, args.full_body)
+                for n in names]
+        notes = ["without the timeline dock" if args.without_timeline else "", "full body on" if args.full_body else ""]
+        print_table(rows, size, compress, args.rate, ", ".join(n for n in notes if n))
     return 0
 
 
-def bench_rig(app, rig, name: str, size, seconds: float, rate: float, compress: bool) -> dict:
+def bench_rig(app, rig, name: str, size, seconds: float, rate: float, compress: bool, full_body: bool = False) -> dict:
     from rigedit.app import MainWindow
 
+    chain = rig.chain_names[0]
+    if full_body:
+        rig.full_body = True
+        chain = next((n for n in ("left_arm", "right_arm") if n in rig.chain_names), chain)
     w = MainWindow(rig, keep_layout=False)
-    return drag_window(app, w, name, rig.chain_names[0], size, seconds, rate, compress)
+    return drag_window(app, w, name, chain, size, seconds, rate, compress)
 
 
 def bench_mesh(app, path: Path, view: str, size, seconds: float, rate: float, compress: bool) -> dict:

@@ -82,12 +82,14 @@ def kernel_call(rig):
     mk, mx, mlo, mhi = tables.mid
     out_rot, out_trans = np.empty_like(anim_rot), np.empty_like(anim_trans)
     err, errors = np.empty(len(tables.names)), np.empty(rig_full_body.FULL_BODY_ITERATIONS)
+    hist = np.empty((rig_full_body.FULL_BODY_ITERATIONS, len(tables.names)))
 
     def call():
         return k.solve_row(
             tables.parents, anim_rot, anim_trans, warm_rot, warm_root, tables.order, tables.below, tables.child,
             tables.owner, lk, la, lb, lax, tables.kinds, tables.cs, tables.cj, goals, poles, has_pole, pulls, tols,
             clamps, softs, mk, mx, mlo, mhi, active, rig_full_body.FULL_BODY_ITERATIONS, out_rot, out_trans, err, errors,
+            hist,
         )  # fmt: skip
 
     return call
@@ -165,12 +167,13 @@ def batch_seconds(base, rows: int) -> float:
     cap = rig_full_body.FULL_BODY_ITERATIONS
     out_r, out_t = np.empty_like(ar), np.empty_like(at)
     err, errors, its = np.empty((rows, len(tables.names))), np.empty((rows, cap)), np.empty(rows, np.int64)
+    hist = np.empty((rows, cap, len(tables.names)))
 
     def call():
         k.solve_rows(
             tables.parents, ar, at, wr, wroot, tables.order, tables.below, tables.child, tables.owner, lk, la, lb, lax,
             tables.kinds, tables.cs, tables.cj, G, P, has_pole, pulls, tols, clamps, softs, mk, mx, mlo, mhi, active, cap,
-            out_r, out_t, err, errors, its,
+            out_r, out_t, err, errors, hist, its,
         )  # fmt: skip
 
     call()

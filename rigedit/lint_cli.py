@@ -158,20 +158,16 @@ def load_clip(path: str, animation: str | None = None, *, command: str = "lint")
 
 
 def rig_chains(preset: str, skeleton):
-    """(name, joints, solver) of a preset's chains and their limits of a preset's chains that fit the clip's skeleton."""
+    """(name, joints, solver) of a preset's chains, and their limits, checked against the clip's skeleton."""
+    from rigedit.core.lint.of_rig import rig_chains as chains_of
     from rigedit.io.preset import load_preset
 
     rig = load_preset(preset)
-    chains, limits = [], {}
     for name in rig.chain_names:
-        ch = rig.chain(name)
-        missing = [j for j in ch.joints if j not in skeleton.names]
+        missing = [j for j in rig.chain(name).joints if j not in skeleton.names]
         if missing:
             raise ValueError(f"{preset}: chain {name!r} has joints the clip does not: {', '.join(missing)}")
-        chains.append((name, tuple(ch.joints), ch.solver))
-        if ch.limits:
-            limits[name] = dict(ch.limits)
-    return chains, limits
+    return chains_of(rig)
 
 
 def write_clip(loaded: LoadedClip, clip, out: str) -> None:

@@ -35,10 +35,6 @@ class RetargetSummary:
                 f"(leg ratio), {self.contacts} foot contacts locked, max foot slide {1000 * self.max_foot_slide:.2f} mm")
 
 
-def _named(message: str, *paths) -> str:
-    return message if any(p and str(p) in message for p in paths) else f"{paths[0]}: {message}"
-
-
 def _target(onto: str):
     """The preset at `onto`, or the bundled preset of that name; and its path."""
     from rigedit.core.rig import BUNDLED_PRESETS
@@ -65,8 +61,9 @@ def retarget_file(src, onto, out, *, animation=None, force=False) -> RetargetSum
     problem on bad input."""
     from rigedit.core.retarget import RetargetError, retarget_clip
     from rigedit.core.retarget.onto import play_on
-    from rigedit.io.export import FORMATS, export_rig, preset_source
     from rigedit.core.rig import Rig
+    from rigedit.import_cli import _named
+    from rigedit.io.export import FORMATS, export_rig, preset_source
     from rigedit.io.preset import save_preset
     from rigedit.lint_cli import load_clip
 
@@ -75,11 +72,14 @@ def retarget_file(src, onto, out, *, animation=None, force=False) -> RetargetSum
     try:
         if suffix != ".json" and suffix not in FORMATS:
             raise ValueError(f"{out}: cannot tell what to write from {suffix or 'no suffix'!r}; use .json or one of {', '.join(FORMATS)}")
+        if not Path(out).parent.is_dir():
+            raise ValueError(f"{out}: no such folder {str(Path(out).parent)!r} to write into")
         if os.path.exists(out) and not force:
             raise ValueError(f"{out}: already exists (force=True, or --force, overwrites it)")
         loaded = load_clip(src, None if animation is None else str(animation), command="retarget")
         rig, target_path = _target(onto)
-        result = retarget_clip(loaded.skeleton, loaded.clip, rig.skeleton, source_label=src, target_label=target_path)
+        own = rig.clip.frame(0) if rig.clip is not None else None  # a rest pose may be no pose (Bandai's)
+        result = retarget_clip(loaded.skeleton, loaded.clip, rig.skeleton, target_pose=own, source_label=src, target_label=target_path)
         from rigedit.core.clip import ClipSource
 
         clip = result.clip

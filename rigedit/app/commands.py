@@ -1,4 +1,6 @@
-"""Undo commands: an edit of a chain sets some of its settings; a body drag moves the root."""
+"""Undo commands: an edit of a chain sets some of its settings; a body drag moves the root;
+the full-body switch; an IK/FK match (a snapshot of what it changed, before and after);
+a clip edit (a lint repair) swaps the clip; a new clip (a retarget) comes with its chains' settings."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
@@ -19,19 +21,24 @@ class EditChainCommand(QUndoCommand):
     """
 
     def __init__(self, doc: "Document", chain: str, text: str, old: Mapping[str, Any], new: Mapping[str, Any],
-                 merge_key: Any = None) -> None:
+                 merge_key: Any = None, solved_before=None) -> None:
         super().__init__(text)
         self.doc = doc
         self.chain = chain
         self.old = dict(old)
         self.new = dict(new)
         self.merge_key = merge_key
+        # A full-body drag: the solve depends on where the body was, so undo puts back the
+        # solution it started from (Rig.solved_state) as well as the goal.
+        self.solved_before = solved_before
 
     def redo(self) -> None:
         self.doc._apply_fields(self.chain, self.new)
 
     def undo(self) -> None:
         self.doc._apply_fields(self.chain, self.old)
+        if self.solved_before is not None:
+            self.doc.restore_solution(self.solved_before)
 
     def id(self) -> int:
         return _MERGE_ID if self.merge_key is not None else -1
@@ -64,3 +71,71 @@ class MoveBodyCommand(QUndoCommand):
 
     def undo(self) -> None:
         self.doc._apply_body(self.old, replant=True)
+
+
+class SetFullBodyCommand(QUndoCommand):
+    """Turn the rig's full-body solve on or off."""
+
+    def __init__(self, doc: "Document", on: bool) -> None:
+        super().__init__("Full-body IK on" if on else "Full-body IK off")
+        self.doc = doc
+        self.on = on
+
+    def redo(self) -> None:
+        self.doc._apply_full_body(self.on)
+
+    def undo(self) -> None:
+        self.doc._apply_full_body(not self.on)
+
+
+class MatchCommand(QUndoCommand):
+    """An IK/FK match or switch: the chains' settings, the animated frame and the solved
+    state before and after (Document.snapshot). Redo on push puts back what is already there."""
+
+    def __init__(self, doc: "Document", text: str, before, after) -> None:
+        super().__init__(text)
+        self.doc = doc
+        self.before = before
+        self.after = after
+
+    def redo(self) -> None:
+        self.doc._apply_snapshot(self.after)
+
+    def undo(self) -> None:
+        self.doc._apply_snapshot(self.before)
+
+
+class EditClipCommand(QUndoCommand):
+    """The clip under the IK replaced by an edited one (a lint repair). Clips are swapped,
+    not copied: undo puts the very arrays back, so the clip is restored exactly."""
+
+    def __init__(self, doc: "Document", text: str, old, new) -> None:
+        super().__init__(text)
+        self.doc = doc
+        self.old = old
+        self.new = new
+
+    def redo(self) -> None:
+        self.doc._apply_clip(self.new)
+
+    def undo(self) -> None:
+        self.doc._apply_clip(self.old)
+
+
+class NewClipCommand(QUndoCommand):
+    """A new clip under the IK (any length, unlike a lint repair's EditClipCommand) with the
+    chains' settings that go with it; undo restores both, and whether the old clip was the
+    preset's own."""
+
+    def __init__(self, doc: "Document", text: str, clip, chains: dict) -> None:
+        super().__init__(text)
+        self.doc = doc
+        rig = doc.rig
+        self.old = (rig.clip, {name: rig.chain(name).settings() for name in chains}, getattr(rig, "clip_in_preset", False))
+        self.new = (clip, dict(chains), False)
+
+    def redo(self) -> None:
+        self.doc.replace_clip(*self.new)
+
+    def undo(self) -> None:
+        self.doc.replace_clip(*self.old)

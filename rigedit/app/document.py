@@ -5,6 +5,11 @@ Views listen to the signals and never change the rig themselves: every edit goes
 the drag pushes one command when the mouse is released). Whatever changes what the solver must
 solve emits `goals_changed`; the solver thread picks up the newest goals from `goals()`.
 
+The rig-level full-body switch is `set_full_body` (an undo command), and IK/FK matching is
+`match` (one command holding a snapshot of what it changed). A state the solver thread
+cannot reach through the goals (a saved solution put back, an edited animated frame) goes to
+it as a fresh copy of the rig (`restart_solver`).
+
 The body (the root joint) is moved the same way: `set_body_live` during a drag, `edit_body`
 on release. Its position is the root's translation, the skeleton's rest offset and, under a
 clip, every frame of the clip's root path shifted alike, so saving keeps it (body.py). The
@@ -22,9 +27,27 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from rigedit import ChainReport, ChainSettings, Rig
+from rigedit.core import rig_match
 
 from .body import BodyJoint, BodyState, apply_body, body_state, root_of
-from .commands import EditChainCommand, MoveBodyCommand
+from .commands import EditChainCommand, EditClipCommand, MatchCommand, MoveBodyCommand, SetFullBodyCommand
+
+# IK/FK matching (core/rig_match.py): what each of the dock's buttons does, by name.
+MATCHES = {
+    "ik_to_fk": ("Match IK to FK", lambda rig, chain: rig.match_ik_to_fk(chain)),
+    "fk_to_ik": ("Match FK to IK", lambda rig, chain: rig.match_fk_to_ik(chain)),
+    "switch": ("Switch IK/FK", rig_match.switch_ik_fk),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Snapshot:
+    """What an IK/FK match may change: every chain's settings, the animated frame it writes
+    and the solved state (warm starts) the solver goes on from."""
+
+    settings: dict
+    frame: rig_match.AnimatedFrame
+    solved: object  # rigedit.core.rig_pose.SolvedPose
 
 
 class Document(QObject):
@@ -36,8 +59,13 @@ class Document(QObject):
     path_changed = Signal()
     modified_changed = Signal(bool)
     animation_changed = Signal()  # a new clip (the solver needs a fresh rig copy)
+    # The clip's frames edited, its length and rate kept (a lint repair, its undo): the solver
+    # needs a fresh rig copy, the timeline keeps its range.
+    clip_edited = Signal()
     body_changed = Signal()  # the body (root joint) moved
     time_changed = Signal(float)
+    full_body_changed = Signal(bool)
+    restart_solver = Signal()  # the solver thread needs a fresh copy of the rig
 
     def __init__(self, rig: Rig, path: str | Path | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -130,13 +158,32 @@ class Document(QObject):
         self.animation_changed.emit()
         self.goals_changed.emit()
 
-    def apply_clip(self, clip, chains) -> None:
-        """A clip with the chain settings that go with it ({name: ChainSettings}): what a
-        retarget's undo command sets and puts back (app/retarget_action.py)."""
+    def replace_clip(self, clip, chains, in_preset: bool = False) -> None:
+        """Used by the undo command of a new clip of any length (a retarget's,
+        app/retarget_action.py): the clip, the chain settings that go with it ({name:
+        ChainSettings}), and whether the clip is the preset's own (saved inside it)."""
         for name, settings in chains.items():
             self._rig.chain(name).apply(settings)
             self.chain_changed.emit(name)
         self.set_clip(clip)
+        self._rig.clip_in_preset = in_preset
+
+    def edit_clip(self, text: str, clip) -> None:
+        """One undoable replacement of the clip under the IK by an edit of it (a lint
+        repair: the same joints, frames and rate); ValueError otherwise, before anything is pushed."""
+        old = self._rig.clip
+        if old is None or clip.rotations.shape != old.rotations.shape or clip.frame_time != old.frame_time:
+            raise ValueError("an edited clip must keep the clip's joints, frames and frame rate")
+        self.undo_stack.push(EditClipCommand(self, text, old, clip))
+
+    def _apply_clip(self, clip) -> None:
+        """Used by the undo command: unlike set_clip, a preset's own clip stays its own."""
+        own = getattr(self._rig, "clip_in_preset", False)
+        self._rig.clip = clip
+        self._rig.clip_in_preset = own
+        self.body_goal = None  # the fresh rig copy the solver is handed has the body
+        self.clip_edited.emit()
+        self.goals_changed.emit()
 
     # --- the body (root joint), dragged by the body handle -----------------------------------
 
@@ -237,11 +284,12 @@ class Document(QObject):
             self.goals_changed.emit()
 
     def edit_chain(self, chain: str, text: str, changes: Mapping[str, Any], *, before: Mapping[str, Any] | None = None,
-                   merge_key: Any = None) -> bool:
+                   merge_key: Any = None, solved_before=None) -> bool:
         """One undoable edit of some of a chain's settings. Invalid values raise ValueError
         (naming the chain and the field) and change nothing. `before` gives the values to go
         back to when they were already applied live (a drag); `merge_key`, when not None,
-        merges successive edits with the same key into one command (a slider drag).
+        merges successive edits with the same key into one command (a slider drag);
+        `solved_before`, a solved state that undo puts back too (a full-body drag).
         Returns False when nothing would change (no command is pushed)."""
         ch = self._rig.chain(chain)
         changes = _as_offsets(ch, _normalised(changes))
@@ -252,7 +300,7 @@ class Document(QObject):
             return False
         probe = ch.copy()
         probe.apply(dataclasses.replace(current, **changes))  # validates; raises before any push
-        self.undo_stack.push(EditChainCommand(self, chain, text, old, changes, merge_key))
+        self.undo_stack.push(EditChainCommand(self, chain, text, old, changes, merge_key, solved_before))
         return True
 
     def _apply_fields(self, chain: str, fields: Mapping[str, Any]) -> None:
@@ -268,6 +316,62 @@ class Document(QObject):
 
     def remembered_pole(self, chain: str):
         return self._remembered_poles.get(chain)
+
+    # --- full body and IK/FK matching (issue 16) ------------------------------------------------
+
+    def set_full_body(self, on: bool) -> bool:
+        """One undoable switch of the rig's full-body solve; False when it already is so."""
+        if bool(on) == self._rig.full_body:
+            return False
+        self.undo_stack.push(SetFullBodyCommand(self, bool(on)))
+        return True
+
+    def _apply_full_body(self, on: bool) -> None:
+        self._rig.full_body = on
+        self.full_body_changed.emit(on)
+        self.goals_changed.emit()
+
+    def restore_solution(self, solved) -> None:
+        """Go on from a solved state taken earlier (Rig.solved_state): an Esc or an undo of
+        a full-body drag shows the pose it started from, not a fresh solve of its goals."""
+        self._rig.restore_state(solved, solve=False)
+        self.body_goal = None  # the copy the solver is handed has the body
+        self.restart_solver.emit()  # the window posts the copy, then the goals
+
+    def snapshot(self) -> Snapshot:
+        rig = self._rig
+        return Snapshot(self.goals(), rig_match.read_animated_frame(rig), rig.solved_state())
+
+    def match(self, kind: str, chain: str | None = None) -> bool:
+        """IK/FK matching as one undo command: kind "ik_to_fk", "fk_to_ik" or "switch" (MATCHES),
+        of one chain or (None) the whole body. False when there is nothing to match."""
+        text, run = MATCHES[kind]
+        rig = self._rig
+        if not any(not rig.chain(n)._kind.aims for n in ([chain] if chain else rig.chain_names)):
+            return False
+        before = self.snapshot()
+        run(rig, chain)
+        after = self.snapshot()
+        self.undo_stack.push(MatchCommand(self, f"{text} ({chain or 'whole body'})", before, after))
+        return True
+
+    def _apply_snapshot(self, snap: Snapshot) -> None:
+        rig = self._rig
+        frame = rig_match.read_animated_frame(rig)
+        new_frame = snap.frame
+        if not (frame.frame == new_frame.frame and np.array_equal(frame.rotations, new_frame.rotations)
+                and np.array_equal(frame.translations, new_frame.translations)):
+            rig_match.write_animated_frame(rig, new_frame)
+            self.body_changed.emit()
+        changed = []
+        for name, settings in snap.settings.items():
+            ch = rig.chain(name)
+            if ch.settings() != settings:
+                ch.apply(settings)
+                changed.append(name)
+        for name in changed:
+            self.chain_changed.emit(name)
+        self.restore_solution(snap.solved)
 
     # --- solver results -------------------------------------------------------------------
 

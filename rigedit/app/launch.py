@@ -113,8 +113,6 @@ def _apply_view(window, args) -> None:
 
 
 def _capture(app, window, args) -> int:
-    from PySide6.QtCore import QPointF
-
     from . import capture
 
     _apply_view(window, args)

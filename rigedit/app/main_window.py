@@ -3,7 +3,7 @@ status bar, and the solver thread behind it all.
 
 Automation surface (DESIGN.md): `window.rig`, `window.viewport.world_to_screen(xyz)`,
 `window.undo_stack`, `window.open_preset(path)`, `window.save_preset(path)`; objectNames
-`viewport`, `properties`, `chainSelector`, `blendWeight`, `timeline`.
+`viewport`, `properties`, `chainSelector`, `blendWeight`, `timeline`, `lint`.
 
 Plug-ins from other parts of the app, each optional (the window works without them):
 - `rigedit/app/timeline_dock.py`: `create_timeline_widget(window) -> QWidget` fills the
@@ -29,9 +29,11 @@ from rigedit import Rig
 from . import settings
 from .document import Document
 from .file_ops import FileController
-from .retarget_action import install_retarget_action
+from .lint_panel import install_lint_panel
+from .lint_state import LintState
 from .menus import build_menus, fill_recent
 from .properties_dock import PropertiesDock
+from .retarget_action import install_retarget_action
 from .solver_thread import Goals, Solution, SolverThread
 from .status import StatusReadout
 from .viewport import Viewport
@@ -60,6 +62,7 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.properties)
         self.properties.panel.problem.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
         self.viewport.dragging.connect(self.properties.panel.set_dragging)
+        self.lint = LintState(self.document, self)  # the clip's lint findings: the Lint dock's and the timeline's
         self.timeline_dock = QDockWidget("Timeline", self)
         self.timeline_dock.setObjectName("timeline")
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.timeline_dock)
@@ -72,11 +75,14 @@ class MainWindow(QMainWindow):
         install_retarget_action(self)
         self.panels_menu.addAction(self.properties.toggleViewAction())
         self.panels_menu.addAction(self.timeline_dock.toggleViewAction())
+        self.lint_dock = install_lint_panel(self)
         self.status = StatusReadout(self.statusBar(), self.document, lambda: self.solves, lambda: self.viewport.frames)
 
         self.document.goals_changed.connect(self.post_goals)
         self.document.rig_replaced.connect(self._post_rig)
         self.document.animation_changed.connect(self._post_rig)
+        self.document.restart_solver.connect(self._post_rig)
+        self.document.clip_edited.connect(self._post_rig)
         self.document.path_changed.connect(self._update_title)
         self.document.modified_changed.connect(self.setWindowModified)
         self.document.rig_replaced.connect(self.viewport.reset_camera)
@@ -87,6 +93,7 @@ class MainWindow(QMainWindow):
             self._restore_layout()
         self._update_title()
         self._post_rig()
+        self.lint.run()
 
     # --- automation surface ------------------------------------------------------------------
 
@@ -109,7 +116,8 @@ class MainWindow(QMainWindow):
 
     def goals(self) -> Goals:
         doc = self.document
-        return Goals(doc.generation, doc.goals(), doc.selected, doc.rig.time, self.posted_serial, doc.body_goal)
+        return Goals(doc.generation, doc.goals(), doc.selected, doc.rig.time, self.posted_serial, doc.body_goal,
+                     doc.rig.full_body)
 
     def post_goals(self) -> None:
         self.posted_serial += 1
@@ -163,6 +171,9 @@ class MainWindow(QMainWindow):
         """Default dock sizes for the window's size: the viewport is what the user works in."""
         self.resizeDocks([self.properties], [min(430, int(0.36 * self.width()))], Qt.Orientation.Horizontal)
         self.resizeDocks([self.timeline_dock], [110], Qt.Orientation.Vertical)
+        # The Lint list under the properties: a few rows; the properties keep most of the height.
+        self.resizeDocks([self.properties, self.lint_dock], [int(0.45 * self.height()), int(0.25 * self.height())],
+                         Qt.Orientation.Vertical)
 
     def refresh_recent_menu(self) -> None:
         fill_recent(self)

@@ -29,6 +29,7 @@ from rigedit.core.ik import registry
 
 from .document import Document
 from .error_plot import ErrorPlot
+from .full_body_fields import FullBodyFields
 from .limits_table import LimitsTable
 from .poles import default_pole
 from .uses_fields import UsesFields
@@ -153,9 +154,12 @@ class PropertiesPanel(QWidget):
         form.addRow("", self.pole)
         self.uses = UsesFields(lambda text, **changes: self._edit(text, **changes), self._refused,  # issue 8
                                has_clip=lambda: self.doc.rig.clip is not None)
+        self.full_body = FullBodyFields(document, lambda text, **changes: self._edit(text, **changes),  # issue 16
+                                        lambda: self._loading)
         lay = QVBoxLayout(self)
         lay.addLayout(form)
         lay.addWidget(self.uses)
+        lay.addWidget(self.full_body)
         lay.addWidget(QLabel("Joint limits"))
         self.limits.setMaximumHeight(160)  # long chains scroll inside; the plot below stays in view
         lay.addWidget(self.limits)
@@ -179,6 +183,7 @@ class PropertiesPanel(QWidget):
         document.rig_replaced.connect(self.reload)
         document.selection_changed.connect(self.reload)
         document.chain_changed.connect(self._chain_changed)
+        document.full_body_changed.connect(self.reload)
         document.pose_changed.connect(self._errors_changed)
         self._commit_before_undo = CommitBeforeUndo(self)
         self.reload()
@@ -231,6 +236,7 @@ class PropertiesPanel(QWidget):
             w.setEnabled(enabled)
         if not enabled:
             self.joints_label.setText("")
+            self.full_body.show_chain(None)
             return
         ch = self.doc.rig.chain(sel)
         full = " → ".join(ch.joints)
@@ -254,8 +260,14 @@ class PropertiesPanel(QWidget):
         if not self._table_shows(ch):
             self.limits.load(ch.joints, ch.limits)
         self.uses.show_chain(ch)
-        self.plot_label.setVisible(kind.iterations)  # the tip error after each pass
-        self.error_plot.setVisible(kind.iterations)
+        self.full_body.show_chain(ch)
+        # The tip error after each pass; under full body, this chain's after each of the
+        # body's passes (which move every chain but a look-at).
+        body = self.doc.rig.full_body and not kind.aims
+        self.plot_label.setText("This chain's tip error after each whole-body pass (last solve)" if body
+                                else "Error per iteration (last solve)")
+        self.plot_label.setVisible(kind.iterations or body)
+        self.error_plot.setVisible(kind.iterations or body)
         self._show_errors()
 
     def _table_shows(self, ch) -> bool:

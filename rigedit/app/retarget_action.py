@@ -16,39 +16,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QAction, QUndoCommand
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog
 
 from rigedit.core.clip_goals import follow_kwargs
 from rigedit.core.retarget import retarget_clip
 
 from . import dialogs, settings
+from .commands import NewClipCommand
 from .import_actions import IMPORT_FILTER, _read
 
 if TYPE_CHECKING:
-    from .document import Document
     from .main_window import MainWindow
 
 
-class ClipCommand(QUndoCommand):
-    """A new clip under the IK with the chains' settings that go with it; undo restores both."""
-
-    def __init__(self, doc: "Document", text: str, clip, chains: dict) -> None:
-        super().__init__(text)
-        self.doc = doc
-        rig = doc.rig
-        self.old = (rig.clip, {name: rig.chain(name).settings() for name in chains})
-        self.new = (clip, dict(chains))
-
-    def redo(self) -> None:
-        self.doc.apply_clip(*self.new)
-
-    def undo(self) -> None:
-        self.doc.apply_clip(*self.old)
-
-
 class RetargetController(QObject):
-    def __init__(self, window: "MainWindow") -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.w = window
         self.show_errors = True
@@ -69,7 +52,8 @@ class RetargetController(QObject):
             read = _read(path, "auto", animation)
             if read.clip is None:
                 raise ValueError(f"{path}: the file has no animation to retarget")
-            result = retarget_clip(read.skeleton, read.clip, rig.skeleton, source_label=str(path),
+            own = rig.clip.frame(0) if rig.clip is not None else None  # a rest pose may be no pose (Bandai's)
+            result = retarget_clip(read.skeleton, read.clip, rig.skeleton, target_pose=own, source_label=str(path),
                                    target_label=rig.name or "the open rig")
         except Exception as e:  # BvhError, GltfError, RetargetError name the file; nothing may escape a menu
             message = str(e)
@@ -78,7 +62,7 @@ class RetargetController(QObject):
         clip = result.clip
         clip.source = read.clip.source
         chains = {name: dataclasses.replace(rig.chain(name).settings(), **follow_kwargs(clip)) for name in rig.chain_names}
-        doc.undo_stack.push(ClipCommand(doc, f"Retarget {path.name}", clip, chains))
+        doc.undo_stack.push(NewClipCommand(doc, f"Retarget {path.name}", clip, chains))
         self.last_result, self.last_error = result, None
         self.w.statusBar().showMessage(
             f"Retargeted {path.name}: {clip.n_frames} frames, {len(result.chains)} chains mapped, "
@@ -91,7 +75,7 @@ class RetargetController(QObject):
             dialogs.show_error(self.w, "Cannot retarget", message)
 
 
-def install_retarget_action(window: "MainWindow") -> RetargetController:
+def install_retarget_action(window: MainWindow) -> RetargetController:
     """Add File > Retarget onto This Rig… after Import and `window.retargeter`."""
     ctl = RetargetController(window)
     window.retargeter = ctl

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
 
 from rigedit import ChainSettings, Rig
+from rigedit.core import rig_full_body
 from rigedit.core.ik import registry
 
 from .body import BodyState, apply_body
@@ -42,6 +43,7 @@ class Goals:
     time: float | None = None  # animation time for the pose under the IK; None keeps it
     serial: int = 0  # the poster's count, handed back so it can tell when it has caught up
     body: BodyState | None = None  # where the body handle put the root; None keeps it
+    full_body: bool | None = None  # the rig's full-body switch (issue 16); None keeps it
 
 
 @dataclass
@@ -142,6 +144,8 @@ class SolverWorker(QObject):
         if goals.body is not None and goals.body is not self._body:
             apply_body(rig, goals.body)
             self._body = goals.body
+        if goals.full_body is not None and goals.full_body != rig.full_body:
+            rig.full_body = goals.full_body
         for name, settings in goals.settings.items():
             rig.chain(name).apply(settings)
         if goals.time is not None:
@@ -156,7 +160,12 @@ class SolverWorker(QObject):
 
 
 def _error_curve(rig: Rig, name: str, report) -> tuple[float, ...] | None:
-    """The tip error after each FABRIK pass of the last solve, for the property dock's plot."""
+    """The tip error after each FABRIK pass of the last solve, for the property dock's plot;
+    under full body, the chain's own tip error after each whole-body pass (any solver: the
+    body's passes move every chain)."""
+    curve = rig_full_body.chain_curve(rig, name)
+    if curve is not None:
+        return curve
     if not registry.get(rig.chain(name).solver).iterations:
         return None
     return tuple(float(e) for e in getattr(report, "errors", ()))

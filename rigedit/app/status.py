@@ -44,6 +44,8 @@ def describe(rig: Rig, chain: str, report: ChainReport | None) -> str:
     kind = registry.get(ch.solver)
     # A look-at is closed-form too, but has always reported its (zero) passes.
     it = "closed form" if kind.closed_form and not kind.aims else f"{report.iterations} iterations"
+    if rig.full_body and not kind.aims:  # the whole body's passes moved this chain too (issue 16)
+        it = f"{report.iterations} body passes"
     if kind.aims:
         return f"{chain}: error {report.error * 1000:.3g} mm · {it} · {reach_state(rig, chain, report)}"
     miss = shown_miss(rig, chain)

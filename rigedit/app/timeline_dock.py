@@ -6,6 +6,9 @@ on `window.undo_stack`, one per key edit, and drives the rig at the playhead: ea
 chain's weight, target and pole go in as live settings (no undo step: scrubbing is not an
 edit) and the document's time moves the clip under the IK; the solver thread follows.
 
+Lint findings (window.lint, lint_state.py) are marked over their frames; a click on a mark
+selects the finding, and selecting one (here or in the Lint dock) moves the playhead to it.
+
 Auto-key: with it on, finishing a target or pole drag in the viewport keys that value at the
 playhead (updating a key already there), in one undo step with the move.
 """
@@ -32,7 +35,9 @@ from rigedit.core.plant import PlantSettings, plant_tracks
 from rigedit.core.curve import position_curve
 from rigedit.core.timeline import EASE_DEFAULT_S, EASE_MAX_S, EASE_MIN_S, KINDS, Timeline, Track
 
+from .lint_state import describe
 from .timeline.commands import TrackEditCommand
+from .timeline.lint_marks import Mark
 from .timeline.playback import Playback
 from .timeline.plot import TimelinePlot
 
@@ -130,6 +135,8 @@ class TimelinePanel(QWidget):
         self._connect()
         self._hook_gizmo_drags(window.viewport.drag)
         self._show_running(False)
+        if self.timeline == Timeline():  # as _rebind: a rig opened from the command line is fitted too
+            self._fit_to_clip()
         self.redraw()
         self._drive(self.time)
 
@@ -179,6 +186,11 @@ class TimelinePanel(QWidget):
         self.key_target_button.clicked.connect(self.key_target)
         self.plants_button.clicked.connect(lambda _c=False: self.key_plants())
         self.plants_selected_action.triggered.connect(lambda _c=False: self.key_plants([self.doc.selected]))
+        lint = self.window_.lint
+        lint.changed.connect(self._show_findings)
+        lint.selection_changed.connect(self._show_findings)
+        lint.jump_requested.connect(self.go_to_time)
+        plot.finding_clicked.connect(lambda index: lint.select(index))
 
     def _hook_gizmo_drags(self, drag) -> None:
         """Wrap the viewport's drag controller so a finished handle drag can also key its value."""
@@ -224,8 +236,11 @@ class TimelinePanel(QWidget):
         self.scrub_to(self.timeline.time_of_frame(self.timeline.frame_at(self.time) + frames))
 
     def go_to_frame(self, frame: int) -> None:
+        self.go_to_time(self.timeline.time_of_frame(frame))
+
+    def go_to_time(self, time: float) -> None:
         self.playback.stop()
-        self.scrub_to(self.timeline.time_of_frame(frame))
+        self.scrub_to(time)
 
     def _drive(self, time: float) -> None:
         self.time = float(time)
@@ -264,6 +279,14 @@ class TimelinePanel(QWidget):
             self.timeline.set_range(0.0, clip.duration)
             self.redraw()
             self.scrub_to(self.time)
+
+    def _show_findings(self, *_) -> None:
+        """The lint's findings as marks over their frames (the clip's frames, half a frame
+        either side of their first and last)."""
+        lint, clip = self.window_.lint, self.doc.rig.clip
+        dt = clip.frame_time if clip is not None else 0.0
+        marks = [Mark((f.frame_start - 0.5) * dt, (f.frame_end + 0.5) * dt, f.severity, describe(f)) for f in lint.findings]
+        self.plot.show_findings(marks, lint.selected)
 
     # --- the document --------------------------------------------------------------------
 

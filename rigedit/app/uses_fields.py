@@ -15,7 +15,7 @@ AXES = [("+X", (1.0, 0.0, 0.0)), ("-X", (-1.0, 0.0, 0.0)), ("+Y", (0.0, 1.0, 0.0
         ("+Z", (0.0, 0.0, 1.0)), ("-Z", (0.0, 0.0, -1.0))]
 
 
-def _spin(name: str, lo: float, hi: float, decimals: int, step: float, suffix: str) -> QDoubleSpinBox:
+def spin(name: str, lo: float, hi: float, decimals: int, step: float, suffix: str) -> QDoubleSpinBox:
     s = QDoubleSpinBox()
     s.setObjectName(name)
     s.setRange(lo, hi)
@@ -32,10 +32,10 @@ class UsesFields(QWidget):
         super().__init__(parent)
         self._edit, self._problem, self._has_clip = edit, problem, has_clip
         self._look = None  # the LookAtSettings shown
-        self.reach_clamp = _spin("reachClamp", 50.0, 100.0, 2, 0.05, " %")
+        self.reach_clamp = spin("reachClamp", 50.0, 100.0, 2, 0.05, " %")
         self.reach_clamp.setToolTip("Targets beyond this fraction of the chain's full length are treated as at it, "
                                     "so the limb never goes perfectly straight (100 % = off)")
-        self.softness = _spin("softness", 0.0, 1000.0, 1, 5.0, " mm")
+        self.softness = spin("softness", 0.0, 1000.0, 1, 5.0, " mm")
         self.softness.setToolTip("Soft IK: the last this-many millimetres of reach are eased, so the limb "
                                  "straightens smoothly instead of snapping (0 = off)")
         self.ground_feet = QCheckBox("Ground feet")
@@ -57,10 +57,10 @@ class UsesFields(QWidget):
         for combo in (self.look_forward, self.look_up):
             for label, axis in AXES:
                 combo.addItem(label, axis)
-        self.look_cone = _spin("lookMaxAngle", 0.0, 180.0, 1, 5.0, " °")
+        self.look_cone = spin("lookMaxAngle", 0.0, 180.0, 1, 5.0, " °")
         self.look_twist_on = QCheckBox("Limit roll")
         self.look_twist_on.setObjectName("lookTwistOn")
-        self.look_twist = _spin("lookMaxTwist", 0.0, 180.0, 1, 5.0, " °")
+        self.look_twist = spin("lookMaxTwist", 0.0, 180.0, 1, 5.0, " °")
         twist = QWidget()
         row = QHBoxLayout(twist)
         row.setContentsMargins(0, 0, 0, 0)

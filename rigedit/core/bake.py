@@ -108,7 +108,7 @@ def bake(rig, *, timeline=None, progress: Progress | None = None) -> BakeResult:
             points = _chain_points(base_pos, base_rot, rot, trans, idx)
             r = two_bone_ik_batch(points[:, 0], points[:, 1], points[:, 2], aim, pole, eps=min(1e-6, ch.tolerance))
             solved = np.stack([points[:, 0], r.mid, r.end], axis=1)
-            ik = turn_bones_toward(base_rot, rot[:, idx[:-1]], trans[:, idx], solved)
+            ik = _turn_toward(base_rot, rot[:, idx[:-1]], trans[:, idx], solved)
             done += 1
             _report(progress, done, steps)
         err = np.linalg.norm(solved[:, -1] - target, axis=-1)
@@ -258,7 +258,7 @@ def _chain_points(base_pos, base_rot, rot, trans, idx) -> np.ndarray:
     return np.stack(out, axis=1)
 
 
-def turn_bones_toward(base_rot, rots, offsets, solved) -> np.ndarray:
+def _turn_toward(base_rot, rots, offsets, solved) -> np.ndarray:
     """Local rotations (F, k-1, 4) turning each bone by the shortest arc onto the solved
     positions, keeping its twist: skeleton.write_chain_positions over a frame axis."""
     out = np.empty(rots.shape)

@@ -246,6 +246,8 @@ class Rig:
             reads.append(j)
             j = self._parents[j]
         plan.upstream = writers.upstream_of(reads)
+        for u in plan.upstream:
+            self._plans[u].feeds = True
         writers.add(name, plan)  # a look_at chain turns its tip too
 
     # --- animation input -------------------------------------------------------------------
@@ -371,6 +373,7 @@ class Rig:
         """Back to the animated pose, forgetting every chain's warm start."""
         self._cache.states.clear()
         self.__dict__.pop("_full_body_warm", None)  # rig_full_body's warm start
+        self.__dict__.pop("_full_body_pending", None)
         self._pose = self.animated_pose()
         self._world_cache = None
         self._cache.forget_frame()
@@ -400,14 +403,20 @@ class Rig:
     def solved_state(self) -> SolvedPose:
         """Every chain's last solution as data: what a saved rig keeps so that opening it
         shows the same pose and solves on from it as this rig would."""
-        return SolvedPose({name: exported(state) for name, state in self._cache.states.items()})
+        from .rig_full_body import exported as body_exported
+
+        chains = {name: exported(state) for name, state in self._cache.states.items()}
+        return SolvedPose(chains, body_exported(self))
 
     def restore_state(self, solved: SolvedPose, *, solve: bool = True) -> dict[str, ChainReport] | None:
         """Put back what solved_state() gave (this rig's, a copy's or a file's): the warm
         starts are replaced, and the next solve (run now unless `solve` is False) takes
         each chain's saved solution as its result, on the base this rig builds for it. A
         solution that does not fit its chain is dropped: that chain is solved afresh."""
+        from .rig_full_body import put_back
+
         self._cache.states = pending(self, solved)
+        put_back(self, solved.full_body)
         self._cache.forget_frame()
         self._cache.outputs = {}
         return self.solve() if solve else None
@@ -427,6 +436,23 @@ class Rig:
             raise ValueError(f"full_body must be true or false, got {value!r}")
         self._full_body = bool(value)
         self._cache.forget_frame()
+
+    def match_ik_to_fk(self, chain: str | None = None) -> list[str]:
+        """IK/FK matching (rig_match.py): put one chain's goal and pole (None: every chain's)
+        where the animated (FK) limb is, and its warm start on the animated pose, so the
+        next solve at weight 1 shows what weight 0 shows. Returns the chains changed."""
+        from .rig_match import match_ik_to_fk
+
+        return match_ik_to_fk(self, chain)
+
+    def match_fk_to_ik(self, chain: str | None = None) -> None:
+        """IK/FK matching (rig_match.py): write the shown rotations of one chain (None: the
+        whole body, with the root's translation) into the animated pose at the current frame,
+        so weight 0 shows what is shown now: the clip's nearest frame is keyed, or without
+        a clip the rest pose is set."""
+        from .rig_match import match_fk_to_ik
+
+        match_fk_to_ik(self, chain)
 
     def _role_pull(self, name: str) -> float:
         from .rig_full_body import default_pull
@@ -449,13 +475,34 @@ class Rig:
 class _Plan:
     """What the solve loop needs about a chain, resolved once: joint indices root to tip, the
     root's parent (-1 for none), every joint at or below the root (whose world transforms go
-    stale when the chain turns) and the earlier chains it depends on."""
+    stale when the chain turns), the earlier chains it depends on and whether later ones
+    depend on it."""
 
-    __slots__ = ("idx", "parent", "below", "upstream")
+    __slots__ = ("idx", "parent", "below", "stale", "upstream", "feeds")
 
     def __init__(self, idx: list[int], parent: int, below: list[int]) -> None:
         self.idx, self.parent, self.below = idx, parent, below
+        self.stale = _runs(below)
         self.upstream: tuple[str, ...] = ()  # earlier chains whose output this one reads
+        # Whether a later chain reads this one's output (set when that one is linked; left
+        # set when it goes: it only says the solve may hand on its world frames).
+        self.feeds = False
+
+
+def _runs(joints: list[int]) -> tuple:
+    """`joints` as (slice, [None] * its length) runs of consecutive indices, to clear a world
+    cache with a slice assignment per run: a skeleton in depth-first order (BVH, glTF as
+    read, the bundled presets) has every subtree in one run, and the solve clears one per
+    chain per frame (a loop over the joints cost ~2 us of a humanoid frame)."""
+    runs, start = [], None
+    ordered = sorted(joints)
+    for k, j in enumerate(ordered):
+        if start is None:
+            start = j
+        if k + 1 == len(ordered) or ordered[k + 1] != j + 1:
+            runs.append((slice(start, j + 1), [None] * (j + 1 - start)))
+            start = None
+    return tuple(runs)
 
 
 class _Writers:

@@ -135,6 +135,17 @@ def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors):
     else:
         points, frames = chain_pose(base_pos, base_rot, offsets, warm)
         start = prepared = None
+    if prepared is not None:
+        # The frame-to-frame case: the general path below in one compiled call, which also
+        # aims (reach clamp, soft IK) and measures what the stall check reads.
+        tol, cap, total = ch._tolerance, ch._max_iterations, setup.total
+        solved, iterations, ik, moved, error, to_aim, span = fabrik_warm(
+            ch._target, tol, cap, base_rot, points, frames, prepared, errors, ch._pole, (total, ch._reach_clamp, ch._softness)
+        )
+        if moved is not None:
+            start = make(LimitedWarm, (base_pos, base_rot, offsets) + moved)
+        stalled = error > tol and 0 < iterations < cap and to_aim > tol and span <= total
+        return (warm if ik is None else ik), error, iterations, start, stalled
     target = aim = ch._target
     if ch._reach_clamp < 1.0 or ch._softness > 0.0:  # rig_uses.reach_is_plain, inline
         # The reach clamp / soft IK move the target the solver aims at; the error stays
@@ -142,16 +153,7 @@ def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors):
         root = points[0] if type(points) is list else tuple(points[0].tolist())  # a limited start is an array
         aim = effective_target_float(root, target, setup.total, ch._reach_clamp, ch._softness)
     ik = None
-    warm_solve = None
-    if prepared is not None:
-        warm_solve = fabrik_warm(aim, ch._tolerance, ch._max_iterations, base_rot, points, frames, prepared, errors, ch._pole)
-    if warm_solve is not None:
-        # The frame-to-frame case (the general path below, in one compiled call).
-        solved, iterations, ik, moved = warm_solve
-        twists = None
-        if moved is not None:
-            start = make(LimitedWarm, (base_pos, base_rot, offsets) + moved)
-    elif ch._kind.closed_form:
+    if ch._kind.closed_form:
         solved, twists = two_bone_chain(aim, ch._pole, ch._tolerance, setup.mid_limit, points, frames)
         iterations = 0
         start = None  # its result is not a limited FABRIK one to warm-start from

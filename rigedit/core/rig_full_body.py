@@ -9,15 +9,19 @@ move them), so weight 0 everywhere gives the animated pose exactly. `solve_batch
 batch form: many frames' goals in one call of the kernel's solve_rows (rows in parallel).
 
 Roles and pull defaults: a chain on a leg as the chain proposer finds legs (autochains'
-Body: from the hips, or a quadruped's chest, down to the foot) is a leg, an anchor (pull 0); a FABRIK chain other chains hang from (the
-spine) is the trunk, pull TRUNK_PULL (its tip goal gives way to the limbs'); everything
+Body: from the hips, or a quadruped's chest, down to the foot, and the hub's other branches
+that reach the ground), or a gait's leg, is a leg, an anchor (pull 0); a FABRIK chain other
+chains hang from (the spine) is the trunk, pull TRUNK_PULL (its tip goal gives way to the limbs'); everything
 else (arms, a head) ARM_PULL: its root may be moved by up to ARM_PULL of its reach, so a
 hand reaches about 1.4x its arm's length (benchmarks/bench_full_body.py measures it).
 Look-at chains are not part of the full-body solve (their joints keep the animated pose),
 nor are grounded feet's sole turns. A chain's report gives its own tip error; its `errors`
 are the whole body's pass errors (the kernel's measure, the same for every chain: never
-growing), its `iterations` the body's passes. The saved pose of a full-body rig is not put
-back on opening: it is solved again (from the animated pose) with the saved goals.
+growing), its `iterations` the body's passes; `chain_curve` gives the chain's own tip
+error after each pass (the dock plots that). The last solve's result is the rig's
+solved_state (`FullBodySolution`): a saved full-body rig opens on it exactly, as a per-chain
+rig opens on its chains' solutions (`put_back`; the first solve takes it as its result when
+it still fits the goals, as rig_pose.placed does for a chain, and starts from it when not).
 """
 from __future__ import annotations
 
@@ -25,9 +29,10 @@ import math
 
 import numpy as np
 
+from . import scalar_quat as sq
 from .chain import ChainReport
-from .ik import registry
 from .ik.limits import ConeLimit, HingeLimit
+from .rig_pose import FIT_M, FullBodySolution
 from .skeleton import Pose
 from .transforms import quat_slerp
 
@@ -45,7 +50,8 @@ def default_pull(rig, name: str) -> float:
 
 
 def _roles(rig) -> dict:
-    key = tuple((n, ch.joints, ch._solver) for n, ch in rig._chains.items())
+    gait_legs = tuple(rig._gait.legs) if rig._gait is not None else ()
+    key = (tuple((n, ch.joints, ch._solver) for n, ch in rig._chains.items()), gait_legs)
     got = getattr(rig, "_full_body_roles", None)
     if got is not None and got[0] == key:
         return got[1]
@@ -57,7 +63,7 @@ def _roles(rig) -> dict:
     roles = {}
     for n, ch in rig._chains.items():
         idx = [index[j] for j in ch.joints]
-        if idx[-1] in legs and idx[0] in legs:
+        if (idx[-1] in legs and idx[0] in legs) or n in gait_legs:
             roles[n] = LEG_PULL
         elif not ch._kind.closed_form and any(_under(r, set(idx[:-1]), parents) for m, r in roots.items() if m != n):
             roles[n] = TRUNK_PULL
@@ -67,15 +73,23 @@ def _roles(rig) -> dict:
 
 def _leg_lines(rig) -> set:
     """Joints on the figure's legs as the chain proposer finds them (autochains: from every
-    hub, the hips and a quadruped's chest, down to the foot), in the rest pose."""
+    hub, the hips and a quadruped's chest, down to the foot), in the rest pose, and every
+    other branch of those hubs that reaches the ground as a leg does (limbs.leg_hubs): the
+    proposer keeps one mirrored pair of a hub's legs, an eight-legged creature has four."""
     from .autochains.body import Body
     from .autochains.figure import Figure
+    from .autochains.limbs import cut_limb, leg_hubs
 
     try:
-        body = Body(Figure(rig._skeleton, rig._skeleton.rest_pose()))
+        fig = Figure(rig._skeleton, rig._skeleton.rest_pose())
+        body = Body(fig)
+        lines = [limb.line for limbs in body.legs.values() for limb in limbs]
+        for hub, kids in leg_hubs(fig).items():
+            if hub in body.legs:
+                lines += [limb.line for c in kids if (limb := cut_limb(fig, hub, c, "leg")) is not None]
     except Exception:  # a figure the proposer cannot read: no legs by role
         return set()
-    return {j for limbs in body.legs.values() for limb in limbs for j in limb.line}
+    return {j for line in lines for j in line}
 
 
 def _under(j: int, joints: set, parents: list) -> bool:
@@ -218,30 +232,34 @@ def solve_frame(rig, anim) -> dict:
     goals = np.array(targets, dtype=np.float64)
     anim_rot, anim_trans = _anim_arrays(rig, anim)
     root = tables.root
-    solved = tables.solved
-    # The warm start: the last solve's rotations where the solver turns joints, the
-    # animated pose everywhere else (a clip moves the shoulders, fingers and toes).
-    warm = getattr(rig, "_full_body_warm", None)
-    warm_rot = anim_rot.copy()
-    if warm is None or warm[2] is not tables or warm[0].shape != anim_rot.shape:
-        warm_root = anim_trans[root].copy()
-    else:
-        warm_rot[solved] = warm[0][solved]
-        warm_root = warm[1]
     nc = len(tables.names)
     out_rot, out_trans = np.empty_like(anim_rot), np.empty_like(anim_trans)
     chain_err = np.zeros(nc)
     errors = np.empty(FULL_BODY_ITERATIONS)
+    chain_errors = np.empty((FULL_BODY_ITERATIONS, nc))
     count = 0
-    if active.any():
+    saved = rig.__dict__.pop("_full_body_pending", None) if active.any() else None
+    if saved is not None and not _usable(saved, tables, anim_rot):
+        saved = None
+    if saved is not None and _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, chain_err):
+        # A saved solution put back (restore_state): this frame's result, not solved again.
+        rig._full_body_warm = (out_rot, out_trans[root].copy(), tables, dict(zip(tables.names, chain_err.tolist())),
+                               anim_trans[root].copy(), anim_rot[root].copy())
+        rot, trans = blend(tables, anim_rot, anim_trans, out_rot, out_trans, weights)
+    elif active.any():
+        if saved is not None:  # it no longer fits the goals: the start of their solve, as the saved rig's would be
+            rig._full_body_warm = (np.asarray(saved.rotations, dtype=np.float64), np.asarray(saved.root, dtype=np.float64),
+                                   tables, dict(saved.errors), anim_trans[root].copy(), anim_rot[root].copy())
+        warm_rot, warm_root = _warm_start(rig, tables, anim_rot, anim_trans)
         lk, la, lb, lax = tables.lim
         mk, max_, mlo, mhi = tables.mid
         count = kernel().solve_row(
             tables.parents, anim_rot, anim_trans, warm_rot, warm_root, tables.order, tables.below, tables.child,
             tables.owner, lk, la, lb, lax, tables.kinds, tables.cs, tables.cj, goals, poles, has_pole, pulls, tols, clamps,
-            softs, mk, max_, mlo, mhi, active, FULL_BODY_ITERATIONS, out_rot, out_trans, chain_err, errors,
+            softs, mk, max_, mlo, mhi, active, FULL_BODY_ITERATIONS, out_rot, out_trans, chain_err, errors, chain_errors,
         )  # fmt: skip
-        rig._full_body_warm = (out_rot, out_trans[root].copy(), tables)
+        rig._full_body_warm = (out_rot, out_trans[root].copy(), tables, dict(zip(tables.names, chain_err.tolist())),
+                               anim_trans[root].copy(), anim_rot[root].copy())
         rot, trans = blend(tables, anim_rot, anim_trans, out_rot, out_trans, weights)
     else:
         rot, trans = anim_rot.copy(), anim_trans.copy()
@@ -258,7 +276,89 @@ def solve_frame(rig, anim) -> dict:
         else:
             reports[n] = ChainReport(n, math.nan, 0, False, ())
     rig._full_body_last = (key, rig._pose, reports)
+    rig._full_body_curves = {n: tuple(chain_errors[:count, c].tolist()) for c, n in enumerate(tables.names)}
     return reports
+
+
+def chain_curve(rig, name: str) -> tuple[float, ...] | None:
+    """A chain's own tip error after each pass of the last full-body solve (None: it was not
+    in one): what a chain's error plot shows under full body, where its report's `errors`
+    are the whole body's."""
+    curves = rig.__dict__.get("_full_body_curves")
+    return None if curves is None or not rig.full_body else curves.get(name)
+
+
+def _warm_start(rig, tables, anim_rot, anim_trans):
+    """(rotations, root translation) the solve starts from: the last solve's rotations where
+    the solver turns joints, the animated pose everywhere else (a clip moves the shoulders,
+    fingers and toes). A clip that carries the body (a walk, a gait's path) carries the
+    start's root with it: the last solve's offset from the animated root is kept, not its
+    place, or the body would stay behind and only the anchors would drag it along."""
+    root = tables.root
+    warm = getattr(rig, "_full_body_warm", None)
+    warm_rot = anim_rot.copy()
+    if warm is None or warm[2] is not tables or warm[0].shape != anim_rot.shape:
+        return warm_rot, anim_trans[root].copy()
+    warm_rot[tables.solved] = warm[0][tables.solved]
+    warm_root = warm[1]
+    if not np.array_equal(warm[4], anim_trans[root]):
+        warm_root = warm_root + (anim_trans[root] - warm[4])
+        turn = sq.qmul(tuple(anim_rot[root]), sq.qconj(tuple(warm[5])))
+        warm_rot[root] = sq.qmul(turn, tuple(warm_rot[root]))
+    return warm_rot, warm_root
+
+
+def exported(rig) -> FullBodySolution | None:
+    """The last full-body result as data (None: never solved with full body on)."""
+    pending = rig.__dict__.get("_full_body_pending")
+    if pending is not None:
+        return pending
+    warm = rig.__dict__.get("_full_body_warm")
+    if warm is None:
+        return None
+    return FullBodySolution(warm[0], warm[1], warm[3])
+
+
+def put_back(rig, saved: FullBodySolution | None) -> None:
+    """The next full-body solve takes `saved` as its result if it fits its goals (_fits),
+    else starts from it; None forgets the full-body warm start."""
+    rig.__dict__.pop("_full_body_warm", None)
+    rig.__dict__.pop("_full_body_last", None)
+    if saved is None:
+        rig.__dict__.pop("_full_body_pending", None)
+    else:
+        rig._full_body_pending = saved
+
+
+def _usable(saved, tables, anim_rot) -> bool:
+    """A saved solution of this rig's shape: one unit rotation per joint, a root, finite,
+    an error for each chain of the solve."""
+    rot, root = np.asarray(saved.rotations, dtype=np.float64), np.asarray(saved.root, dtype=np.float64)
+    if rot.shape != anim_rot.shape or root.shape != (3,) or set(saved.errors) != set(tables.names):
+        return False
+    if not (np.isfinite(rot).all() and np.isfinite(root).all()):
+        return False
+    return bool(np.all(np.abs(np.einsum("ij,ij->i", rot, rot) - 1.0) <= 2e-9))
+
+
+def _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, chain_err) -> bool:
+    """Whether a usable saved solution fits this frame: each chain's tip as far from its
+    goal as the saved error says (FIT_M, as a chain's saved solution must; a goal or bone
+    edited since makes it the next solve's start instead). Fills the outputs (solved joints
+    from the saved rotations, the rest animated) as it checks."""
+    rot, root = np.asarray(saved.rotations, dtype=np.float64), np.asarray(saved.root, dtype=np.float64)
+    out_rot[:] = anim_rot
+    out_rot[tables.solved] = rot[tables.solved]
+    out_trans[:] = anim_trans
+    out_trans[tables.root] = root
+    world = rig._skeleton.fk_matrices(Pose(out_rot, out_trans))[0]
+    for c, name in enumerate(tables.names):
+        tip = world[tables.chain_joints[c][-1]]
+        chain_err[c] = float(np.linalg.norm(tip - goals[c]))
+        size = 1.0 + float(np.linalg.norm(world[tables.chain_joints[c][0]] - goals[c]))
+        if not abs(chain_err[c] - float(saved.errors[name])) <= FIT_M * size:
+            return False
+    return True
 
 
 def blend(tables: FullBodyTables, anim_rot, anim_trans, ik_rot, ik_trans, weights):
@@ -322,9 +422,10 @@ def solve_batch(rig, goals: dict, *, rotations=None, translations=None):
     cap = FULL_BODY_ITERATIONS
     out_r, out_t = np.empty_like(R), np.empty_like(T)
     err, errors, its = np.empty((rows, len(tables.names))), np.empty((rows, cap)), np.empty(rows, np.int64)
+    chain_errors = np.empty((rows, cap, len(tables.names)))
     kernel().solve_rows(
         tables.parents, R, T, R.copy(), T[:, tables.root].copy(), tables.order, tables.below, tables.child, tables.owner,
         lk, la, lb, lax, tables.kinds, tables.cs, tables.cj, G, np.repeat(poles[None], rows, axis=0), has_pole, pulls,
-        tols, clamps, softs, mk, mx, mlo, mhi, active, cap, out_r, out_t, err, errors, its,
+        tols, clamps, softs, mk, mx, mlo, mhi, active, cap, out_r, out_t, err, errors, chain_errors, its,
     )  # fmt: skip
     return out_r, out_t, err, its

@@ -58,11 +58,24 @@ class SolvedChain:
     limited: LimitedStart | None = None
 
 
+@dataclass(frozen=True, eq=False)  # arrays: compared by identity
+class FullBodySolution:
+    """The full-body solve's last result (rig_full_body.py) at weight 1: every joint's local
+    rotation (J, 4), the root's translation (3,), and each chain's tip error then (metres,
+    by chain name), which says whether it still fits the rig's goals."""
+
+    rotations: np.ndarray
+    root: np.ndarray
+    errors: Mapping[str, float]
+
+
 @dataclass(frozen=True)
 class SolvedPose:
-    """Every chain's last solution, by chain name (chains never solved are not there)."""
+    """Every chain's last solution, by chain name (chains never solved are not there), and
+    the whole body's when the rig was last solved with full_body on."""
 
     chains: Mapping[str, SolvedChain] = field(default_factory=dict)
+    full_body: FullBodySolution | None = None
 
 
 def exported(state: ChainState) -> SolvedChain:

@@ -22,7 +22,7 @@ from . import scalar_quat as sq
 from .bone_turns import local_turns
 from .ik import registry
 from .ik.chain_frames import PreparedLimits, bone_directions, packed_limits, plan_limits, planned_limits
-from .ik.fabrik import fabrik_kernel
+from .ik.fabrik import fabrik_kernel, limited_kernel
 from .ik.limits import ConeLimit, HingeLimit
 from .ik.two_bone import CONE, HINGE, NO_LIMIT, two_bone_ik
 from .rig_limb import limb_fixed
@@ -164,7 +164,7 @@ def fabrik_chain(
         prep = planned_limits(plan, ref_dirs, ls, root_dir, base_rot, frames if hinged else None)
     kinds, params, ref_dirs, ref_axes, root_arr, lengths = packed_limits(prep)
     out = empty_pose(n)
-    _, count, moved = kernel.fabrik_limited(
+    _, count, moved = limited_kernel().fabrik_limited(
         pts, tgt, lengths, kinds, params, ref_dirs, ref_axes, root_arr, _NO_FRAMES, False, tolerance, max_iterations,
         hint, pole is not None, True, start is None, errors, *out, _NO_FRAMES,
     )  # fmt: skip
@@ -192,34 +192,38 @@ def turned_locals(base_rot, frames, turns) -> tuple[list, np.ndarray]:
     bones' world frames: each bone's warm-start frame turned by the turn its forward pass
     carried it by (the same shortest arcs local_turns would find, already worked out).
     Returns (local rotations as float tuples, world frames as an (m, 4) array: the next
-    warm start's `frames`), worked out compiled (fabrik_kernel.turned_locals)."""
+    warm start's `frames`), worked out compiled (fabrik_limited.turned_locals)."""
     m = len(turns)
     ik, world = np.empty((m, 4)), np.empty((m, 4))
-    fabrik_kernel().turned_locals(*base_rot, as_rows(frames), as_rows(turns), ik, world)
+    limited_kernel().turned_locals(*base_rot, as_rows(frames), as_rows(turns), ik, world)
     return list(map(tuple, ik.tolist())), world
 
 
-def fabrik_warm(target, tolerance, max_iterations, base_rot, points, frames, prepared, errors_out: list, pole=None):
+def fabrik_warm(
+    target, tolerance, max_iterations, base_rot, points, frames, prepared, errors_out: list, pole=None, reach=(0.0, 1.0, 0.0)
+):
     """fabrik_chain and turned_locals for a limited chain warm-started from its own last
     result on the same base (`points` and world `frames` as that solve left them,
-    `prepared` its limits read there), in one compiled call: every frame of a drag is this
-    case. Returns (solved points, iterations, local rotations or None when no pass moved
-    the chain, the next warm start's (points, frames, limits) or None to keep this one)."""
-    kernel = fabrik_kernel()
+    `prepared` its limits read there), in one compiled call, aiming where the reach clamp
+    and soft IK put `target` (`reach`: the chain's length, reach clamp and softness; the
+    default aims at the target itself): every frame of a drag is this case. Returns (solved points, iterations, local rotations or None when no pass moved
+    the chain, the next warm start's (points, frames, limits) or None to keep this one, the
+    tip's error to the goal, to the aim, and the aim's distance from the root)."""
+    kernel = limited_kernel()
     kinds, params, root_dir, lengths = prepared.packed
     m = len(lengths)
     pts, axes, dirs, turns = out = empty_pose(m + 1)
     ik, world = np.empty((m, 4)), np.empty((m, 4))
     errors = np.empty(max(max_iterations, 1))
-    _, count, moved = kernel.rig_limited(
-        points, *target, lengths, kinds, params, prepared.ref_dirs, prepared.ref_axes, root_dir, as_rows(frames), *base_rot,
-        tolerance, max_iterations, *(_NO_POLE if pole is None else pole), pole is not None, errors, *out, ik, world,
+    to_aim, count, moved, error, span = kernel.rig_limited(
+        points, *target, *reach, lengths, kinds, params, prepared.ref_dirs, prepared.ref_axes, root_dir, as_rows(frames),
+        *base_rot, tolerance, max_iterations, *(_NO_POLE if pole is None else pole), pole is not None, errors, *out, ik, world,
     )  # fmt: skip
     errors_out.extend(errors[:count].tolist())
     if not moved:
-        return points, count, None, None
+        return points, count, None, None, error, to_aim, span
     ready = PreparedLimits(prepared.kinds, prepared.params, dirs, axes, prepared.root_dir, None, prepared.lengths, prepared.packed)
-    return pts, count, list(map(tuple, ik.tolist())), (pts, world, ready)
+    return pts, count, list(map(tuple, ik.tolist())), (pts, world, ready), error, to_aim, span
 
 
 @lru_cache(maxsize=512)

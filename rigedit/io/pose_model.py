@@ -11,7 +11,9 @@ opening a rig shows the pose that was saved (rigedit.core.rig_pose).
     }
 
 `rotations` are the chain's IK local rotations (x, y, z, w), one per joint but the tip;
-`limited` is a limited FABRIK chain's next warm start. A pose that no longer fits its chain
+`limited` is a limited FABRIK chain's next warm start. A rig saved with full_body on keeps
+the whole body's solution instead, in `full_body`: every joint's rotation, the root's
+translation and each chain's tip error (an older file without it is solved again). A pose that no longer fits its chain
 (a target or bone edited by hand) is dropped when the rig is built and that chain is solved
 afresh; one that cannot be a pose at all (a rotation that is not unit, a wrong count) is an
 error naming its field.
@@ -76,13 +78,33 @@ class ChainPoseModel(_Model):
     limited: LimitedStartModel | None = Field(default=None, description="a limited FABRIK chain's warm start")
 
 
+class FullBodyPoseModel(_Model):
+    """The full-body solve's last result (issue 16; rigedit.core.rig_full_body)."""
+
+    rotations: list[UnitQuat] = Field(description="every joint's local rotation (x, y, z, w), in skeleton order")
+    root: Vec3 = Field(description="the root joint's translation, metres")
+    errors: dict[str, Metres] = Field(description="chain name -> its tip's distance from its target then, metres")
+
+
 class PoseModel(_Model):
     time: Seconds = Field(default=0.0, description="the animation time the pose was solved at, seconds")
     chains: dict[str, ChainPoseModel] = Field(default_factory=dict, description="chain name -> its last solution")
+    full_body: FullBodyPoseModel | None = Field(
+        default=None, description="issue 16: the whole body's last solution, for a rig saved with full_body on"
+    )
 
-    def check_fits(self, chains) -> None:
+    def check_fits(self, chains, joints: int | None = None) -> None:
         """Each solution names a chain and has its shape (checked with the chains, by the preset)."""
         by_name = {c.name: c for c in chains}
+        body = self.full_body
+        if body is not None:
+            if joints is not None and len(body.rotations) != joints:
+                raise _at(("pose", "full_body", "rotations"),
+                          f"must give {joints} rotations, one per joint of the skeleton, got {len(body.rotations)}"
+                          " (delete the pose to solve the rig afresh)")
+            for name in body.errors:
+                if name not in by_name:
+                    raise _at(("pose", "full_body", "errors", name), f"no chain named {name!r}")
         for name, p in self.chains.items():
             c = by_name.get(name)
             if c is None:

@@ -26,7 +26,7 @@ from rigedit.core.ground import HeightField
 from rigedit.core.ik import registry
 from rigedit.core.ik.limits import ConeLimit
 from rigedit.core.rig import BUNDLED_PRESETS, Rig, register_preset_io
-from rigedit.core.rig_pose import LimitedStart, SolvedChain, SolvedPose
+from rigedit.core.rig_pose import FullBodySolution, LimitedStart, SolvedChain, SolvedPose
 from rigedit.core.skeleton import Skeleton
 
 from .atomic import atomic_write_text
@@ -283,7 +283,11 @@ def _solved_from(m) -> SolvedPose:
             limited = LimitedStart(rows(lim.points), quats(lim.frames), rows(lim.dirs), rows(lim.axes))
         rotations = tuple(tuple(q) for q in quats(c.rotations).tolist())
         chains[name] = SolvedChain(rotations, c.error, c.reached, c.settled, limited)
-    return SolvedPose(chains)
+    body = None
+    if m.full_body is not None:
+        b = m.full_body
+        body = FullBodySolution(quats(b.rotations), np.array(b.root, dtype=np.float64), dict(b.errors))
+    return SolvedPose(chains, body)
 
 
 def _ground_from(m):
@@ -367,8 +371,9 @@ def _document_from(rig: Rig, file: str = "<preset>") -> dict:
 def _pose_document(rig: Rig) -> dict | None:
     """The time and each solved chain's last solution, in chain order; None for a rig never
     solved, at time 0 (so presets that never used either stay as they were)."""
-    solved = rig.solved_state().chains
-    if not solved and rig.time == 0.0:
+    state = rig.solved_state()
+    solved = state.chains
+    if not solved and state.full_body is None and rig.time == 0.0:
         return None
     chains = {}
     for name in rig.chain_names:
@@ -382,7 +387,15 @@ def _pose_document(rig: Rig) -> dict | None:
             lim = s.limited
             c["limited"] = {k: getattr(lim, k).tolist() for k in ("points", "frames", "dirs", "axes")}
         chains[name] = c
-    return {"time": rig.time, "chains": chains}
+    out = {"time": rig.time, "chains": chains}
+    body = state.full_body
+    if body is not None and rig.full_body:
+        out["full_body"] = {
+            "rotations": np.asarray(body.rotations).tolist(),
+            "root": np.asarray(body.root).tolist(),
+            "errors": {n: float(body.errors[n]) for n in rig.chain_names if n in body.errors},
+        }
+    return out
 
 
 def _chain_document(ch: Chain) -> dict:

@@ -402,7 +402,7 @@ class PresetModel(_Model):
                 if leg not in names:
                     raise At(("gait", "legs", k), f"no chain named {leg!r}")
         if self.pose is not None:
-            self.pose.check_fits(self.chains)
+            self.pose.check_fits(self.chains, len(self.skeleton.joints))
         if self.clip is not None and self.clip_file is not None:
             raise At(("clip_file",), "a preset has one clip: 'clip' (in the preset) or 'clip_file' (beside it), not both")
         if self.clip is not None:

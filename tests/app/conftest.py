@@ -18,6 +18,16 @@ def config_dir(tmp_path, monkeypatch):
 
 
 @pytest.fixture
+def errors(monkeypatch):
+    """The error dialogs the test's window would show, as (title, text), instead of showing them."""
+    from rigedit.app import dialogs
+
+    shown = []
+    monkeypatch.setattr(dialogs, "show_error", lambda parent, title, text, *more, **extra: shown.append((title, text)))
+    return shown
+
+
+@pytest.fixture
 def make_window(qtbot):
     from rigedit.app import MainWindow
 

@@ -9,7 +9,6 @@ import pygltflib
 import pytest
 from PySide6.QtWidgets import QFileDialog
 
-from rigedit.app import dialogs
 from rigedit.app.import_actions import install_import_actions
 from rigedit.core.autochains import propose_chains
 from rigedit.core.rig import Rig
@@ -19,13 +18,6 @@ from rigedit.io.gltf import read_gltf
 
 DATA = Path("/work/shared/data")
 CESIUM = DATA / "CesiumMan.glb"
-
-
-@pytest.fixture
-def errors(monkeypatch):
-    shown = []
-    monkeypatch.setattr(dialogs, "show_error", lambda parent, title, text: shown.append((title, text)))
-    return shown
 
 
 @pytest.fixture

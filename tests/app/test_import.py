@@ -8,7 +8,6 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
-from rigedit.app import dialogs
 from rigedit.app.import_actions import install_import_actions
 from rigedit.app.import_dialog import ChainProposalDialog
 from rigedit.core.autochains import propose_chains
@@ -20,13 +19,6 @@ from .helpers import wait_solved
 
 DATA = Path("/work/shared/data")
 WALK = DATA / "cmu_12_01_walk.bvh"
-
-
-@pytest.fixture
-def errors(monkeypatch):
-    shown = []
-    monkeypatch.setattr(dialogs, "show_error", lambda parent, title, text: shown.append((title, text)))
-    return shown
 
 
 def importer(window):

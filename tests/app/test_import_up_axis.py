@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from rigedit.app.import_dialog import ChainProposalDialog
 
-from .test_import import errors, importer, walk_window  # noqa: F401 - fixtures
+from .test_import import importer, walk_window  # noqa: F401 - fixtures
 
 DATA = Path("/work/shared/data")
 ZUP = DATA / "pybvh_bvh_test1.bvh"

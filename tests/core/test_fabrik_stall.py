@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import rigedit
 from rigedit.core.ik import ChainLimits, ConeLimit, HingeLimit, fabrik
-from rigedit.core.ik.fabrik_kernel import LIMITED_STALL, STALL_PASSES, STALL_RELATIVE
+from rigedit.core.ik.fabrik_loop import LIMITED_STALL, STALL_PASSES, STALL_RELATIVE
 from tests.core.fabrik_strategies import assert_result_consistent, unit
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

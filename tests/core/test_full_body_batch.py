@@ -39,11 +39,15 @@ def test_rows_are_the_row_function():
     T = np.repeat(trans[None], rows, axis=0)
     out_r, out_t = np.empty_like(R), np.empty_like(T)
     err, errors, its = np.empty((rows, len(tables.names))), np.empty((rows, cap)), np.empty(rows, np.int64)
-    k.solve_rows(tables.parents, R, T, R.copy(), T[:, 0].copy(), *shared, G, P, *rest, out_r, out_t, err, errors, its)
+    hist = np.empty((rows, cap, len(tables.names)))
+    k.solve_rows(tables.parents, R, T, R.copy(), T[:, 0].copy(), *shared, G, P, *rest, out_r, out_t, err, errors, hist, its)
     for i in range(rows):
         one_r, one_t = np.empty_like(rot), np.empty_like(trans)
         one_err, one_errors = np.empty(len(tables.names)), np.empty(cap)
-        n = k.solve_row(tables.parents, rot, trans, rot.copy(), trans[0].copy(), *shared, G[i], P[i], *rest, one_r, one_t, one_err, one_errors)
+        one_hist = np.empty((cap, len(tables.names)))
+        n = k.solve_row(tables.parents, rot, trans, rot.copy(), trans[0].copy(), *shared, G[i], P[i], *rest, one_r, one_t,
+                        one_err, one_errors, one_hist)
+        np.testing.assert_allclose(hist[i, :n], one_hist[:n], atol=ROW_EPS)
         assert n == its[i]
         np.testing.assert_allclose(out_r[i], one_r, atol=ROW_EPS)
         np.testing.assert_allclose(out_t[i], one_t, atol=ROW_EPS)

@@ -161,3 +161,22 @@ def test_a_fast_gait_straightening_every_stride_is_not_a_pop():
     slow[50:52] = 0.0
     pops = [f for f in lint_clip(sk, clip_of(slow), chains).findings if f.kind == "knee_pop"]
     assert [(f.frame_start, f.frame_end) for f in pops] == [(50, 51)]
+
+
+def test_lint_rig_takes_the_rigs_clip_chains_and_limits():
+    from rigedit.core.ik.limits import ConeLimit
+    from rigedit.core.lint.of_rig import lint_rig
+    from rigedit.core.rig import Rig
+
+    imp = read_bvh(CMU)
+    rig = Rig(imp.skeleton)
+    with pytest.raises(ValueError, match="no clip"):
+        lint_rig(rig)
+    rig.clip = imp.clip
+    rig.add_chain("left_leg", ["LeftUpLeg", "LeftLeg", "LeftFoot"], solver="two_bone")
+    rig.chain("left_leg").limits = {"LeftLeg": ConeLimit(max_deg=40.0)}
+    report = lint_rig(rig)
+    assert report.chains == [("left_leg", ("LeftUpLeg", "LeftLeg", "LeftFoot"), "two_bone")]
+    assert {f.chain for f in report.findings if f.kind == "limit"} == {"left_leg"}
+    # Only the rig's chain is linted: the other limbs of the proposed set are not.
+    assert {f.chain for f in report.findings} <= {None, "left_leg"}

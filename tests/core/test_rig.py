@@ -444,6 +444,7 @@ from hypothesis import assume  # noqa: E402
 
 from rigedit.core.ik.chain_frames import plan_limits  # noqa: E402
 from rigedit.core.ik.chain_frames import PreparedLimits  # noqa: E402
+from rigedit.core.ik.soft import effective_target_float  # noqa: E402
 from rigedit.core.rig_solve import fabrik_chain, fabrik_warm, turned_locals  # noqa: E402
 from tests.core.test_limits import violation_deg  # noqa: E402
 
@@ -514,24 +515,33 @@ def test_a_limited_fabrik_written_back_from_its_frame_turns_gives_its_points_wit
     unit_quats,
     vectors,
     vectors,
+    st.one_of(st.just((1.0, 0.0)), st.tuples(st.floats(0.5, 1.0), st.floats(0.0, 0.5))),
 )
-def test_the_warm_start_call_solves_as_the_general_path_does(joints, base, target, moved_to):
+def test_the_warm_start_call_solves_as_the_general_path_does(joints, base, target, moved_to, reach):
     """A limited chain warm-started from its own last result solves in one compiled call
     (fabrik_warm, what the rig does every frame of a drag); it gives what the general path
-    (fabrik_chain from that start, then turned_locals) gives, to round-off: the same
-    points, errors, local rotations and next warm start."""
+    (fabrik_chain from that start toward the aim the reach clamp and soft IK make, then
+    turned_locals) gives, to round-off: the same points, errors, local rotations and next
+    warm start, and the distances the rig's stall check reads."""
     _, base_q, _, points, frames, plan, hinged = _limited_chain(joints, base)
     _, _, prep, result = _moved_limited_solve(target, plan, hinged, base_q, points, frames)
     _, world = turned_locals(base_q, frames, result[3])
     ready = PreparedLimits(prep.kinds, prep.params, result[2], result[1], prep.root_dir, None, prep.lengths, prep.packed)
+    total = float(sum(prep.lengths))
+    root = tuple(result[0][0].tolist())
+    aim = effective_target_float(root, tuple(moved_to), total, *reach)
 
     errors_warm, errors_general = [], []
-    pts, count, ik, start = fabrik_warm(moved_to, 1e-3, 10, base_q, result[0], world, ready, errors_warm)
-    solved, iterations, _, general = fabrik_chain(
-        moved_to, 1e-3, 10, None, plan, hinged, base_q, result[0], world, None, errors_general, ready
+    pts, count, ik, start, error, to_aim, span = fabrik_warm(
+        moved_to, 1e-3, 10, base_q, result[0], world, ready, errors_warm, None, (total, *reach)
     )
-    scale = 1.0 + float(np.abs(result[0]).max())
+    solved, iterations, _, general = fabrik_chain(aim, 1e-3, 10, None, plan, hinged, base_q, result[0], world, None, errors_general, ready)
+    scale = 1.0 + float(np.abs(result[0]).max()) + float(np.abs(moved_to).max())
     assert count == iterations
+    tip = np.asarray(solved)[-1]
+    assert error == pytest.approx(float(np.linalg.norm(tip - np.asarray(moved_to))), abs=1e-12 * scale)
+    assert to_aim == pytest.approx(float(np.linalg.norm(tip - np.asarray(aim))), abs=1e-12 * scale)
+    assert span == pytest.approx(float(np.linalg.norm(np.asarray(aim) - np.asarray(root))), abs=1e-12 * scale)
     np.testing.assert_allclose(errors_warm, errors_general, rtol=0, atol=1e-12 * scale)
     np.testing.assert_allclose(np.asarray(pts), np.asarray(solved), rtol=0, atol=1e-12 * scale)
     if general[3] is None:  # no pass moved it: the rotations and warm start stay as they were

@@ -278,7 +278,9 @@ def test_the_schema_describes_the_pose():
     schema = preset_schema()
     assert schema["properties"]["version"]["const"] == preset_io.VERSION
     pose = schema["$defs"]["PoseModel"]
-    assert set(pose["properties"]) == {"time", "chains"}
+    assert set(pose["properties"]) == {"time", "chains", "full_body"}
+    body = schema["$defs"]["FullBodyPoseModel"]
+    assert set(body["required"]) == {"rotations", "root", "errors"} and body["additionalProperties"] is False
     chain = schema["$defs"]["ChainPoseModel"]
     assert set(chain["required"]) == {"rotations", "error", "reached"}
     assert chain["additionalProperties"] is False

@@ -4,10 +4,12 @@ It draws what it is given and reports what the mouse does; it never edits a time
 (the panel in timeline_dock.py turns its signals into undo commands). Every chain's weight
 curve is drawn, the selected one in its viewport colour and the rest faint; the selected
 chain's keys are points to click, drag and right-click, and its target and pole keys are
-marks in two lanes under the weight axis. The playhead is a movable vertical line.
+marks in two lanes under the weight axis. Lint findings are bars in a lane above it, by
+severity (lint_marks.py; a click on one selects it). The playhead is a movable vertical line.
 
 The mouse works as in Blender's and Maya's time lines: a left click or drag anywhere over the
-plot or the time axis scrubs the playhead there (a press on a key drags the key instead); the
+plot or the time axis scrubs the playhead there (a press on a key drags the key instead, a
+click on a lint bar goes to its finding); the
 middle button, or Shift with the left, pans; the wheel zooms about the pointer. With the plot
 focused, Home and End go to the first and last frame, Left and Right step one.
 """
@@ -20,10 +22,12 @@ from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from rigedit.core.curve import Curve
 
 from ..viewport.palette import chain_colour, dimmed
+from .lint_marks import LANE, LintMarks, LintTint, Mark
 
-# Below the 0..1 weight band: a lane that marks the selected chain's target and pole keys.
+# Below the 0..1 weight band: a lane that marks the selected chain's target and pole keys;
+# above it, the lint lane (lint_marks.py).
 KEY_LANE = -0.14
-Y_RANGE = (-0.25, 1.08)
+Y_RANGE = (-0.25, LANE[1] + 0.03)
 
 # A symbol per interpolation, so the shape of the segment leaving a key reads at a glance.
 SYMBOLS = {"ease": "o", "linear": "d", "constant": "s"}
@@ -146,6 +150,7 @@ class TimelinePlot(pg.PlotWidget):
     playhead_moved = Signal(float)  # raw time: the playhead is being dragged
     key_command = Signal(int)  # a Qt.Key the timeline acts on (see COMMAND_KEYS)
     background_clicked = Signal()
+    finding_clicked = Signal(int)  # a lint mark was clicked: the finding's index
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent, background=None, viewBox=ScrubViewBox(self))
@@ -157,7 +162,8 @@ class TimelinePlot(pg.PlotWidget):
         item.setLabel("bottom", "time", units="s")
         item.setLabel("left", "weight")
         # The lane under the weight band is labelled on the axis, clear of the marks in it.
-        item.getAxis("left").setTicks([[(0.0, "0"), (0.5, "0.5"), (1.0, "1"), (KEY_LANE, "▲▼")], [(0.25, ""), (0.75, "")]])
+        item.getAxis("left").setTicks([[(0.0, "0"), (0.5, "0.5"), (1.0, "1"), (KEY_LANE, "▲▼"), (0.5 * sum(LANE), "lint")],
+                                       [(0.25, ""), (0.75, "")]])
         self.vb = item.getViewBox()
         self.vb.setMouseEnabled(x=True, y=False)
         self.vb.setYRange(*Y_RANGE, padding=0)
@@ -173,6 +179,10 @@ class TimelinePlot(pg.PlotWidget):
         for marks, what in ((self.target_marks, "target"), (self.pole_marks, "pole")):
             marks.setToolTip(f"{what} keys of the selected chain (▲ target, ▼ pole)")
             marks.setZValue(15)
+            self.addItem(marks)
+        self.lint_tint = LintTint()
+        self.lint_marks = LintMarks(self.finding_clicked.emit)
+        for marks in (self.lint_tint, self.lint_marks):
             self.addItem(marks)
         self._bounds = [pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen((110, 112, 120, 170), style=Qt.PenStyle.DashLine))
                         for _ in range(2)]
@@ -275,6 +285,11 @@ class TimelinePlot(pg.PlotWidget):
                              "Delete removes the selected key · ● ease  ◆ linear  ■ constant")
         for marks, curve in ((self.target_marks, target), (self.pole_marks, pole)):
             marks.setData(x=list(curve.times), y=[KEY_LANE] * len(curve), brush=pg.mkBrush(colour), pen=pg.mkPen((20, 20, 24)))
+
+    def show_findings(self, marks: list[Mark], selected: int) -> None:
+        """Lint findings as marks (lint_marks.py); `selected` (-1: none) is outlined."""
+        for item in (self.lint_tint, self.lint_marks):
+            item.set_marks(marks, selected)
 
     # --- mouse ---------------------------------------------------------------------------
 

@@ -5,7 +5,9 @@ is fixed; each move puts the handle where the mouse ray meets that plane (keepin
 between the handle's centre and the point first grabbed, so it does not jump under the
 cursor); release pushes one undo command for the whole drag; cancel (Esc) puts it back. A goal that
 follows the clip is moved as an offset keyed at the current frame (core/clip_goals.py), and
-its command puts the offset keys back.
+its command puts the offset keys back. With full body on, the drag moves the whole body
+through the solver thread like any goal, and Esc and undo also put back the solution the drag
+started from (a full-body solve depends on where the body was).
 The body handle slides on the ground plane instead, and its gait walks (body_drag.py).
 """
 from __future__ import annotations
@@ -31,6 +33,9 @@ class HandleDrag:
     # A goal that follows the clip: its offset keys at the press (the drag keys an offset
     # at the current frame; undo puts these back).
     start_keys: tuple | None = None
+    # Full body on: the solved state at the press (Rig.solved_state). The body's solve
+    # depends on where it was, so Esc and undo put this back, not just the goal.
+    solved: object = None
 
 
 def handle_value(doc: Document, handle: Handle):
@@ -64,7 +69,8 @@ class DragController:
         if grab is None:
             return False
         keys = chain.offset_keys if chain.following and handle.kind == "target" else None
-        self.active = HandleDrag(handle, tuple(value), center, forward.copy(), center - grab, start_keys=keys)
+        solved = self.doc.rig.solved_state() if self.doc.rig.full_body else None
+        self.active = HandleDrag(handle, tuple(value), center, forward.copy(), center - grab, start_keys=keys, solved=solved)
         self.doc.select(handle.chain)
         return True
 
@@ -94,11 +100,13 @@ class DragController:
         if d.start_keys is not None:  # one command: the offset keyed at this frame
             keys = self.doc.rig.chain(d.handle.chain).offset_keys
             return self.doc.edit_chain(
-                d.handle.chain, f"Move {d.handle.chain} {what}", {"offset_keys": keys}, before={"offset_keys": d.start_keys}
+                d.handle.chain, f"Move {d.handle.chain} {what}", {"offset_keys": keys}, before={"offset_keys": d.start_keys},
+                solved_before=d.solved,
             )
         end = handle_value(self.doc, d.handle)
         return self.doc.edit_chain(
-            d.handle.chain, f"Move {d.handle.chain} {what}", {d.handle.kind: end}, before={d.handle.kind: d.start}
+            d.handle.chain, f"Move {d.handle.chain} {what}", {d.handle.kind: end}, before={d.handle.kind: d.start},
+            solved_before=d.solved,
         )
 
     def cancel(self) -> None:
@@ -110,3 +118,5 @@ class DragController:
             self.doc.set_chain_live(d.handle.chain, offset_keys=d.start_keys)
         elif d is not None:
             self.doc.set_chain_live(d.handle.chain, **{d.handle.kind: d.start})
+        if isinstance(d, HandleDrag) and d.solved is not None:
+            self.doc.restore_solution(d.solved)  # the body where it was, not solved afresh

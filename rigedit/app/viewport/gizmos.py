@@ -1,5 +1,6 @@
 """Handles: a target sphere per chain (red when out of reach) and a smaller pole sphere joined
-to the chain's mid joint by a thin line, and the body handle (a box in a ring, body_handle.py)
+to the chain's mid joint by a thin line, a pinned plate under an anchor's target (full body
+on, a chain of pull 0: it holds the body, its goal is not moved by it), and the body handle (a box in a ring, body_handle.py)
 at the hips (or the root). Picking casts the mouse ray at the spheres first, then at the body.
 
 The spheres are drawn without depth test (with back faces culled, so each still shades as a
@@ -22,6 +23,9 @@ from .mesh_item import ArrayMeshItem
 from .shading import headlight
 
 POLE_SCALE = 0.6  # pole sphere radius relative to the target's
+# An anchor (full body on, pull 0: a planted foot) is pinned: a square plate under its target
+# sphere and a pin through it, ANCHOR_SCALE times the sphere's radius across.
+ANCHOR_SCALE = 1.9
 MIN_PICK_PIXELS = 7.0  # a handle far away still catches the mouse within this many pixels
 
 _ON_TOP = {
@@ -69,6 +73,7 @@ class GizmoView:
         self.active: Handle | None = None
         self._last_lines: tuple[np.ndarray, np.ndarray] | None = None
         self.body: np.ndarray | None = None  # where the body handle is drawn (the animated root)
+        self.anchors: frozenset = frozenset()  # chains drawn pinned
 
     def set_chains(self, names: list[str], radius: float) -> None:
         """A new rig: its chains, and the handle size that suits it."""
@@ -79,9 +84,11 @@ class GizmoView:
         self._last = None
 
     def update(self, targets: dict, poles: dict, mids: dict, out_of_reach: set, selected: str,
-               body=None) -> None:
+               body=None, anchors=frozenset()) -> None:
         """body: the root's position for the body handle; None asks the view's document
-        (Document.body_position), so a view that passes only the chains still gets one."""
+        (Document.body_position), so a view that passes only the chains still gets one.
+        anchors: the chains drawn pinned (full body on, pull 0)."""
+        self.anchors = frozenset(anchors)
         if body is None:
             doc = getattr(self._view, "doc", None)
             body = doc.body_position() if doc is not None and hasattr(doc, "body_position") else None
@@ -94,6 +101,10 @@ class GizmoView:
             colour = palette.OUT_OF_REACH if name in out_of_reach else base
             h = Handle(name, "target")
             spheres.append((h, np.asarray(targets[name], dtype=np.float64), self.radius, self._highlight(h, colour, 0.9)))
+            if name in self.anchors:
+                pin = anchor_lines(np.asarray(targets[name], dtype=np.float64), ANCHOR_SCALE * self.radius)
+                line_pos += list(pin)
+                line_col += [palette.ANCHOR] * len(pin)
             pole = poles.get(name)
             if pole is None:
                 continue
@@ -198,3 +209,18 @@ class GizmoView:
 
 def _same(a: np.ndarray | None, b: np.ndarray | None) -> bool:
     return (a is None and b is None) or (a is not None and b is not None and np.array_equal(a, b))
+
+
+def anchor_lines(center: np.ndarray, size: float) -> np.ndarray:
+    """Line-segment ends (2k, 3) of an anchor's pin: a square plate of side `size` level
+    under the sphere, its diagonals, and a pin from the plate up through the sphere."""
+    h = 0.5 * size
+    y = center[1] - h
+    c = [center + (dx, 0.0, dz) for dx, dz in ((-h, -h), (h, -h), (h, h), (-h, h))]
+    corners = [np.array((p[0], y, p[2])) for p in c]
+    segs = []
+    for k in range(4):
+        segs += [corners[k], corners[(k + 1) % 4]]
+    segs += [corners[0], corners[2], corners[1], corners[3]]
+    segs += [np.array((center[0], y, center[2])), center + (0.0, h, 0.0)]
+    return np.array(segs, dtype=np.float64)

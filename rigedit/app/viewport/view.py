@@ -91,6 +91,7 @@ class Viewport(GLWindow):
         document.chain_changed.connect(self._chain_changed)
         document.selection_changed.connect(self._selection_changed)
         document.pose_changed.connect(self.schedule_sync)
+        document.full_body_changed.connect(self._full_body_changed)  # anchors are drawn pinned
         self.rebuild()
         self.reset_camera()
 
@@ -132,6 +133,9 @@ class Viewport(GLWindow):
         self._restyle()
 
     def _chain_changed(self, _name: str) -> None:
+        self.schedule_sync()
+
+    def _full_body_changed(self, _on: bool) -> None:
         self.schedule_sync()
 
     def _selection_changed(self, _name: str) -> None:
@@ -182,7 +186,9 @@ class Viewport(GLWindow):
             rep = self.doc.reports.get(name)
             if rep is not None and not rep.reached:
                 out.add(name)
-        self.gizmos.update(targets, poles, mids, out, self.doc.selected)
+        anchors = {n for n in rig.chain_names if rig.chain(n).pull == 0.0 and not registry.get(rig.chain(n).solver).aims} \
+            if rig.full_body else ()
+        self.gizmos.update(targets, poles, mids, out, self.doc.selected, anchors=anchors)
         self._sync_overlays(pos)
         self.update()
 
@@ -360,7 +366,8 @@ class Viewport(GLWindow):
         """The main window closes: stop following the document and delete the GL window now."""
         for signal, slot in ((self.doc.rig_replaced, self.rebuild), (self.doc.chain_changed, self._chain_changed),
                              (self.doc.selection_changed, self._selection_changed),
-                             (self.doc.pose_changed, self.schedule_sync)):
+                             (self.doc.pose_changed, self.schedule_sync),
+                             (self.doc.full_body_changed, self._full_body_changed)):
             try:
                 signal.disconnect(slot)
             except (RuntimeError, TypeError):

@@ -7,7 +7,7 @@ The contract (DESIGN.md): r.points is a new (n, 3) float64 array, points[0] neve
 bone lengths are kept (1e-9 relative, 1e-12 on chains of ordinary scale); out of reach the
 chain is straight toward the target with r.iterations == 0; otherwise backward-then-forward
 passes, warm-started from the given points, until within tolerance, the cap, or too little
-progress over several passes (fabrik_kernel.STALL_PASSES). r.errors holds the best tip
+progress over several passes (fabrik_loop.STALL_PASSES). r.errors holds the best tip
 error after each pass and never grows.
 
 A straight start (a bind pose) is first bent into an arc toward the target, or toward the
@@ -24,8 +24,8 @@ ChainLimits.frames when warm-starting (None when no limit is in play). `limits` 
 a LimitPlan (chain_frames.plan_limits), validated once for a caller solving the same chain
 again and again.
 
-All the work is one compiled call (fabrik_kernel.py); this module checks the input and
-names what is wrong with it.
+All the work is one compiled call (fabrik_kernel.py; fabrik_limited.py with limits); this
+module checks the input and names what is wrong with it.
 """
 from __future__ import annotations
 
@@ -107,8 +107,8 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
     ls = _NO_LENGTHS if lengths is None else read_lengths(lengths, m)
     hint = _NO_VEC if pole is None else read_vec3(pole, "pole") - pts[0]
     errors = np.empty(cap if cap > 0 else 1)
-    kernel = fabrik_kernel()
     if limits is None:
+        kernel = fabrik_kernel()
         out = np.empty_like(pts)
         options = (0 if lengths is None else kernel.GIVEN_LENGTHS) | (0 if pole is None else kernel.HAS_HINT)
         status, err, count = kernel.fabrik_free(
@@ -119,6 +119,7 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
         return FabrikResult(out, count, err, errors, err <= tol)
     if lengths is None:
         ls = np.empty(m)
+    kernel = limited_kernel()
     if not kernel._lengths_ok(pts, ls, lengths is not None):
         _refuse(pts, tgt)
     prep = prepare_limits(limits, pts.tolist(), ls.tolist(), (tgt - pts[0]).tolist())
@@ -146,6 +147,19 @@ def fabrik_kernel():
 
 
 _kernel = None
+
+
+def limited_kernel():
+    """The compiled limited solve (fabrik_limited.py), imported on first use like fabrik_kernel."""
+    global _limited
+    if _limited is None:
+        from . import fabrik_limited
+
+        _limited = fabrik_limited
+    return _limited
+
+
+_limited = None
 
 
 def tip_of(pts) -> tuple:

@@ -5,7 +5,7 @@
     r.points (N, n, 3); r.iterations (N,) int; r.error (N,); r.reached (N,) bool
 
 Row by row this is `fabrik` (no limits): the same compiled row function
-(fabrik_kernel.solve_row), run over the rows on all cores.
+(fabrik_row.solve_row), run over the rows on all cores.
 """
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ Final IK's FullBodyBipedIK do, with the limbs kept on their own closed-form solv
    rotation that best carries the asking effectors below it onto their asks (the weighted
    Wahba problem solved about the axis sum(w a x b), its angle in closed form), weighted
    by pull (so the spine's own goal, pull 0.01, gives way to a hand's, 0.4, and alone
-   still bends the spine), and its limit (fabrik_kernel.limit_dir, the FABRIK chains' own
+   still bends the spine), and its limit (fabrik_passes.limit_dir, the FABRIK chains' own
    per-joint clamp) holds the bone.
 3. anchors: after every body move, each chain with pull 0 (the legs) puts the root back
    where it still reaches its goal (the root translated onto the ball of the leg's
@@ -38,7 +38,7 @@ Arrays: parents (J,) with parents before children; local rotations (J, 4) and
 translations (J, 3) (the root's translation is its world position); the chain table as a
 flat joint index list `cj` with offsets `cs` (C + 1,), a kind per chain (TWO_BONE or
 FABRIK), goals, poles, pulls, tolerances; per-joint limits (kind, a, b, local axis) as
-fabrik_kernel's codes (CONE: (cos, sin) of the half angle, HINGE: (lo, hi) radians).
+fabrik_passes' codes (CONE: (cos, sin) of the half angle, HINGE: (lo, hi) radians).
 """
 from __future__ import annotations
 
@@ -49,8 +49,8 @@ import numpy as np
 
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache
-from . import fabrik_kernel, two_bone_kernel
-from .fabrik_kernel import CONE, HINGE, limit_dir
+from . import fabrik_passes, two_bone_kernel
+from .fabrik_passes import HINGE, limit_dir
 
 TWO_BONE, FABRIK = 0, 1
 
@@ -72,7 +72,7 @@ STALL_ABSOLUTE = 1e-9  # metres: round-off
 ANCHOR_ROUNDS = 4
 ASK_ROUNDS = 8
 
-fresh_cache(__file__, sq, fabrik_kernel, two_bone_kernel)
+fresh_cache(__file__, sq, fabrik_passes, two_bone_kernel)
 
 _jit = numba.njit(cache=True, nogil=True)
 qmul, qconj, qrot, qbetween = sq.qmul, sq.qconj, sq.qrot, sq.qbetween
@@ -304,12 +304,13 @@ def _all_within(chain_err, tols, active):
 @_jit
 def solve_row(parents, anim_rot, anim_trans, warm_rot, warm_root, order, below, child, owner, lim_kind, lim_a, lim_b,
               lim_axis, kinds, cs, cj, goals, poles, has_pole, pulls, tols, clamps, softs, mid_kind, mid_axis, mid_lo,
-              mid_hi, active, cap, out_rot, out_trans, chain_err, errors):  # fmt: skip
+              mid_hi, active, cap, out_rot, out_trans, chain_err, errors, chain_errors):  # fmt: skip
     """One frame: from the warm pose (warm_rot, the root at warm_root; the animated local
     translations), toward every active chain's goal. `order`: the joints the bend sweep
     turns, tip to root (the root last). Writes the best pose to out_rot / out_trans, each
     chain's tip error to chain_err, the summed error after each pass to errors (never
-    growing). Returns the passes run."""
+    growing) and each chain's tip error in the pose kept after each pass to chain_errors
+    (cap, C): a chain's own curve, which may rise while the sum falls. Returns the passes run."""
     nj = parents.shape[0]
     nc = kinds.shape[0]
     rot = warm_rot.copy()
@@ -382,6 +383,7 @@ def solve_row(parents, anim_rot, anim_trans, warm_rot, warm_root, order, below, 
             out_rot[:] = rot
             out_trans[:] = trans
         errors[count] = best
+        chain_errors[count, :] = best_err
         count += 1
         # Once every limb and anchor reaches, only the trunk's give-and-take is left: a
         # shorter window (a drag spends its frames here).
@@ -399,12 +401,12 @@ def solve_row(parents, anim_rot, anim_trans, warm_rot, warm_root, order, below, 
 @numba.njit(cache=True, nogil=True, parallel=True)
 def solve_rows(parents, anim_rot, anim_trans, warm_rot, warm_root, order, below, child, owner, lim_kind, lim_a, lim_b,
                lim_axis, kinds, cs, cj, goals, poles, has_pole, pulls, tols, clamps, softs, mid_kind, mid_axis, mid_lo,
-               mid_hi, active, cap, out_rot, out_trans, chain_err, errors, iterations):  # fmt: skip
+               mid_hi, active, cap, out_rot, out_trans, chain_err, errors, chain_errors, iterations):  # fmt: skip
     """solve_row over rows (frames or rigs of one skeleton and chain table), in parallel:
     anim_rot, anim_trans, warm_rot (N, J, ...), warm_root (N, 3), goals, poles (N, C, 3)."""
     for i in numba.prange(anim_rot.shape[0]):
         iterations[i] = solve_row(
             parents, anim_rot[i], anim_trans[i], warm_rot[i], warm_root[i], order, below, child, owner, lim_kind, lim_a,
             lim_b, lim_axis, kinds, cs, cj, goals[i], poles[i], has_pole, pulls, tols, clamps, softs, mid_kind, mid_axis,
-            mid_lo, mid_hi, active, cap, out_rot[i], out_trans[i], chain_err[i], errors[i],
+            mid_lo, mid_hi, active, cap, out_rot[i], out_trans[i], chain_err[i], errors[i], chain_errors[i],
         )  # fmt: skip

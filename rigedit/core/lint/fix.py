@@ -34,6 +34,8 @@ from .findings import Finding, runs
 from .pole_flip import bend_angle, bend_direction, usual_side, world_bend
 from .slides import flat_frames
 
+# The kinds fix_clip re-solves; the others are reported, not repaired.
+REPAIRED_KINDS = ("pole_flip", "knee_pop", "foot_slide")
 EASE_S = 0.15
 SOFTNESS = 0.02  # leg lengths of reach that soft IK eases
 REACH_CLAMP = 0.999
@@ -96,7 +98,7 @@ class _Work:
 def fix_clip(report) -> FixResult:
     """The clip with `report`'s pole flips, knee pops and foot slides repaired."""
     w = _Work(report)
-    order = {"pole_flip": 0, "knee_pop": 1, "foot_slide": 2}
+    order = {kind: i for i, kind in enumerate(REPAIRED_KINDS)}
     for f in sorted(report.findings, key=lambda f: (order.get(f.kind, 3), f.frame_start)):
         limb = w.limbs.get(f.chain)
         if f.kind == "pole_flip" and limb is not None:
@@ -113,13 +115,14 @@ def fix_clip(report) -> FixResult:
 
     # The output is written with its Euler curves unwrapped, so the second lint has no wraps.
     after = lint_clip(m.skeleton, clip, report.chains, limits=report.limits)
-    remaining = [f for f in report.findings if any(_same(f, g) for g in after.findings)]
-    repaired = [f for f in report.findings if not any(_same(f, g) for g in after.findings)]
-    introduced = [g for g in after.findings if not any(_same(f, g) for f in report.findings)]
+    remaining = [f for f in report.findings if any(same_finding(f, g) for g in after.findings)]
+    repaired = [f for f in report.findings if not any(same_finding(f, g) for g in after.findings)]
+    introduced = [g for g in after.findings if not any(same_finding(f, g) for f in report.findings)]
     return FixResult(clip, repaired, remaining, introduced, w.changed, after)
 
 
-def _same(f: Finding, g: Finding) -> bool:
+def same_finding(f: Finding, g: Finding) -> bool:
+    """The same problem in two lints: kind, place and cause, overlapping frames."""
     return (f.kind, f.chain, f.joint, f.cause) == (g.kind, g.chain, g.joint, g.cause) and f.frame_start <= g.frame_end and g.frame_start <= f.frame_end
 
 

@@ -47,14 +47,18 @@ class RetargetResult:
 
 
 def retarget_clip(source: Skeleton, clip: Clip, target: Skeleton, *, lock_feet: bool = True,
+                  target_pose: Pose | None = None,
                   source_label: str = "the source", target_label: str = "the target") -> RetargetResult:
-    """`clip` (on `source`) as a clip on `target`. Labels name the two in error messages."""
+    """`clip` (on `source`) as a clip on `target`. The target's roles are read in its rest
+    pose, or in `target_pose` (its own clip's first frame, say) when the rest pose is no
+    standing figure; the source's in its rest pose or the clip's first frame. Labels name
+    the two in error messages."""
     if clip.rotations.shape[1] != len(source):
         raise RetargetError(f"{source_label}: the clip has {clip.rotations.shape[1]} joints, the skeleton {len(source)}")
     if not (np.isfinite(clip.rotations).all() and np.isfinite(clip.translations).all()):
         raise RetargetError(f"{source_label}: the clip has non-finite rotations or translations")
     s = find_roles(source, clip.frame(0), source_label)
-    t = find_roles(target, None, target_label)
+    t = find_roles(target, target_pose, target_label)
     pairs, mapped = map_joints(t, s)
     s_pos, s_quat = source.fk(Pose(clip.rotations, clip.translations))
     place = placement(t, s, s_pos)

@@ -36,8 +36,8 @@ def lock(goals: np.ndarray, contacts: list[tuple[int, int]], fps: float) -> np.n
     """goals (frames, 3) with x and z held through each contact and eased out after it."""
     out = goals.copy()
     n = len(out)
-    ease = max(1, int(round(EASE_S * fps)))
-    early = max(1, int(round(0.5 * TIME_WINDOW_S * fps)))
+    ease = max(1, round(EASE_S * fps))
+    early = max(1, round(0.5 * TIME_WINDOW_S * fps))
     for a, b in contacts:
         a = max(0, a - early)
         held = out[a, [0, 2]].copy()

@@ -39,7 +39,7 @@ def _spread(t: list[int], s: list[int]) -> list[tuple[int, int]]:
         return []
     if len(t) == 1:
         return [(0, 0)]
-    return [(i, int(round(i * (len(s) - 1) / (len(t) - 1)))) for i in range(len(t))]
+    return [(i, round(i * (len(s) - 1) / (len(t) - 1))) for i in range(len(t))]
 
 
 def _bone(line: list[int], i: int) -> tuple[int, int]:
@@ -113,9 +113,15 @@ def frame(roles: Roles, bone: tuple[int, int], side_axis: str) -> np.ndarray:
     if np.linalg.norm(z) <= 1e-6:  # a bone along the side axis: the other one
         other = roles.forward if side_axis == "left" else roles.left
         z = other - (other @ x) * x
-    z = z / np.linalg.norm(z)
-    y = np.cross(z, x)
-    return quat_from_matrix(np.stack([x, y, z], axis=1))
+    return axes_rotation(x, z)
+
+
+def axes_rotation(x: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """The rotation (..., 4) taking the world x axis onto unit x and z onto z made square to
+    it (z not along x)."""
+    z = z - np.sum(z * x, axis=-1, keepdims=True) * x
+    z = z / np.linalg.norm(z, axis=-1, keepdims=True)
+    return quat_from_matrix(np.stack([x, np.cross(z, x), z], axis=-1))
 
 
 def anatomical_offsets(roles: Roles, pairs: list[Pair], which: str) -> np.ndarray:

@@ -11,7 +11,13 @@ import numpy as np
 
 from ..clip import Clip
 from ..skeleton import Pose
-from ..transforms import quat_conj, quat_from_axis_angle, quat_mul, quat_normalize, quat_rotate
+from ..transforms import (
+    quat_conj,
+    quat_from_axis_angle,
+    quat_mul,
+    quat_normalize,
+    quat_rotate,
+)
 from .mapping import Pair, anatomical_offsets
 from .roles import LEGS, UP, Roles
 

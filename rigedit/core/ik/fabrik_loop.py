@@ -1,0 +1,196 @@
+"""FABRIK's one iteration loop (`iterate`), in the manner of Godot's `_process_joints`: the
+step is a backward and a forward pass (fabrik_passes.py), the limit of each joint a call
+inside the step, plus CCD sweeps when a limited pass stalls (a pass cannot turn a hinge
+plane). The loop stops within tolerance, at the cap, or when the best error of the last
+STALL_PASSES passes fell by no more than the stall floor; a pass that ends farther off is
+not kept (the reported errors never grow), but the passes go on from it: limited FABRIK
+often gets worse for a pass on its way in.
+"""
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+from .. import scalar_quat as sq
+from ..jitable import fresh_cache
+from . import fabrik_passes, limits
+from .fabrik_passes import TINY, _gap, _inline, _jit, _row3, backward, ccd, forward, step
+
+# The stall rule: the passes stop once the best tip error of the last STALL_PASSES passes
+# fell by no more than the larger of STALL_RELATIVE of the chain's length (float64
+# round-off in a pass is ~1e-15 of it: nothing that matters changes any more) and, with
+# limits, STALL_PASSES * LIMITED_STALL of the error (LIMITED_STALL a pass on average: the
+# limits hold the chain short of a target it cannot reach, and further passes creep by
+# ever smaller steps). Over several passes, never one: a limited pass can lose ground and
+# the next ones win it back.
+STALL_PASSES = 3
+STALL_RELATIVE = 1e-9
+LIMITED_STALL = 1e-3
+
+# A stalled limited solve restarts from its best pose with that pose's own frames only if
+# some bone turned more than this (radians) since the frames the passes read: nearer, the
+# two sets of frames differ in twist by ~1e-4 rad, and the restart would replay the same
+# passes (a dragged chain short of its target would pay them every frame).
+RESTART_TURN = 0.02
+RESTART_COS = math.cos(RESTART_TURN)
+
+fresh_cache(__file__, sq, limits, fabrik_passes)
+
+
+# --- the loop -------------------------------------------------------------------------------
+
+
+@_inline
+def _copy(src, dst, limited):
+    _copy_rows(src[0], dst[0])
+    if limited:
+        _copy_rows(src[1], dst[1])
+        _copy_rows(src[2], dst[2])
+        _copy_rows(src[3], dst[3])
+
+
+@_inline
+def _copy_rows(src, dst):
+    """dst[...] = src, written out: numba's general slice assignment costs more than the
+    copy of a chain's few rows."""
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@_jit
+def iterate(
+    best, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
+    err, tol, cap, min_gain, stall, ccd_when_above, cones_only, own_ref, errors,
+):  # fmt: skip
+    """The one FABRIK loop, from the pose `best` at tip error `err` (the other poses are
+    work space; `ref` receives the reference the limited passes read frames against). A
+    step is a backward and a forward pass; limited, when that leaves more than
+    ccd_when_above of the error the step started from, also a CCD sweep after the pass and
+    one from where the step started (`cones_only`: only when the pass and the first sweep
+    got no nearer than the step's start), whichever ends nearest. The passes go on from the
+    step's pose; `best` takes it only when nearer, so errors[i], the best tip error after
+    step i, never grows. Stops within `tol`, after `cap` steps, or when the best error of
+    the last STALL_PASSES steps fell by no more than max(min_gain, STALL_PASSES * stall *
+    that error). Limited, a stall first restarts the passes from the best pose with its own frames as
+    the reference (what a warm-started call would do); only a stall right after such a
+    restart, with nothing better found since, ends the solve. `own_ref`: `best` is the
+    reference pose itself (a warm start from a solve's own result), as after a restart.
+    Returns (error, steps)."""
+    _copy(best, work, limited)
+    if limited:
+        _copy_rows(ref_dirs, ref[2])
+        _copy_rows(ref_axes, ref[1])
+        for k in range(ref[3].shape[0]):
+            ref[3][k, 0], ref[3][k, 1], ref[3][k, 2], ref[3][k, 3] = 0.0, 0.0, 0.0, 1.0
+    root = _row3(best[0], 0)
+    work_e = best_e = err
+    count = 0
+    mark = 0  # the step the stall window may start at
+    restarted = own_ref  # the passes (re)started from the best pose, at error restart_e
+    restart_e = err
+    # A sweep after a pass that lost to the pass is kept (`memo`, its error memo_e): when the
+    # next step starts from that pass's pose with the same reference, its sweep from the
+    # step's start is that very sweep, and is not run again (a stalled chain's steps would
+    # otherwise sweep the same pose twice each). Its buffers are made when first needed.
+    memo = spare
+    memo_e = 0.0
+    memo_ok = memo_own = False
+    while best_e > tol and count < cap:
+        if limited:
+            backward(work[0], work[1], kinds, params, work[2], lengths, target, True, aim)
+            aim[0, 0], aim[0, 1], aim[0, 2] = root
+            step(aim, ref, kinds, params, root_dir, lengths, cand)
+        else:
+            backward(work[0], work[1], kinds, params, ref_dirs, lengths, target, False, aim)
+            aim[0, 0], aim[0, 1], aim[0, 2] = root
+            forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, False, cand[0], cand[1], cand[2], cand[3])
+        ce = _gap(cand[0], target)
+        kept = False  # memo holds the sweep from this step's pass, which the step keeps
+        if limited and ce > work_e * ccd_when_above:  # the pass is stalling: try the sweeps
+            ccd(cand, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare)
+            se = _gap(spare[0], target)
+            lost = not se < ce
+            if not lost:
+                cand, spare = spare, cand
+                ce = se
+            # Unless the sweep after the pass did it, the sweep from the step's start too:
+            # the other way on. With cones only, not when the pass and that sweep got
+            # nearer than the step's start either: there is no hinge plane for it to turn,
+            # the next step goes on from there, and a chain held short by its cones swept
+            # its start every step for next to nothing (on random cone chains the solves
+            # end as near; with hinges the second sweep is what turns a plane).
+            if ce > work_e * ccd_when_above and not (cones_only and ce < work_e):
+                if memo_ok:  # the last step's sweep from its pass: this step's start
+                    if memo_e < ce:
+                        cand, memo = memo, cand
+                        ce = memo_e
+                    elif lost:
+                        memo, spare = spare, memo
+                        memo_e, kept = se, True
+                else:
+                    if lost:
+                        if not memo_own:
+                            memo = (np.empty_like(spare[0]), np.empty_like(spare[1]), np.empty_like(spare[2]), np.empty_like(spare[3]))
+                            memo_own = True
+                        memo, spare = spare, memo
+                        memo_e, kept = se, True
+                    ccd(work, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare)
+                    se = _gap(spare[0], target)
+                    if se < ce:
+                        cand, spare = spare, cand
+                        ce = se
+                        kept = False
+        memo_ok = kept
+        work, cand = cand, work
+        work_e = ce
+        improved = ce < best_e
+        if improved:
+            _copy(work, best, limited)
+            best_e = ce
+        errors[count] = best_e
+        count += 1
+        # A step that lost ground: go on from the best pose with its own frames at once
+        # (the frames the passes read may be what holds it back), not from the worse one.
+        restart = limited and not improved and not (restarted and restart_e == best_e) and not _turned_less(best[2], ref[2], lengths)
+        if not restart and count - mark >= STALL_PASSES:
+            i = count - STALL_PASSES
+            before = err if i == 0 else errors[i - 1]
+            floor = STALL_PASSES * stall * before
+            if floor < min_gain:
+                floor = min_gain
+            if before - best_e <= floor:
+                # Stalled; a restart that gained no more than the floor since ends it, and
+                # so does one whose reference is as good as the best pose's own frames.
+                if not limited or (restarted and restart_e - best_e <= floor) or _turned_less(best[2], ref[2], lengths):
+                    break
+                restart = True
+        if restart:
+            _copy(best, work, True)
+            _copy(best, ref, True)
+            work_e = restart_e = best_e
+            mark = count
+            restarted = True
+            memo_ok = False
+    return best_e, count
+
+
+# The same loop inlined, for the unlimited solve (free_row, its one caller): a call passes
+# it some thirty arrays, which cost an unlimited N=10 solve 0.25 us of its 1.8. Inlined
+# there with `limited` False, numba drops the limited branches (the CCD sweeps, the limited
+# step) before typing them, so the copy costs little compile; the limited solve keeps the
+# call (inlined there too, its host's compile grew by a quarter).
+_iterate_inlined = numba.njit(cache=True, nogil=True, inline="always")(iterate.py_func)
+
+
+@_jit
+def _turned_less(dirs, ref_dirs, lengths):
+    """Whether no bone turned by more than RESTART_TURN from the reference: then a restart
+    with the pose's own frames would replay the same passes (frames carried by one arc or
+    by two differ in twist by the order of the product of their angles)."""
+    for k in range(lengths.shape[0]):
+        if lengths[k] > TINY and dirs[k, 0] * ref_dirs[k, 0] + dirs[k, 1] * ref_dirs[k, 1] + dirs[k, 2] * ref_dirs[k, 2] < RESTART_COS:
+            return False
+    return True

@@ -1,0 +1,178 @@
+"""`rigedit retarget` and `retarget_file`: every output format read back, the summary, an
+existing output kept, bad input named without a traceback."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rigedit.cli import main
+from rigedit.core.retarget import RetargetError
+from rigedit.io.bvh import read_bvh
+from rigedit.io.gltf import read_gltf
+from rigedit.io.preset import load_preset
+from rigedit.retarget_cli import retarget_file
+from tests.core.retarget_cases import DATA, humanoid, positions, retargeted
+
+CMU = DATA / "cmu_12_01_walk.bvh"
+BANDAI = DATA / "dataset-1_walk-right_normal_001.bvh"
+CESIUM = DATA / "CesiumMan.glb"
+ROOT = Path(__file__).resolve().parents[1]
+
+NO_LEGS = """HIERARCHY
+ROOT Base
+{
+  OFFSET 0 0 0
+  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
+  JOINT Segment1
+  {
+    OFFSET 0 30 0
+    CHANNELS 3 Zrotation Xrotation Yrotation
+    JOINT Segment2
+    {
+      OFFSET 0 30 0
+      CHANNELS 3 Zrotation Xrotation Yrotation
+      End Site
+      {
+        OFFSET 0 20 0
+      }
+    }
+  }
+}
+MOTION
+Frames: 3
+Frame Time: 0.0333333
+0 0 0 0 0 0 0 0 0 0 0 0
+0 0 0 0 0 0 10 0 0 10 0 0
+0 0 0 0 0 0 20 0 0 20 0 0
+"""
+
+
+def test_bvh_out_is_the_humanoid_walking(tmp_path):
+    out = tmp_path / "walk_on_humanoid.bvh"
+    summary = retarget_file(CMU, "humanoid", out)
+    assert summary.frames == 524 and summary.output == str(out)
+    assert summary.max_foot_slide <= 0.005
+    assert set(summary.chains) >= {"left_leg", "right_leg", "left_arm", "right_arm", "spine"}
+    back = read_bvh(out)
+    sk = humanoid()
+    assert back.skeleton.names == sk.names
+    assert back.clip.n_frames == 524
+    # What was written is the retargeted clip (BVH keeps angles to its printed digits).
+    want = positions(sk, retargeted(CMU.name).clip)
+    got = positions(back.skeleton, back.clip)
+    np.testing.assert_allclose(got, want, atol=1e-4)
+
+
+@pytest.mark.parametrize("suffix", [".glb", ".usda"])
+def test_gltf_and_usd_out(tmp_path, suffix):
+    if suffix == ".usda":
+        pytest.importorskip("pxr")
+    out = tmp_path / f"cesium_on_humanoid{suffix}"
+    summary = retarget_file(CESIUM, ROOT / "resources" / "presets" / "humanoid.json", out)
+    assert summary.frames == 48
+    assert out.is_file() and out.stat().st_size > 0
+    if suffix == ".glb":
+        back = read_gltf(out, animation=0)
+        assert back.clip.n_frames == 48
+        np.testing.assert_allclose(positions(back.skeleton, back.clip)[:, [back.skeleton.index("LeftFoot")]],
+                                   positions(humanoid(), retargeted(CESIUM.name).clip)[:, [humanoid().index("LeftFoot")]], atol=1e-4)
+
+
+@pytest.mark.parametrize("animation", [0, "0"])
+def test_a_gltf_animation_by_index(tmp_path, animation):
+    summary = retarget_file(CESIUM, "humanoid", tmp_path / "o.bvh", animation=animation)
+    assert summary.frames == 48
+
+
+def test_preset_out_plays_the_retargeted_clip(tmp_path):
+    out = tmp_path / "bandai_on_humanoid.json"
+    retarget_file(BANDAI, "humanoid", out)
+    rig = load_preset(out)
+    assert rig.clip is not None and rig.clip.n_frames == 135
+    assert all(rig.chain(n).follow_clip for n in rig.chain_names)
+    # Solved at a time, the rig shows the clip there: every goal follows it.
+    want = positions(rig.skeleton, retargeted(BANDAI.name).clip)
+    for frame in (20, 70):
+        rig.time = frame * rig.clip.frame_time
+        rig.solve()
+        for joint in ("LeftFoot", "RightHand", "Head"):
+            np.testing.assert_allclose(rig.world_position(joint), want[frame, rig.skeleton.index(joint)], atol=2e-3)
+
+
+def test_an_existing_output_is_kept_without_force(tmp_path):
+    out = tmp_path / "x.bvh"
+    out.write_text("keep me")
+    with pytest.raises(RetargetError, match="already exists"):
+        retarget_file(CMU, "humanoid", out)
+    assert out.read_text() == "keep me"
+    retarget_file(CMU, "humanoid", out, force=True)
+    assert read_bvh(out).clip.n_frames == 524
+
+
+@pytest.mark.parametrize("make, problem", [
+    (lambda d: _write(d / "tentacle.bvh", NO_LEGS), "no left and right legs"),
+    (lambda d: _write(d / "notes.bvh", "this is not motion capture\n"), "notes.bvh"),
+    (lambda d: _write(d / "notes.txt", "hello\n"), "reads .bvh, .glb or .gltf clips"),
+    (lambda d: DATA / "RiggedSimple.glb", "no left and right legs"),
+    (lambda d: d / "missing.bvh", "no such file"),
+])
+def test_bad_sources_are_named(tmp_path, make, problem):
+    src = make(tmp_path)
+    with pytest.raises(RetargetError, match=problem) as e:
+        retarget_file(src, "humanoid", tmp_path / "out.bvh")
+    assert str(src) in str(e.value)
+    assert not (tmp_path / "out.bvh").exists()
+
+
+def test_bad_targets_and_outputs_are_named(tmp_path):
+    with pytest.raises(RetargetError, match="nosuchrig: no such preset file, nor a bundled preset"):
+        retarget_file(CMU, "nosuchrig", tmp_path / "o.bvh")
+    tentacle = ROOT / "resources" / "presets" / "tentacle.json"
+    with pytest.raises(RetargetError, match="tentacle.json: no left and right legs"):
+        retarget_file(CMU, tentacle, tmp_path / "o.bvh")
+    with pytest.raises(RetargetError, match=r"o\.fbx: cannot tell what to write"):
+        retarget_file(CMU, "humanoid", tmp_path / "o.fbx")
+    with pytest.raises(RetargetError, match="o.bvh: no such folder"):
+        retarget_file(CMU, "humanoid", tmp_path / "nowhere" / "o.bvh")
+    with pytest.raises(RetargetError, match="a BVH file has one clip"):
+        retarget_file(CMU, "humanoid", tmp_path / "o.bvh", animation="Walk")
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
+def test_cli_prints_a_summary(tmp_path, capsys):
+    out = tmp_path / "o.bvh"
+    assert main(["retarget", str(BANDAI), "--onto", "humanoid", "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert f"wrote {out}: 135 frames at 30 fps" in text and "max foot slide" in text
+    assert main(["retarget", str(BANDAI), "--onto", "humanoid", "-o", str(out)]) == 1
+    assert "already exists" in capsys.readouterr().err
+    assert main(["retarget", str(BANDAI), "--onto", "humanoid", "-o", str(out), "--force"]) == 0
+
+
+def test_cli_bad_input_exits_1_without_a_traceback(tmp_path):
+    src = _write(tmp_path / "tentacle.bvh", NO_LEGS)
+    run = subprocess.run([sys.executable, "-m", "rigedit", "retarget", str(src), "--onto", "humanoid", "-o", str(tmp_path / "o.bvh")],
+                         check=False, capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert run.returncode == 1
+    assert "Traceback" not in run.stderr
+    assert str(src) in run.stderr and "no left and right legs" in run.stderr
+
+
+def test_onto_an_imported_rig_whose_rest_pose_is_no_pose(tmp_path):
+    """Bandai's rest pose lays every bone along +X; imported, its clip's first frame says
+    where its legs are. The CMU walk goes onto it with its feet held."""
+    rig_path = tmp_path / "bandai.json"
+    assert main(["import", str(BANDAI), "-o", str(rig_path)]) == 0
+    out = tmp_path / "cmu_on_bandai.bvh"
+    summary = retarget_file(CMU, rig_path, out)
+    assert summary.frames == 524 and summary.max_foot_slide <= 0.005
+    back = read_bvh(out)
+    assert back.skeleton.names == load_preset(rig_path).skeleton.names
