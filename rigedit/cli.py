@@ -8,6 +8,7 @@
     rigedit export IN -o OUT [--animation NAME]   a rig's result as .glb/.gltf, .usd/.usda/.usdc or .bvh (rigedit/export_cli.py)
     rigedit lint CLIP [--rig PRESET] [--json] [--fix -o OUT]  find and fix pole flips, pops, slides... (rigedit/lint_cli.py)
     rigedit retarget SRC --onto PRESET -o OUT   a clip onto another skeleton, feet locked (rigedit/retarget_cli.py)
+    rigedit batch {bake,lint,retarget} DIR -o OUTDIR [--workers N | --scheduler ADDRESS]  a folder of clips (rigedit/batch_cli.py)
     rigedit [FILE] [editor options]              open the editor
 
 To add a subcommand, write `def cmd_NAME(argv: list[str]) -> int` (here or in its own module)
@@ -138,6 +139,7 @@ COMMANDS: dict[str, tuple[str, Command]] = {
     "export": ("write a rig's result as glTF, USD or BVH", lazy("rigedit.export_cli", "cmd_export")),
     "lint": ("find (and --fix) pole flips, knee pops, foot slides, limits and jumps in a clip", lazy("rigedit.lint_cli", "cmd_lint")),
     "retarget": ("a clip onto another skeleton, feet locked on their contacts", lazy("rigedit.retarget_cli", "cmd_retarget")),
+    "batch": ("bake, lint or retarget a folder of clips on all cores or a Dask cluster", lazy("rigedit.batch_cli", "cmd_batch")),
 }
 
 

@@ -45,8 +45,8 @@ def _up(text: str) -> str:
 ANIMATION_HELP = "glTF: the animation to import, by name or index from 0 (default: the first; --list-animations shows them)"
 
 
-def _no_animation_option_for_bvh(args, path: str) -> None:
-    if getattr(args, "animation", None) is not None and Path(path).suffix.lower() == ".bvh":
+def _no_animation_option_for_bvh(animation, path: str) -> None:
+    if animation is not None and Path(path).suffix.lower() == ".bvh":
         raise ValueError(f"{path}: --animation picks one of a glTF file's animations; a BVH file holds one motion")
 
 
@@ -76,34 +76,48 @@ def _named(message: str, *paths: str) -> str:
     return message if any(p and p in message for p in paths) else f"{paths[0]}: {message}"
 
 
-def _load_character(args):
-    """(skeleton, clip or None, summary line) of a BVH or glTF file."""
+def load_character(path: str, *, scale=None, up=None, fps=None, skin=None, animation=None):
+    """(skeleton, clip or None, summary lines) of a BVH or glTF file, read with `rigedit
+    import`'s options (None: the reader's default)."""
     from rigedit.io.clip_source import remember_source
 
-    ext = Path(args.file).suffix.lower()
-    _no_animation_option_for_bvh(args, args.file)
+    ext = Path(path).suffix.lower()
+    _no_animation_option_for_bvh(animation, path)
     if ext == ".bvh":
         from rigedit.io.bvh import read_bvh
 
-        scale = args.scale
         if scale is not None:
             try:
                 scale = float(scale)
             except ValueError:
                 pass  # a unit name: read_bvh knows them
-        imp = read_bvh(args.file, scale=scale, up_axis=args.up or "auto")
-        remember_source(imp)
-        lines = [f"{args.file}: {imp.summary()}"] + [f"  warning: {w}" for w in imp.warnings]
-        return imp.skeleton, imp.clip, lines
-    if ext in (".glb", ".gltf"):
+        imp = read_bvh(path, scale=scale, up_axis=up or "auto")
+    elif ext in (".glb", ".gltf"):
         from rigedit.io.gltf import read_gltf
 
-        animation = 0 if args.animation is None else args.animation
-        imp = read_gltf(args.file, skin=args.skin, fps=args.fps, up_axis=args.up or "auto", animation=animation)
-        remember_source(imp)
-        lines = [f"{args.file}: {imp.summary()}"] + [f"  warning: {w}" for w in imp.warnings]
-        return imp.skeleton, imp.clip, lines
-    raise ValueError(f"{args.file}: rigedit imports .bvh, .glb and .gltf files")
+        imp = read_gltf(path, skin=skin, fps=fps, up_axis=up or "auto", animation=0 if animation is None else animation)
+    else:
+        raise ValueError(f"{path}: rigedit imports .bvh, .glb and .gltf files")
+    remember_source(imp)
+    lines = [f"{path}: {imp.summary()}"] + [f"  warning: {w}" for w in imp.warnings]
+    return imp.skeleton, imp.clip, lines
+
+
+def imported_rig(path: str, **options):
+    """(rig, proposals, summary lines): the rig `rigedit import` makes of a BVH or glTF file,
+    its clip under IK chains proposed from its first frame, each goal following the clip.
+    options: load_character's. ValueError (BvhError, GltfError) for a file that cannot be read."""
+    from rigedit.core.autochains import propose_chains
+    from rigedit.core.clip_goals import follow_kwargs
+    from rigedit.core.rig import Rig
+
+    skeleton, clip, lines = load_character(path, **options)
+    pose = skeleton.rest_pose() if clip is None else clip.frame(0)
+    proposals = propose_chains(skeleton, pose)
+    rig = Rig(skeleton, clip=clip, name=Path(path).stem)
+    for c in proposals:
+        rig.add_chain(c.name, c.joints, solver=c.solver, target=c.target, pole=c.pole, **follow_kwargs(clip))
+    return rig, proposals, lines
 
 
 def cmd_import(argv: list[str]) -> int:
@@ -127,18 +141,13 @@ def cmd_import(argv: list[str]) -> int:
         return _list_animations(args.file)
     if not args.output:
         p.error("the following arguments are required: -o/--output")
-    from rigedit.core.autochains import propose_chains
-    from rigedit.core.clip_goals import follow_kwargs
-    from rigedit.core.rig import Rig
     from rigedit.io.preset import save_preset
 
     try:
-        skeleton, clip, lines = _load_character(args)
-        pose = skeleton.rest_pose() if clip is None else clip.frame(0)
-        proposals = propose_chains(skeleton, pose)
-        rig = Rig(skeleton, clip=clip, name=Path(args.file).stem)
-        for c in proposals:
-            rig.add_chain(c.name, c.joints, solver=c.solver, target=c.target, pole=c.pole, **follow_kwargs(clip))
+        rig, proposals, lines = imported_rig(
+            args.file, scale=args.scale, up=args.up, fps=args.fps, skin=args.skin, animation=args.animation
+        )
+        clip = rig.clip
         save_preset(rig, args.output)
     except ValueError as e:  # BvhError, GltfError, PresetError and bad options are all ValueErrors
         print(_named(str(e), args.file, args.output), file=sys.stderr)
@@ -177,10 +186,7 @@ def cmd_bake(argv: list[str]) -> int:
     p.add_argument("--animation", metavar="NAME|INDEX", help="glTF clip: " + ANIMATION_HELP.removeprefix("glTF: "))
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
-    from rigedit.core.bake import bake
-    from rigedit.io.bvh import write_bvh
     from rigedit.io.clip_source import bvh_layout
-    from rigedit.io.clip_match import read_clip_for
     from rigedit.io.preset import load_preset
     from rigedit.progress import progress_bar
 
@@ -188,10 +194,7 @@ def cmd_bake(argv: list[str]) -> int:
         rig = load_preset(args.preset)
         layout = bvh_layout(rig.clip.source) if rig.clip is not None else None  # as its file was
         if args.clip is not None:
-            _no_animation_option_for_bvh(args, args.clip)
-            animation = 0 if args.animation is None else args.animation
-            matched = read_clip_for(rig.skeleton, args.clip, fps=args.fps, animation=animation)
-            rig.clip, layout = matched.clip, matched.layout
+            layout = put_clip_under(rig, args.clip, fps=args.fps, animation=args.animation)
         elif args.animation is not None:
             raise ValueError("--animation picks an animation of the glTF clip given with --clip; the preset's own clip is one take")
         elif rig.clip is None:
@@ -199,8 +202,7 @@ def cmd_bake(argv: list[str]) -> int:
         elif args.fps is not None:
             raise ValueError("--fps resamples a glTF clip given with --clip; the preset's own clip is baked at its own rate")
         with progress_bar("baking", args.quiet) as step:
-            result = bake(rig, progress=step)
-        write_bvh(args.output, rig.skeleton, result.clip, layout)
+            result = bake_to_bvh(rig, layout, args.output, progress=step)
     except ValueError as e:
         print(_named(str(e), *([args.clip] if args.clip else []), args.preset, args.output), file=sys.stderr)
         return 1
@@ -212,3 +214,24 @@ def cmd_bake(argv: list[str]) -> int:
     return 0
 
 
+def put_clip_under(rig, path: str, *, fps=None, animation=None):
+    """Replace the rig's clip with the one in `path` (.bvh, .glb, .gltf), read against the rig's
+    skeleton (io/clip_match.py), as `rigedit bake --clip` does; returns the BVH layout to
+    write the bake in. ValueError naming the file when it does not fit the skeleton."""
+    from rigedit.io.clip_match import read_clip_for
+
+    _no_animation_option_for_bvh(animation, path)
+    matched = read_clip_for(rig.skeleton, path, fps=fps, animation=0 if animation is None else animation)
+    rig.clip = matched.clip
+    return matched.layout
+
+
+def bake_to_bvh(rig, layout, output: str, *, progress=None):
+    """Bake the rig's IK over its clip (core/bake.py) and write the result to `output` as BVH
+    in `layout` (atomically); returns the BakeResult."""
+    from rigedit.core.bake import bake
+    from rigedit.io.bvh import write_bvh
+
+    result = bake(rig, progress=progress)
+    write_bvh(output, rig.skeleton, result.clip, layout)
+    return result

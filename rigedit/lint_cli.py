@@ -63,36 +63,15 @@ def cmd_lint(argv: list[str]) -> int:
         p.error("--fix needs -o OUT")
     if args.output and not args.fix:
         p.error("-o OUT is for --fix")
-    from rigedit.core.lint import lint_clip
-
     try:
-        loaded = load_clip(args.clip, args.animation)
-        chains, limits = rig_chains(args.rig, loaded.skeleton) if args.rig else (None, None)
-        report = lint_clip(loaded.skeleton, loaded.clip, chains, limits=limits, euler=loaded.euler)
-        fixed = None
-        if args.fix:
-            if Path(args.output).suffix.lower() not in (BVH if Path(args.clip).suffix.lower() in BVH else GLTF):
-                raise ValueError(f"{args.output}: the repaired clip is written in the input's format ({Path(args.clip).suffix})")
-            from rigedit.core.lint.fix import fix_clip
-
-            fixed = fix_clip(report)
-            write_clip(loaded, fixed.clip, args.output)
+        linted = lint_file(args.clip, rig=args.rig, animation=args.animation, fix_output=args.output if args.fix else None)
     except ValueError as e:
         print(_named(str(e), args.clip, args.rig, args.output), file=sys.stderr)
         return 1
     except OSError as e:
         print(f"{e.filename or args.clip}: {e.strerror or e}", file=sys.stderr)
         return 1
-    out = report.to_dict()
-    if fixed is not None:
-        # The findings are the input's; what the repair did rides alongside.
-        out["fix"] = {
-            "output": args.output,
-            "repaired": [f.to_dict() for f in fixed.repaired],
-            "remaining": [f.to_dict() for f in fixed.remaining],
-            "introduced": [f.to_dict() for f in fixed.introduced],
-            "frames_changed": fixed.changed_description(),
-        }
+    report, fixed, out = linted.report, linted.fixed, linted.to_dict()
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
@@ -104,6 +83,47 @@ def cmd_lint(argv: list[str]) -> int:
         for f in fixed.introduced:
             print(f"  new after the repair: {f.kind} {f.chain or '-'} {f.joint or '-'} {f.frame_start}-{f.frame_end}: {f.detail}")
     return 0
+
+
+@dataclass
+class Linted:
+    report: object  # core.lint.LintReport
+    fixed: object = None  # core.lint.fix.FixResult, with --fix
+    fix_output: str | None = None
+
+    def to_dict(self) -> dict:
+        """What `rigedit lint --json` prints: the findings, and with --fix what the repair did."""
+        out = self.report.to_dict()
+        if self.fixed is not None:
+            # The findings are the input's; what the repair did rides alongside.
+            out["fix"] = {
+                "output": self.fix_output,
+                "repaired": [f.to_dict() for f in self.fixed.repaired],
+                "remaining": [f.to_dict() for f in self.fixed.remaining],
+                "introduced": [f.to_dict() for f in self.fixed.introduced],
+                "frames_changed": self.fixed.changed_description(),
+            }
+        return out
+
+
+def lint_file(path: str, *, rig: str | None = None, animation: str | None = None, fix_output: str | None = None) -> Linted:
+    """Lint the clip in `path` (chains and limits from the preset `rig`, else proposed); with
+    `fix_output`, repair it and write the repair there in the input's format. ValueError or
+    OSError naming the file when something cannot be read or written."""
+    from rigedit.core.lint import lint_clip
+
+    loaded = load_clip(path, animation)
+    chains, limits = rig_chains(rig, loaded.skeleton) if rig else (None, None)
+    report = lint_clip(loaded.skeleton, loaded.clip, chains, limits=limits, euler=loaded.euler)
+    if fix_output is None:
+        return Linted(report)
+    if Path(fix_output).suffix.lower() not in (BVH if Path(path).suffix.lower() in BVH else GLTF):
+        raise ValueError(f"{fix_output}: the repaired clip is written in the input's format ({Path(path).suffix})")
+    from rigedit.core.lint.fix import fix_clip
+
+    fixed = fix_clip(report)
+    write_clip(loaded, fixed.clip, fix_output)
+    return Linted(report, fixed, fix_output)
 
 
 def _named(message: str, *paths) -> str:

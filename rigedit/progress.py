@@ -1,4 +1,4 @@
-"""The command line's progress bar for long work (bake, export): rich's bar on stderr, so the
+"""The command line's progress bar for long work (bake, export, batch): rich's bar on stderr, so the
 report on stdout stays clean to pipe; nothing with --quiet."""
 from __future__ import annotations
 
@@ -30,6 +30,13 @@ class progress_bar:
             return True
 
         return step
+
+    def note(self, text: str) -> None:
+        """A line on stderr above the bar (a batch's per-file error), as plain text."""
+        if self.bar is not None:
+            self.bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
+        else:
+            print(text, file=sys.stderr)
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
