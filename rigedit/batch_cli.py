@@ -82,9 +82,9 @@ def cmd_batch(argv: list[str]) -> int:
     try:
         # Once here: a broken preset stops the batch before it starts, rather than failing every file.
         if args.kind == "retarget":
-            from rigedit.retarget_cli import _target
+            from rigedit.retarget_cli import onto_preset
 
-            rig = _target(rig)[1]  # a file, or a bundled preset's name (humanoid), as rigedit retarget takes it
+            rig = onto_preset(rig)[1]  # a file, or a bundled preset's name (humanoid), as rigedit retarget takes it
         elif rig is not None:
             from rigedit.io.preset import load_preset
 

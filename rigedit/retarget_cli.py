@@ -35,7 +35,7 @@ class RetargetSummary:
                 f"(leg ratio), {self.contacts} foot contacts locked, max foot slide {1000 * self.max_foot_slide:.2f} mm")
 
 
-def _target(onto: str):
+def onto_preset(onto: str):
     """The preset at `onto`, or the bundled preset of that name; and its path."""
     from rigedit.core.rig import BUNDLED_PRESETS
     from rigedit.io.preset import load_preset
@@ -77,7 +77,7 @@ def retarget_file(src, onto, out, *, animation=None, force=False) -> RetargetSum
         if os.path.exists(out) and not force:
             raise ValueError(f"{out}: already exists (force=True, or --force, overwrites it)")
         loaded = load_clip(src, None if animation is None else str(animation), command="retarget")
-        rig, target_path = _target(onto)
+        rig, target_path = onto_preset(onto)
         own = rig.clip.frame(0) if rig.clip is not None else None  # a rest pose may be no pose (Bandai's)
         result = retarget_clip(loaded.skeleton, loaded.clip, rig.skeleton, target_pose=own, source_label=src, target_label=target_path)
         from rigedit.core.clip import ClipSource
