@@ -291,3 +291,32 @@ def test_a_lint_of_the_result_finds_no_limits_passed_or_jumps(name):
     report = lint_clip(rig.skeleton, retargeted(name).clip, chains, limits=limits)
     problems = [(f.kind, f.chain, f.joint, f.frame_start, f.detail) for f in report.findings if f.severity != "info"]
     assert problems == []
+
+
+@pytest.mark.parametrize("figure", ["mixamo", "sfu"])
+def test_mixamo_and_sfu_skeletons_retarget_both_ways(figure):
+    """No Mixamo or SFU file is among the shared data, so the CMU walk is first put on a
+    Mixamo-style skeleton (centimetres, "mixamorig:" names, fingers) and an SFU one (inches,
+    a two-joint spine), built as those files lay them out; from there back onto the
+    humanoid, its feet still hold through the contacts found on the result."""
+    from tests.core import test_autochains_figures as figures
+
+    src = source(WALKS[0])
+    middle = getattr(figures, figure)()
+    on_middle = retarget_clip(src.skeleton, src.clip, middle)
+    assert {"left_leg", "right_leg", "left_arm", "right_arm", "spine"} <= set(on_middle.chains)
+    back = retarget_clip(middle, on_middle.clip, humanoid())
+    sk = humanoid()
+    t = find_roles(sk, None, "humanoid")
+    found = contacts_of(sk, back.clip, {role: t.limbs[role] for role in LEGS})
+    pos = positions(sk, back.clip)
+    for role in LEGS:
+        assert len(found[role]) >= 3, f"{figure} {role}: the walk's steps survive two retargets"
+        strays = _xz_stray(pos[:, t.limbs[role][-1]], found[role])
+        assert max(strays) <= SLIDE, f"{figure} {role}: {np.round(np.array(strays) * 1000, 2)} mm"
+    # The walk keeps going forward: the hips end as far from where they started as the
+    # source's do, scaled by the two leg ratios.
+    travel = np.linalg.norm(np.diff(pos[[0, -1], sk.index("Hips")][:, [0, 2]], axis=0))
+    src_pos = positions(src.skeleton, src.clip)
+    src_travel = np.linalg.norm(np.diff(src_pos[[0, -1], 0][:, [0, 2]], axis=0))
+    assert travel == pytest.approx(src_travel * on_middle.leg_ratio * back.leg_ratio, rel=0.05)
