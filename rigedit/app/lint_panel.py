@@ -174,8 +174,15 @@ class LintPanel(QWidget):
             self._syncing = False
         self.stack.setCurrentWidget(self.tree if lint.findings else self.empty)
         self.empty.setText(self._empty_text())
-        text = lint.message if not lint.findings else f"{lint.message} · linted in {1000 * lint.seconds:.0f} ms"
-        self.summary.setText(f"{text}\n{self.note}" if self.note else text)
+        # With nothing listed the empty page says why: the summary would only repeat it.
+        if lint.findings:
+            text = f"{lint.message} · linted in {1000 * lint.seconds:.0f} ms"
+        elif lint.report is not None:
+            text = f"Linted in {1000 * lint.seconds:.0f} ms"
+        else:
+            text = ""
+        self.summary.setText("\n".join(t for t in (text, self.note) if t))
+        self.summary.setVisible(bool(self.summary.text()))
         self.note = ""
         self._follow_selection(lint.selected)
         self._update_buttons()
@@ -286,7 +293,8 @@ class LintPanel(QWidget):
             return False
         if result is None or not result.changed.any():
             note = "Nothing to fix: Fix re-solves pole flips, knee pops and foot slides; limits and jumps are reported only."
-            self.summary.setText(f"{self.summary.text()}\n{note}")
+            self.summary.setText("\n".join(t for t in (self.summary.text(), note) if t))
+            self.summary.setVisible(True)
             self.window_.statusBar().showMessage(note, 8000)
             return False
         n = len(result.repaired)

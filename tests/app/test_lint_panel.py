@@ -103,6 +103,8 @@ def test_a_rig_without_a_clip_says_why(window):
     assert window.rig.clip is None
     assert panel.stack.currentWidget() is panel.empty and panel.empty.isVisible()
     assert "no clip" in panel.empty.text() and "Import" in panel.empty.text()
+    # Said once: the summary line above the page does not repeat it.
+    assert not panel.summary.isVisible() or "no clip" not in panel.summary.text()
     assert not panel.run_button.isEnabled() and not panel.fix_all_button.isEnabled()
     assert window.timeline_dock.widget().plot.lint_marks.marks == []
 
@@ -127,6 +129,7 @@ def test_a_clean_clip_shows_no_findings(qtbot, make_window, walk):
     panel = panel_of(window)
     assert window.lint.findings == [] and window.lint.report is not None
     assert panel.stack.currentWidget() is panel.empty and "No findings" in panel.empty.text()
+    assert "No findings" not in panel.summary.text() and "Linted in" in panel.summary.text()
     assert window.timeline_dock.widget().plot.lint_marks.marks == []
     assert not panel.fix_all_button.isEnabled()
 
