@@ -29,6 +29,17 @@ def reach_state(rig: Rig, chain: str, report: ChainReport) -> str:
     return "not reached"
 
 
+def gave_way(rig: Rig, chain: str, report: ChainReport) -> bool:
+    """Under full body, whether a chain short of its goal was outpulled: some other weighted
+    chain pulls harder, so the body served that goal first (issue 16). Dragging a hand moves the
+    hips and chest, and the spine's untouched goal is left behind: "OUT OF REACH" would
+    read as the user's doing."""
+    if not rig.full_body or report.reached:
+        return False
+    ch = rig.chain(chain)
+    return any(c.pull > ch.pull and c.weight > 0.0 for c in rig.chains if c is not ch)
+
+
 def shown_miss(rig: Rig, chain: str) -> float:
     """The distance from the tip in the pose shown (the IK blended with the animated pose by
     the chain's weight) to the goal: what the eye sees (issue 14). A look-at aims rather than
@@ -50,7 +61,12 @@ def describe(rig: Rig, chain: str, report: ChainReport | None) -> str:
         return f"{chain}: error {report.error * 1000:.3g} mm · {it} · {reach_state(rig, chain, report)}"
     miss = shown_miss(rig, chain)
     # The IK may reach while the blend (a weight below 1) leaves the tip short of the goal.
-    state = "off target" if report.reached and miss > ch.tolerance else reach_state(rig, chain, report)
+    if report.reached and miss > ch.tolerance:
+        state = "off target"
+    elif gave_way(rig, chain, report):
+        state = f"gave way to stronger pulls (pull {ch.pull:.2g})"
+    else:
+        state = reach_state(rig, chain, report)
     if ch.weight < 1.0:
         return (f"{chain}: error {miss * 1000:.3g} mm at weight {ch.weight:.3g} "
                 f"(IK alone {report.error * 1000:.3g} mm) · {it} · {state}")

@@ -385,7 +385,7 @@ class Chain:
     @property
     def pull(self) -> float:
         """How much this chain's goal may move the body with rig.full_body on (0: an anchor);
-        the role's default (legs 0, arms and head 0.4, the spine 0.05) until set."""
+        the role's default (legs 0, arms and head 0.4, the spine 0.01: rig_full_body) until set."""
         if self._pull is not None:
             return self._pull
         if self._role_pull is None:

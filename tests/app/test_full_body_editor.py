@@ -128,6 +128,12 @@ def test_dragging_a_hand_past_its_reach_bends_the_spine_and_keeps_the_feet(qtbot
     # The viewport draws the bent body: the hand is where the projection puts it, not background.
     img = capture.grab_window(window)
     assert capture.distinct_colours(img, capture.viewport_rect(window)) >= capture.MIN_COLOURS
+    # The spine's goal, left where it was, is behind the moved chest: the readout says the
+    # arm outpulled it, not that the user put it out of reach.
+    window.document.select("spine")
+    qtbot.waitUntil(lambda: window.status.chain.text().startswith("spine:"))
+    qtbot.waitUntil(lambda: "gave way to stronger pulls" in window.status.chain.text())
+    assert "OUT OF REACH" not in window.status.chain.text()
 
 
 def test_escape_during_a_full_body_drag_puts_the_pose_back(qtbot, make_window):
