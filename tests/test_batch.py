@@ -164,6 +164,10 @@ def test_unexpected_errors_are_reported_not_raised(tmp_path):
     assert r.status == "error" and job.source in r.error
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_cleanly(tmp_path):
     clips = tmp_path / "clips"
     clips.mkdir()
@@ -172,8 +176,12 @@ def test_ctrl_c_stops_cleanly(tmp_path):
         (clips / f"walk{i:02d}.bvh").write_text(walk)
     out = tmp_path / "out"
     cmd = [sys.executable, "-m", "rigedit", "batch", "bake", str(clips), "-o", str(out), "--workers", "1", "-q"]
-    # Its own process group, signalled as a terminal's Ctrl+C signals the foreground group.
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    # Its own process group, signalled as a terminal's Ctrl+C signals the foreground group,
+    # and with Ctrl+C's default action, as a foreground job has it: run from a background
+    # job (`make test &`), the suite inherits SIGINT ignored, which the batch would inherit
+    # and rightly keep.
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=_default_sigint)
     try:
         deadline = time.monotonic() + 120
         while not list(out.glob("*.bvh")) and time.monotonic() < deadline and proc.poll() is None:
