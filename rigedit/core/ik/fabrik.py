@@ -77,25 +77,34 @@ _NO_VEC = np.zeros(3)
 _NO_LENGTHS = np.zeros(0)
 _MAX = float.fromhex("0x1.fffffffffffffp+1023")
 _ARC_START = 4  # fabrik_kernel.ARC_START (that module is imported on first use only)
+# Module globals for the common call's lookups: `np.empty` is two lookups, these one.
+_ndarray, _empty = np.ndarray, np.empty
+
+
+def _plain_kernel(*args):
+    """fabrik_kernel.fabrik_plain, which this stand-in imports on the first call and puts in
+    its place: the common call then finds the compiled function in one lookup."""
+    global _plain_kernel
+    _plain_kernel = fabrik_kernel().fabrik_plain
+    return _plain_kernel(*args)
 
 
 def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, limits=None, pole=None, arc_start=True):
     # The common call (float64 arrays, default options) goes straight to the kernel, which
     # checks shapes and finiteness itself and refuses (a status, or numba's TypeError for an
     # array of another kind or shape) what the careful path below must look at and name.
-    # Every test here is a type or identity check: this path is a third of a solve's time.
+    # Every test here is a type or identity check: the Python side of this path (checks,
+    # the two arrays, the result) is a fifth of a solve's time.
     if (
-        limits is None and lengths is None and pole is None and type(points) is np.ndarray
-        and type(target) is np.ndarray and type(tolerance) is float and type(max_iterations) is int
+        limits is None and lengths is None and pole is None and type(points) is _ndarray
+        and type(target) is _ndarray and type(tolerance) is float and type(max_iterations) is int
         and 0.0 <= tolerance <= _MAX and max_iterations >= 0
     ):  # fmt: skip
         try:
-            out = np.empty((len(points), 3))
-            errors = np.empty(max_iterations or 1)
-            status, err, count = (_kernel or fabrik_kernel()).fabrik_plain(
-                points, target, tolerance, max_iterations, _ARC_START if arc_start else 0, out, errors
-            )
-        except TypeError:  # a 0-d array (len), or an array the kernel is not typed for
+            out = _empty(points.shape)  # (n, 3) if points are: the kernel refuses any other
+            errors = _empty(max_iterations or 1)
+            status, err, count = _plain_kernel(points, target, tolerance, max_iterations, _ARC_START if arc_start else 0, out, errors)
+        except TypeError:  # an array the kernel is not typed for
             status = -1
         if status == 0:
             return FabrikResult(out, count, err, errors, err <= tolerance)

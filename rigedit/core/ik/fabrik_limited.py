@@ -39,7 +39,7 @@ def limited_row(
     """solve_row with limits (see there)."""
     return solve_row(
         start, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, True, conform, tol, cap, hint, has_hint,
-        arc_start, errors, out, ps, vs, ts,
+        arc_start, errors, out, ps, ps, vs, ts,
     )  # fmt: skip
 
 

@@ -69,7 +69,7 @@ def start_directions(pts, root_dir, has_root_dir, toward, out):
 @_inline
 def solve_row(
     start, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, limited, conform, tol, cap, hint, has_hint,
-    arc_start, errors, out, ps, vs, ts,
+    arc_start, errors, out, ps, lps, vs, ts,
 ):  # fmt: skip
     """FABRIK on one chain, from the points `start` (n, 3) toward `target` (3,), bones
     `lengths` (m,), limits as the module says (kinds all NONE and limited False for none;
@@ -79,16 +79,17 @@ def solve_row(
     vector from the root toward the pole side, for the arc start. Writes the solved pose
     to `out` (points, axes, dirs, turns; only points when unlimited) and each step's error
     to `errors`. Work space from the caller (workspace()): `ps` (>= 6, n, 3), `vs` (8, m, 3)
-    and `ts` (5, m, 4); unlimited, vs and ts are never touched (vs may be ps itself, ts
+    and `ts` (5, m, 4), `lps` the points of the limited-only poses (ps itself, or any
+    (>= 6, ., 3) array when unlimited: then vs, ts and lps are never touched, and may be
     empty). Returns (error, steps, moved: whether the pose is not the start's own)."""
     n = start.shape[0]
     m = n - 1
     # Three poses and the limited passes' reference pose, the backward pass's points (also
     # the arc's), the sweep's rebuilt points and its turns: views by index (a reshape costs
     # numba a helper call, more than an allocation).
-    work, cand, spare = (ps[0], vs[0], vs[1], ts[0]), (ps[1], vs[2], vs[3], ts[1]), (ps[2], vs[4], vs[5], ts[2])
-    ref = (ps[5], vs[6], vs[7], ts[4])
-    aim, swept, sweep = ps[3], ps[4], ts[3]
+    work, cand, spare = (ps[0], vs[0], vs[1], ts[0]), (ps[1], vs[2], vs[3], ts[1]), (lps[2], vs[4], vs[5], ts[2])
+    ref = (lps[5], vs[6], vs[7], ts[4])
+    aim, swept, sweep = ps[3], lps[4], ts[3]
     root = (start[0, 0], start[0, 1], start[0, 2])
     toward = (target[0] - root[0], target[1] - root[1], target[2] - root[2])
     total = 0.0
