@@ -150,14 +150,15 @@ def backward(pts, axes, kinds, params, ref_dirs, lengths, target, limited, out):
     its old joint and, limited, clamped relative to the bone after it as caliko does (the
     same cone; a hinge's range negated, about the axis the last forward pass found). The
     forward pass enforces the limits exactly; this only keeps the backward pass from undoing
-    them, which is what makes limited FABRIK converge. out[0] is left where the pass put
-    it (the caller pins the root)."""
+    them, which is what makes limited FABRIK converge. out[0] is not written: the caller
+    pins the root there, so the pass stops at joint 1 (the root's own step, one bone's
+    work of the pass, would be thrown away)."""
     m = pts.shape[0] - 1
     x1, y1, z1 = target[0], target[1], target[2]
     out[m, 0], out[m, 1], out[m, 2] = x1, y1, z1
     have_child = False  # the bone after this one is placed and has a direction
     child = (0.0, 0.0, 0.0)
-    for k in range(m - 1, -1, -1):
+    for k in range(m - 1, 0, -1):
         l = lengths[k]
         if l > TINY:
             dx, dy, dz = x1 - pts[k, 0], y1 - pts[k, 1], z1 - pts[k, 2]
