@@ -177,6 +177,9 @@ def test_pole_picks_the_side_a_straight_chain_bends_to():
         (dict(lengths=[1.0]), "lengths"),
         (dict(lengths=[1.0, -1.0]), "lengths"),
         (dict(lengths=[1.0, np.inf]), "lengths"),
+        # Each coordinate finite, the distance between them not: no direction to rebuild along.
+        (dict(points=[[-1e200, 0, 0], [1e200, 0, 0]], lengths=[1.0]), "too far apart"),
+        (dict(points=[[-1e200, 0, 0], [1e200, 0, 0]]), "too far apart"),
         (dict(tolerance=-1.0), "tolerance"),
         (dict(tolerance=np.nan), "tolerance"),
         (dict(max_iterations=-1), "max_iterations"),

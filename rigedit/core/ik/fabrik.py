@@ -81,12 +81,12 @@ _ARC_START = 4  # fabrik_kernel.ARC_START (that module is imported on first use 
 _ndarray, _empty = np.ndarray, np.empty
 
 
-def _plain_kernel(*args):
-    """fabrik_kernel.fabrik_plain, which this stand-in imports on the first call and puts in
+def _free_kernel(*args):
+    """fabrik_kernel.fabrik_free, which this stand-in imports on the first call and puts in
     its place: the common call then finds the compiled function in one lookup."""
-    global _plain_kernel
-    _plain_kernel = fabrik_kernel().fabrik_plain
-    return _plain_kernel(*args)
+    global _free_kernel
+    _free_kernel = fabrik_kernel().fabrik_free
+    return _free_kernel(*args)
 
 
 def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, limits=None, pole=None, arc_start=True):
@@ -103,7 +103,9 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
         try:
             out = _empty(points.shape)  # (n, 3) if points are: the kernel refuses any other
             errors = _empty(max_iterations or 1)
-            status, err, count = _plain_kernel(points, target, tolerance, max_iterations, _ARC_START if arc_start else 0, out, errors)
+            status, err, count = _free_kernel(
+                points, target, tolerance, max_iterations, _ARC_START if arc_start else 0, 0.0, 0.0, 0.0, out, errors
+            )
         except TypeError:  # an array the kernel is not typed for
             status = -1
         if status == 0:
@@ -119,10 +121,12 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
     if limits is None:
         kernel = fabrik_kernel()
         out = np.empty_like(pts)
-        options = (0 if lengths is None else kernel.GIVEN_LENGTHS) | (0 if pole is None else kernel.HAS_HINT)
-        status, err, count = kernel.fabrik_free(
-            pts, tgt, ls, hint, tol, cap, options | (kernel.ARC_START if arc_start else 0), out, errors
-        )
+        options = (0 if pole is None else kernel.HAS_HINT) | (kernel.ARC_START if arc_start else 0)
+        hx, hy, hz = hint.tolist()
+        if lengths is None:
+            status, err, count = kernel.fabrik_free(pts, tgt, tol, cap, options, hx, hy, hz, out, errors)
+        else:
+            status, err, count = kernel.fabrik_given(pts, tgt, ls, tol, cap, options, hx, hy, hz, out, errors)
         if status != kernel.OK:
             _refuse(pts, tgt)
         return FabrikResult(out, count, err, errors, err <= tol)

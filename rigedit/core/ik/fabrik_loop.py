@@ -177,7 +177,7 @@ def iterate(
     return best_e, count
 
 
-# The same loop inlined, for the unlimited solve (free_row, its one caller): a call passes
+# The same loop inlined, for the unlimited solve (fabrik_free, its one caller): a call passes
 # it some thirty arrays, which cost an unlimited N=10 solve 0.25 us of its 1.8. Inlined
 # there with `limited` False, numba drops the limited branches (the CCD sweeps, the limited
 # step) before typing them, so the copy costs little compile; the limited solve keeps the

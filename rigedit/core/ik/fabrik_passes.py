@@ -40,7 +40,7 @@ hinge_axis_found, clamp_cone, clamp_hinge = limits.hinge_axis_found, limits.clam
 _jit = numba.njit(cache=True, nogil=True)
 # The passes' helpers are inlined into their callers by numba itself: a call that passes a
 # pose (four arrays) costs more than the bone loop it runs (an unlimited N=10 solve took
-# 2.4 us, 1.7 inlined). `iterate` is inlined only into the unlimited solve (free_row, see
+# 2.4 us, 1.7 inlined). `iterate` is inlined only into the unlimited solve (fabrik_free, see
 # fabrik_loop._iterate_inlined); the limited one calls it.
 _inline = numba.njit(cache=True, nogil=True, inline="always")
 
