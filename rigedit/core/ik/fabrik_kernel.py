@@ -142,8 +142,8 @@ def fabrik_rows(pts, target, tol, cap, hints, has_hint, arc_start, out, iteratio
     for c in numba.prange(chunks):
         errors = np.empty(max(cap, 1))
         for i in range(c * chunk, min(rows, (c + 1) * chunk)):
-            h = hints[i]
-            status, e, count = fabrik_free(pts[i], target[i], tol, cap, options, h[0], h[1], h[2], out[i], errors)
+            hx, hy, hz = hints[i, 0], hints[i, 1], hints[i, 2]
+            status, e, count = fabrik_free(pts[i], target[i], tol, cap, options, hx, hy, hz, out[i], errors)
             bad[i] = status != OK
             iterations[i] = count
             error[i] = e
