@@ -73,14 +73,23 @@ def describe(rig: Rig, chain: str, report: ChainReport | None) -> str:
     return f"{chain}: error {miss * 1000:.3g} mm · {it} · {state}"
 
 
-def is_off(rig: Rig, chain: str, report: ChainReport | None) -> bool:
-    """Whether the readout shows the chain off its goal (the red, bold style)."""
+# The readout's styles: a chain off its goal reads in bold red; one that gave way under full
+# body (the body served a stronger pull first: nothing to put right) in amber, not bold.
+OFF_STYLE = "color: #ff5a4a; font-weight: bold;"
+GAVE_WAY_STYLE = "color: #b07800;"
+
+
+def readout_style(rig: Rig, chain: str, report: ChainReport | None) -> str:
+    """The style sheet of the readout for the chain: "" on its goal (or not yet solved),
+    GAVE_WAY_STYLE when it gave way (gave_way), else OFF_STYLE when it is off its goal."""
     if report is None:
-        return False
+        return ""
     ch = rig.chain(chain)
     if registry.get(ch.solver).aims:
-        return not report.reached
-    return not report.reached or shown_miss(rig, chain) > ch.tolerance
+        return "" if report.reached else OFF_STYLE
+    if report.reached and shown_miss(rig, chain) <= ch.tolerance:
+        return ""
+    return GAVE_WAY_STYLE if gave_way(rig, chain, report) else OFF_STYLE
 
 
 class StatusReadout:
@@ -126,19 +135,19 @@ class StatusReadout:
     def refresh_chain(self, *_ignored) -> None:
         sel = self.doc.selected
         if not sel:
-            self._show("no chain selected", False)
+            self._show("no chain selected", "")
             return
         report = self.doc.reports.get(sel)
-        self._show(describe(self.doc.rig, sel, report), is_off(self.doc.rig, sel, report))
+        self._show(describe(self.doc.rig, sel, report), readout_style(self.doc.rig, sel, report))
 
-    def _show(self, text: str, bad: bool) -> None:
-        if (text, bad) == self._shown:
+    def _show(self, text: str, style: str) -> None:
+        if (text, style) == self._shown:
             return
         if text != self._shown[0]:
             self.chain.setText(text)
-        if bad != self._shown[1]:
-            self.chain.setStyleSheet("color: #ff5a4a; font-weight: bold;" if bad else "")
-        self._shown = (text, bad)
+        if style != self._shown[1]:
+            self.chain.setStyleSheet(style)
+        self._shown = (text, style)
 
     def tick(self) -> None:
         now, solves, frames = time.perf_counter(), self._solves(), self._frames()

@@ -9,7 +9,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 import rigedit
-from rigedit.app import capture
+from rigedit.app import capture, status
 from rigedit.app.viewport.gizmos import ANCHOR_SCALE, anchor_lines
 
 from .helpers import LEFT, drag, screen, wait_solved
@@ -134,6 +134,7 @@ def test_dragging_a_hand_past_its_reach_bends_the_spine_and_keeps_the_feet(qtbot
     qtbot.waitUntil(lambda: window.status.chain.text().startswith("spine:"))
     qtbot.waitUntil(lambda: "gave way to stronger pulls" in window.status.chain.text())
     assert "OUT OF REACH" not in window.status.chain.text()
+    assert window.status.chain.styleSheet() == status.GAVE_WAY_STYLE  # amber: not the error's red
 
 
 def test_escape_during_a_full_body_drag_puts_the_pose_back(qtbot, make_window):

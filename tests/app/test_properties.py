@@ -7,6 +7,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSlider, QWidget
 
+from rigedit.app import status
 from rigedit.core.ik.limits import ConeLimit, HingeLimit
 
 from .helpers import wait_solved
@@ -191,6 +192,8 @@ def test_status_bar_names_the_chain_its_error_and_reach(qtbot, window):
     qtbot.waitUntil(lambda: "OUT OF REACH" in window.status.chain.text())  # the readout follows at ~15 Hz
     text = window.status.chain.text()
     assert ARM in text and "mm" in text
+    assert window.status.chain.styleSheet() == status.OFF_STYLE
     window.undo_stack.undo()
     wait_solved(qtbot, window)
     qtbot.waitUntil(lambda: window.status.chain.text().endswith("· reached"))
+    assert window.status.chain.styleSheet() == ""
