@@ -46,7 +46,11 @@ def test_the_ray_under_a_projected_point_passes_through_it(cam, point, size):
     mvp = perspective(50.0, size[0] / size[1], 0.01, 1000.0) @ view
     p = np.array(point)
     scr, in_front = camera.project(mvp, size, p)
-    if not in_front or np.linalg.norm(camera.camera_position(view) - p) < 0.05:
+    # The ray starts on the near plane (0.01 m): a point must lie beyond it, not only in front
+    # of the eye. A point metres off to the side can be 7 mm deep, between the eye and the
+    # near plane (hypothesis found one), where the ray is already past it.
+    depth = -(view @ np.append(p, 1.0))[2]
+    if not in_front or depth < 0.05:
         return
     origin, d = camera.screen_ray(mvp, size, *scr)
     to_p = p - origin
