@@ -47,7 +47,7 @@ def look_at_rotations(skeleton: Skeleton, ch, idx: list[int], rot: list, trans: 
     out = np.empty((len(idx), 4))
     miss = aim_chain(
         np.array([rot[j] for j in path]), np.array([trans[j] for j in path]), at, shares, rest, ch._target, fwd, up,
-        max_angle, max_twist, out,
+        max_angle, max_twist, True, out,
     )  # fmt: skip
     return [tuple(q) for q in out.tolist()], miss
 

@@ -16,7 +16,7 @@ from ..jitable import fresh_cache
 from . import fabrik_arc, fabrik_loop, fabrik_passes, limits
 from .fabrik_arc import arc_pose, hinge_bend_side
 from .fabrik_loop import LIMITED_STALL, STALL_RELATIVE, _copy, _copy_rows, _iterate_inlined, iterate
-from .fabrik_passes import HINGE, TINY, _gap, _inline, _row3, forward, unit_or
+from .fabrik_passes import HINGE, TINY, _gap, _inline, _jit, _row3, forward, unit_or
 
 # With limits, a pass that leaves more than this fraction of the error it started from is
 # stalling (typically a hinge plane that has to turn): only then are the two CCD sweeps
@@ -138,11 +138,10 @@ def solve_row(
                 _copy(cand, out, limited)
                 err = arc_err
                 moved = arc_taken = True
-    cones_only = True
-    if limited:
-        for k in range(m):
-            if kinds[k] == HINGE:
-                cones_only = False
+    # Through a call, not a flag set True then False in a loop: numba typed `iterate` for the
+    # flag's first value (the literal True) and again for bool, compiling the limited loop,
+    # the largest function here, twice.
+    cones_only = _no_hinge(kinds) if limited else True
     when = CONES_CCD_WHEN_ABOVE if cones_only else CCD_WHEN_ABOVE
     if limited:
         best_e, count = iterate(
@@ -155,6 +154,15 @@ def solve_row(
             err, tol, cap, STALL_RELATIVE * total, 0.0, when, cones_only, not (conform or arc_taken), errors,
         )  # fmt: skip
     return best_e, count, moved or best_e < err
+
+
+@_jit
+def _no_hinge(kinds):
+    """Whether no joint of the chain is a hinge (cones only, or no limit)."""
+    for k in range(kinds.shape[0]):
+        if kinds[k] == HINGE:
+            return False
+    return True
 
 
 # --- entry points -------------------------------------------------------------------------------

@@ -188,10 +188,12 @@ def aim_row(rot, trans, at, shares, rest, target, fwd, up, max_angle, max_twist,
 
 
 @_jit
-def aim_chain(rot, trans, at, shares, rest, target, fwd, up, max_angle, max_twist, out):
-    """A rig's look_at chain for one frame (aim_row, fully aimed, the cone about the rest
-    forward): writes out, returns the miss (ray_miss of the aimed head)."""
-    head, head_fwd = aim_row(rot, trans, at, shares, rest, target, fwd, up, max_angle, max_twist, 1.0, True, out)
+def aim_chain(rot, trans, at, shares, rest, target, fwd, up, max_angle, max_twist, cone_rest, out):
+    """A rig's look_at chain for one frame (aim_row, fully aimed; a rig passes cone_rest
+    True, the cone about the rest forward): writes out, returns the miss (ray_miss of the
+    aimed head). cone_rest comes from the caller, not as a literal here: numba would compile
+    aim_row once for the literal and again for aim_rows' bool."""
+    head, head_fwd = aim_row(rot, trans, at, shares, rest, target, fwd, up, max_angle, max_twist, 1.0, cone_rest, out)
     return ray_miss(head, head_fwd, target)
 
 
