@@ -20,7 +20,8 @@ from .clip_goals import ClipGoals
 from .ik import registry
 from .ik.limits import HingeLimit, Limit, hinge_axis
 from .rig_cache import WarmCache
-from .rig_eval import animated, solve_frame
+from .rig_eval import animated, solve_frame, solved_for_now
+from .rig_full_body import exported as body_exported, put_back
 from .rig_pose import SolvedPose, exported, pending
 from .rig_gait import GaitSettings, RigGait, check_gait
 from .rig_ground import Ground, make_ground
@@ -403,23 +404,26 @@ class Rig:
     def solved_state(self) -> SolvedPose:
         """Every chain's last solution as data: what a saved rig keeps so that opening it
         shows the same pose and solves on from it as this rig would."""
-        from .rig_full_body import exported as body_exported
-
-        chains = {name: exported(state) for name, state in self._cache.states.items()}
-        return SolvedPose(chains, body_exported(self))
+        states = self._cache.states
+        body = body_exported(self, animated(self)) if self.__dict__.get("_full_body_warm") is not None or \
+            self.__dict__.get("_full_body_pending") is not None else None
+        if not states:
+            return SolvedPose({}, body)
+        now = solved_for_now(self)
+        return SolvedPose({name: exported(state, now[name]) for name, state in states.items()}, body)
 
     def restore_state(self, solved: SolvedPose, *, solve: bool = True) -> dict[str, ChainReport] | None:
         """Put back what solved_state() gave (this rig's, a copy's or a file's): the warm
-        starts are replaced, and the next solve (run now unless `solve` is False) takes
-        each chain's saved solution as its result, on the base this rig builds for it. A
-        solution that does not fit its chain is dropped: that chain is solved afresh."""
-        from .rig_full_body import put_back
-
-        self._cache.states = pending(self, solved)
-        put_back(self, solved.full_body)
+        starts are replaced by the saved solutions, and the rig shows them as they were
+        (unless `solve` is False), solving nothing. Later solves go on from them exactly as
+        the rig that saved them would: a solution is the answer only of the settings it
+        was solved with, on the base it stood on (rig_pose.py). A solution that does not
+        fit its chain (an edited file) is dropped: that chain is solved afresh."""
+        self._cache.states = pending(self, solved, solved_for_now(self))
+        put_back(self, solved.full_body, animated(self))
         self._cache.forget_frame()
         self._cache.outputs = {}
-        return self.solve() if solve else None
+        return solve_frame(self, show=True) if solve else None
 
     # --- solving (rig_eval.py) ---------------------------------------------------------------
 

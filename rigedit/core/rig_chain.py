@@ -66,6 +66,11 @@ class ChainState:
         self.start = start
 
 
+def solve_settings(ch: Chain) -> tuple:
+    """The settings a chain's solve reads (SolveInputs.settings), in their order."""
+    return (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
+
+
 # FABRIK short of its target is solved again on the next frame, warm-started, until a solve of
 # unchanged inputs gains less than this fraction of its error: then it has stalled (out of
 # reach, or held by its limits) and is left alone until something changes.

@@ -21,7 +21,7 @@ from .chain import Chain, ChainReport
 from .clip_goals import place_goals
 from .rig_cache import AnimatedFrame, ChainOutput, SettledFrame
 from .rig_full_body import solve_frame as full_body_frame
-from .rig_chain import ChainState, SolveInputs, make, solve_chain
+from .rig_chain import ChainState, SolveInputs, make, solve_chain, solve_settings
 from .rig_ground import ground_frame
 from .rig_limb import solve_limb
 from .rig_pose import PendingState, placed
@@ -31,13 +31,16 @@ from .skeleton import Pose
 from .transforms import quat_slerp
 
 
-def solve_frame(rig) -> dict[str, ChainReport]:
+def solve_frame(rig, show: bool = False) -> dict[str, ChainReport]:
     """Rig.solve: every chain in order, each blended by its weight before the next one
     looks at the pose; the result becomes the rig's pose. Returns chain name -> ChainReport.
 
     A chain whose inputs (its settings and the pose above it) are those of its last solve
     is not solved again, unless FABRIK was still short of the target (it gets another
-    warm-started go); a frame whose inputs all match the last settled one returns at once."""
+    warm-started go); a frame whose inputs all match the last settled one returns at once.
+
+    `show` (Rig.restore_state): a saved solution put back is shown as it was, not solved,
+    and stays the state it was for the next solve to go on from (rig_pose.py)."""
     cache = rig._cache
     chains = rig._chains
     new = make  # a local: called per chain
@@ -48,7 +51,7 @@ def solve_frame(rig) -> dict[str, ChainReport]:
     if rig._clip is not None:
         place_goals(rig, animated(rig))  # issue 14: goals and poles that follow the clip
     if rig._full_body:  # issue 16: every chain together (rig_full_body.py)
-        return full_body_frame(rig, animated(rig))
+        return full_body_frame(rig, animated(rig), show)
     settled_frame = cache.settled
     key = None  # made only to compare with a settled frame, or to be one
     if settled_frame is not None:
@@ -78,9 +81,9 @@ def solve_frame(rig) -> dict[str, ChainReport]:
         if ch._kind.aims:
             reports[name] = _solve_look_at(rig, ch, plan, rot, trans, world, outputs)
             continue
-        settings = (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
+        settings = solve_settings(ch)
         # Its base is as last solved: same state, nothing upstream rewritten.
-        based = kept is not None and kept.state is last
+        based = last is not None and kept is not None and kept.state is last
         if based:
             for u in plan.upstream:  # a loop, not all() over a generator: per chain per frame
                 if not outputs[u].unchanged:
@@ -102,7 +105,7 @@ def solve_frame(rig) -> dict[str, ChainReport]:
                     base_pos, base_rot = world_of(plan.parent, parents, rot, trans, world)
                 else:
                     base_pos, base_rot = sq.ZERO, sq.IDENTITY
-                if kept is not None and kept.state is last and last.inputs is not None:
+                if last is not None and kept is not None and kept.state is last and last.inputs is not None:
                     # Last frame's, on this same animated frame (`before` says so): the same
                     # offsets, without a new list.
                     offsets = last.inputs.offsets
@@ -110,12 +113,12 @@ def solve_frame(rig) -> dict[str, ChainReport]:
                     offsets = [trans[j] for j in idx]
             inputs = new(SolveInputs, (base_pos, base_rot, offsets, settings))
             restored = type(last) is PendingState
-            if restored:  # a saved solution put back (restore_state): this frame's result if it fits
+            if restored:  # a saved solution put back (restore_state): the state the saving rig had
                 last = _place(cache, name, ch, last, inputs, offsets)
-                restored = last is not None
+                restored = show and last is not None
             same = last is not None and (last.limits is limits or last.limits == limits) and last.inputs == inputs
-            if same and (last.final or restored):
-                state, iterations = last, 0  # same inputs, same answer
+            if restored or (same and last.final):
+                state, iterations = last, 0  # same inputs, same answer (or shown as saved)
             else:
                 # Following the clip: start from the animated pose, not the last solve, so a
                 # goal on the animated tip gives the clip back and twist follows the clip.
@@ -160,12 +163,24 @@ def solve_frame(rig) -> dict[str, ChainReport]:
     if rig._ground is not None and anim.soles:
         _turn_soles(rig, anim.soles, rot, trans, world)
     cache.outputs, cache.outputs_key = outputs, anim.key
+    if show:
+        # Shown, not solved: the next solve finds every base afresh and compares it with
+        # the base each saved solution stood on, as the saving rig's would.
+        cache.outputs, cache.outputs_key, settled = {}, None, False
     # fromiter over the flattened tuples: half the cost of np.array on a list of tuples.
     flat = np.fromiter(concat.from_iterable(rot), np.float64, 4 * len(rot)).reshape(-1, 4)
     rig._pose = Pose(flat, anim.translations.copy())
     rig._world_cache = None
     cache.settled = make(SettledFrame, (key or frame_key(rig), tuple(chains), reports)) if settled else None
     return reports
+
+
+def solved_for_now(rig) -> dict[str, tuple]:
+    """Each chain's (offsets, settings, limits) as a solve now would read them: what a
+    saved solution is compared with to say whether it is current (rig_pose.py)."""
+    trans = animated(rig).trans
+    plans = rig._plans
+    return {name: ([trans[j] for j in plans[name].idx], solve_settings(ch), ch._limit_key) for name, ch in rig._chains.items()}
 
 
 def _hand_on(world: list, idx: list, start) -> None:

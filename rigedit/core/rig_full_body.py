@@ -20,8 +20,9 @@ are the whole body's pass errors (the kernel's measure, the same for every chain
 growing), its `iterations` the body's passes; `chain_curve` gives the chain's own tip
 error after each pass (the dock plots that). The last solve's result is the rig's
 solved_state (`FullBodySolution`): a saved full-body rig opens on it exactly, as a per-chain
-rig opens on its chains' solutions (`put_back`; the first solve takes it as its result when
-it still fits the goals, as rig_pose.placed does for a chain, and starts from it when not).
+rig opens on its chains' solutions (`put_back`: restore_state's frame shows it as it was; a
+solve takes it as its answer while it is `current`, solved for the goals and settings as
+they are, and fits them, and starts from it otherwise, as the saving rig would).
 """
 from __future__ import annotations
 
@@ -189,9 +190,13 @@ def chain_arrays(rig, tables: FullBodyTables):
 _NO_POLE = (0.0, 0.0, 0.0)
 
 
+def _tables_key(rig) -> tuple:
+    return tuple((n, ch.joints, ch._solver, ch._limit_key) for n, ch in rig._chains.items())
+
+
 def _tables(rig) -> FullBodyTables:
     chains = rig._chains
-    key = tuple((n, ch.joints, ch._solver, ch._limit_key) for n, ch in chains.items())
+    key = _tables_key(rig)
     got = getattr(rig, "_full_body_tables", None)
     if got is None or got[0] != key:
         names = [n for n, ch in chains.items() if not ch._kind.aims]
@@ -213,13 +218,26 @@ def _anim_arrays(rig, anim):
     return got[1], got[2]
 
 
-def solve_frame(rig, anim) -> dict:
-    """Rig.solve with full_body on (rig_eval hands over the animated frame it made)."""
-    tables = _tables(rig)
+def _key(rig, anim, tables) -> tuple:
+    """What a full-body solve reads besides its warm start (compared by value)."""
     chs = [rig._chains[n] for n in tables.names]
     targets = tuple(ch._target for ch in chs)
     settings = tuple((ch._pole, ch._tolerance, ch._weight, ch._pull, ch._reach_clamp, ch._softness) for ch in chs)
-    key = (anim, tables, targets, settings)
+    return (anim, tables, targets, settings)
+
+
+def _signature(rig, key: tuple) -> tuple:
+    """A key as a saved solution remembers it: the animated frame and the tables by their
+    own keys (the tables' key is the chain layout and limits they were made for)."""
+    return (key[0].key, _tables_key(rig)) + key[2:]
+
+
+def solve_frame(rig, anim, show: bool = False) -> dict:
+    """Rig.solve with full_body on (rig_eval hands over the animated frame it made).
+    `show` (restore_state): a saved solution put back is shown as it was, not solved."""
+    tables = _tables(rig)
+    key = _key(rig, anim, tables)
+    settings = key[3]
     last = getattr(rig, "_full_body_last", None)
     if last is not None and last[0] == key and rig._pose is last[1]:
         # Nothing it reads has changed: the same answer, no pass run.
@@ -229,7 +247,7 @@ def solve_frame(rig, anim) -> dict:
         # Everything but the goals, kept while the settings stay (a drag moves only goals).
         fixed = rig._full_body_fixed = ((tables, settings), chain_arrays(rig, tables))
     _, poles, has_pole, pulls, tols, clamps, softs, active, weights = fixed[1]
-    goals = np.array(targets, dtype=np.float64)
+    goals = np.array(key[2], dtype=np.float64)
     anim_rot, anim_trans = _anim_arrays(rig, anim)
     root = tables.root
     nc = len(tables.names)
@@ -238,16 +256,27 @@ def solve_frame(rig, anim) -> dict:
     errors = np.empty(FULL_BODY_ITERATIONS)
     chain_errors = np.empty((FULL_BODY_ITERATIONS, nc))
     count = 0
-    saved = rig.__dict__.pop("_full_body_pending", None) if active.any() else None
+    put = rig.__dict__.pop("_full_body_pending", None) if active.any() else None
+    saved, then = (None, None) if put is None else put
     if saved is not None and not _usable(saved, tables, anim_rot):
         saved = None
-    if saved is not None and _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, chain_err):
-        # A saved solution put back (restore_state): this frame's result, not solved again.
-        rig._full_body_warm = (out_rot, out_trans[root].copy(), tables, dict(zip(tables.names, chain_err.tolist())),
+    current = saved is not None and then == _signature(rig, key)
+    fits = saved is not None and _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, chain_err)
+    if saved is not None and (show and (fits or not current) or current and fits):
+        # A saved solution put back (restore_state): shown as it was, and this frame's
+        # answer when it was solved for what the frame asks (else the next solve's start).
+        if not fits:
+            _fill(tables, saved, anim_rot, anim_trans, out_rot, out_trans)
+            chain_err[:] = [float(saved.errors[n]) for n in tables.names]
+        # Solved for another chain layout or limits, it is not even the next solve's start.
+        made_for = tables if saved.warm_start else None
+        rig._full_body_warm = (out_rot, out_trans[root].copy(), made_for, dict(zip(tables.names, chain_err.tolist())),
                                anim_trans[root].copy(), anim_rot[root].copy())
         rot, trans = blend(tables, anim_rot, anim_trans, out_rot, out_trans, weights)
+        if not (current and fits):
+            key = None  # not its answer: the next solve runs
     elif active.any():
-        if saved is not None:  # it no longer fits the goals: the start of their solve, as the saved rig's would be
+        if saved is not None and saved.warm_start:  # not their answer: the start of their solve, as the saved rig's would be
             rig._full_body_warm = (np.asarray(saved.rotations, dtype=np.float64), np.asarray(saved.root, dtype=np.float64),
                                    tables, dict(saved.errors), anim_trans[root].copy(), anim_rot[root].copy())
         warm_rot, warm_root = _warm_start(rig, tables, anim_rot, anim_trans)
@@ -275,7 +304,7 @@ def solve_frame(rig, anim) -> dict:
             reports[n] = ChainReport(n, e, count, bool(e <= tols[c]), hist)
         else:
             reports[n] = ChainReport(n, math.nan, 0, False, ())
-    rig._full_body_last = (key, rig._pose, reports)
+    rig._full_body_last = None if key is None else (key, rig._pose, reports)
     rig._full_body_curves = {n: tuple(chain_errors[:count, c].tolist()) for c, n in enumerate(tables.names)}
     return reports
 
@@ -308,26 +337,41 @@ def _warm_start(rig, tables, anim_rot, anim_trans):
     return warm_rot, warm_root
 
 
-def exported(rig) -> FullBodySolution | None:
-    """The last full-body result as data (None: never solved with full body on)."""
+def exported(rig, anim) -> FullBodySolution | None:
+    """The last full-body result as data (None: never solved with full body on), `current`
+    when a solve now (on the animated frame `anim`) would take it as its answer."""
+    tables = _tables(rig)
+    key = _key(rig, anim, tables)
+    now = _signature(rig, key)
     pending = rig.__dict__.get("_full_body_pending")
     if pending is not None:
-        return pending
-    warm = rig.__dict__.get("_full_body_warm")
-    if warm is None:
-        return None
-    return FullBodySolution(warm[0], warm[1], warm[3])
+        saved, then = pending
+        current, start = then == now, saved.warm_start and then is not None and then[1] == now[1]
+    else:
+        warm = rig.__dict__.get("_full_body_warm")
+        if warm is None:
+            return None
+        last = rig.__dict__.get("_full_body_last")
+        current = last is not None and rig._pose is last[1] and last[0] == key
+        saved, start = FullBodySolution(warm[0], warm[1], warm[3]), warm[2] is tables
+    if saved.current == current and saved.warm_start == start:
+        return saved
+    return FullBodySolution(saved.rotations, saved.root, saved.errors, current, start)
 
 
-def put_back(rig, saved: FullBodySolution | None) -> None:
-    """The next full-body solve takes `saved` as its result if it fits its goals (_fits),
-    else starts from it; None forgets the full-body warm start."""
+def put_back(rig, saved: FullBodySolution | None, anim) -> None:
+    """The next full-body solve takes `saved` as its result while it is current (solved for
+    the goals and settings the rig has now, on the animated frame `anim`) and fits its
+    goals (_fits), else starts from it; None forgets the full-body warm start."""
     rig.__dict__.pop("_full_body_warm", None)
     rig.__dict__.pop("_full_body_last", None)
     if saved is None:
         rig.__dict__.pop("_full_body_pending", None)
     else:
-        rig._full_body_pending = saved
+        then = _signature(rig, _key(rig, anim, _tables(rig)))
+        if not saved.current:  # its settings are not these: equal to no signature
+            then = (then[0], then[1], None, None)
+        rig._full_body_pending = (saved, then)
 
 
 def _usable(saved, tables, anim_rot) -> bool:
@@ -346,11 +390,7 @@ def _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, c
     goal as the saved error says (FIT_M, as a chain's saved solution must; a goal or bone
     edited since makes it the next solve's start instead). Fills the outputs (solved joints
     from the saved rotations, the rest animated) as it checks."""
-    rot, root = np.asarray(saved.rotations, dtype=np.float64), np.asarray(saved.root, dtype=np.float64)
-    out_rot[:] = anim_rot
-    out_rot[tables.solved] = rot[tables.solved]
-    out_trans[:] = anim_trans
-    out_trans[tables.root] = root
+    _fill(tables, saved, anim_rot, anim_trans, out_rot, out_trans)
     world = rig._skeleton.fk_matrices(Pose(out_rot, out_trans))[0]
     for c, name in enumerate(tables.names):
         tip = world[tables.chain_joints[c][-1]]
@@ -359,6 +399,16 @@ def _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, c
         if not abs(chain_err[c] - float(saved.errors[name])) <= FIT_M * size:
             return False
     return True
+
+
+def _fill(tables, saved, anim_rot, anim_trans, out_rot, out_trans) -> None:
+    """The solved pose of a saved solution: its rotations on the joints the solve turns,
+    its root's translation, the animated pose everywhere else."""
+    rot, root = np.asarray(saved.rotations, dtype=np.float64), np.asarray(saved.root, dtype=np.float64)
+    out_rot[:] = anim_rot
+    out_rot[tables.solved] = rot[tables.solved]
+    out_trans[:] = anim_trans
+    out_trans[tables.root] = root
 
 
 def blend(tables: FullBodyTables, anim_rot, anim_trans, ik_rot, ik_trans, weights):

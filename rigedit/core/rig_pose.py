@@ -3,14 +3,18 @@
 What a frame shows depends on history: every chain warm-starts from its own last solution
 (rig_chain.ChainState), so a limited chain, an unreachable target or a limb without a pole
 lands where its past solves led it, and a fresh solve of the same settings lands elsewhere.
-A saved rig therefore keeps each chain's last solution (`SolvedChain`) and opening it puts
-those back (`Rig.restore_state`): the first solve takes each chain's rotations as they were,
-on its base as the rig builds it, instead of solving again, and a later solve warm-starts
-from them exactly as the saved rig would have.
+A saved rig therefore keeps each chain's last solution (`SolvedChain`) with what it was
+solved for: the base it stood on and whether the chain's settings and animated offsets are
+still the ones it was solved with (`current`). Opening it (`Rig.restore_state`) shows those
+rotations without solving (rig_eval.show_saved), and the next solve goes on from them
+exactly as the saving rig's would: a current solution on an unchanged base is that
+solve's answer when it was final (and its warm start when FABRIK was still closing in); a
+solution of other settings is only the warm start of their solve, never their answer.
 
-A solution that does not fit its chain (an edited file: another joint count, a target or
-bones moved so the rotations no longer put the tip where the saved error says) is dropped,
-and that chain is solved afresh from the animated pose, as a rig without a saved pose is.
+A current solution that does not fit its chain (an edited file: another joint count, a
+target or bones moved so the rotations no longer put the tip where the saved error says)
+is dropped, and that chain is solved afresh from the animated pose, as a rig without a
+saved pose is.
 """
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ import numpy as np
 
 from . import scalar_quat as sq
 from .ik.chain_frames import PreparedLimits, packed_limits
-from .rig_chain import ChainState, LimitedWarm, SolveInputs
+from .rig_chain import ChainState, LimitedWarm, SolveInputs, make
 from .bone_turns import chain_pose
 
 # A saved solution fits its chain when its rotations put the tip within this of where the
@@ -36,12 +40,15 @@ FIT_M = 1e-7
 class LimitedStart:
     """A limited FABRIK chain's next warm start as its last solve left it: the solved
     points (n, 3), its bones' world frames (n - 1, 4) and its limits' reference bone
-    directions and hinge axes there (n - 1, 3 each; zero where a joint has none)."""
+    directions and hinge axes there (n - 1, 3 each; zero where a joint has none), and the
+    bone lengths its limits were prepared with (n - 1; None: an older file, taken from the
+    points, which differ from them by round-off)."""
 
     points: np.ndarray
     frames: np.ndarray
     dirs: np.ndarray
     axes: np.ndarray
+    lengths: tuple | None = None  # floats: compared by value
 
 
 @dataclass(frozen=True)
@@ -49,24 +56,33 @@ class SolvedChain:
     """A chain's last solution: its IK local rotations (x, y, z, w; every joint but the
     tip), the tip's error and whether it reached, whether solving the same again could
     change anything (`settled`: False for FABRIK still closing in, which the next solve
-    takes on), and a limited chain's warm start."""
+    takes on), and a limited chain's warm start. `base`: the world position and rotation
+    (x, y, z, qx, qy, qz, qw) of the chain root's parent it was solved on (None: not known,
+    an older file: taken as the base the rig builds); `current`: solved with the chain's
+    settings, limits and animated offsets as they are (False: only a warm start)."""
 
     rotations: tuple
     error: float
     reached: bool
     settled: bool
     limited: LimitedStart | None = None
+    base: tuple | None = None
+    current: bool = True
 
 
 @dataclass(frozen=True, eq=False)  # arrays: compared by identity
 class FullBodySolution:
     """The full-body solve's last result (rig_full_body.py) at weight 1: every joint's local
     rotation (J, 4), the root's translation (3,), and each chain's tip error then (metres,
-    by chain name), which says whether it still fits the rig's goals."""
+    by chain name), which says whether it still fits the rig's goals; `current`: solved for
+    the goals and settings as they are (False: only the next solve's start); `warm_start`:
+    solved for the chains and limits as they are (False: not even that, only shown)."""
 
     rotations: np.ndarray
     root: np.ndarray
     errors: Mapping[str, float]
+    current: bool = True
+    warm_start: bool = True
 
 
 @dataclass(frozen=True)
@@ -78,19 +94,54 @@ class SolvedPose:
     full_body: FullBodySolution | None = None
 
 
-def exported(state: ChainState) -> SolvedChain:
-    """A chain state as data (sharing its arrays: states are never changed in place)."""
+class _Stale:
+    """Settings a solution was not solved with: equal to no chain's (a saved solution of
+    other settings is their warm start, never their answer)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other) -> bool:
+        return False
+
+    __hash__ = object.__hash__
+
+
+STALE = _Stale()
+
+
+def exported(state: ChainState, now: tuple) -> SolvedChain:
+    """A chain state as data (sharing its arrays: states are never changed in place).
+    `now`: the chain's (offsets, settings, limits) as they are (solved_for's order)."""
     if isinstance(state, PendingState):
-        return state.saved
-    limited = None
-    start = state.start
-    if start is not None:
-        ready = start.prepared
-        axes = ready.ref_axes
-        if type(axes) is not np.ndarray:
-            axes = [(0.0, 0.0, 0.0) if a is None else a for a in axes]
-        limited = LimitedStart(_rows(start.points, 3), _rows(start.frames, 4), _rows(ready.ref_dirs, 3), _rows(axes, 3))
-    return SolvedChain(tuple(tuple(q) for q in state.ik), float(state.error), bool(state.reached), bool(state.final), limited)
+        saved, then = state.saved, state.solved_for
+    else:
+        inputs = state.inputs
+        then = (inputs.offsets, inputs.settings, state.limits)
+        saved = SolvedChain(tuple(tuple(q) for q in state.ik), float(state.error), bool(state.reached),
+                            bool(state.final), _limited(state.start), tuple(inputs.base_pos) + tuple(inputs.base_rot))
+    current = then[0] == now[0] and then[1] == now[1] and then[2] == now[2]
+    # A limited warm start is used only on the offsets and limits it was made with.
+    keep = saved.limited is not None and then[0] == now[0] and then[2] == now[2]
+    if current == saved.current and keep == (saved.limited is not None):
+        return saved
+    return _replace(saved, current=current, limited=saved.limited if keep else None)
+
+
+def _replace(saved: SolvedChain, **kw) -> SolvedChain:
+    fields = dict(saved.__dict__)
+    fields.update(kw)
+    return SolvedChain(**fields)
+
+
+def _limited(start: LimitedWarm | None) -> LimitedStart | None:
+    if start is None:
+        return None
+    ready = start.prepared
+    axes = ready.ref_axes
+    if type(axes) is not np.ndarray:
+        axes = [(0.0, 0.0, 0.0) if a is None else a for a in axes]
+    lengths = tuple(float(v) for v in ready.lengths)
+    return LimitedStart(_rows(start.points, 3), _rows(start.frames, 4), _rows(ready.ref_dirs, 3), _rows(axes, 3), lengths)
 
 
 def _rows(value, width: int) -> np.ndarray:
@@ -100,24 +151,28 @@ def _rows(value, width: int) -> np.ndarray:
 
 
 class PendingState(ChainState):
-    """A saved solution put back but not yet placed: the rig's next solve places it on the
-    chain's base (placed) and takes it as that frame's result."""
+    """A saved solution put back but not yet placed: the rig's next solve places it
+    (placed) as the state the saving rig had. `solved_for`: the chain's (offsets,
+    settings, limits) it was solved for, as the rig had them when it was put back
+    (settings STALE when it was not current)."""
 
-    __slots__ = ("saved",)
+    __slots__ = ("saved", "solved_for")
 
-    def __init__(self, saved: SolvedChain) -> None:
+    def __init__(self, saved: SolvedChain, solved_for: tuple) -> None:
         super().__init__([tuple(q) for q in saved.rotations], None, None, saved.error, saved.reached, saved.settled)
-        self.saved = saved
+        self.saved, self.solved_for = saved, solved_for
 
 
-def pending(rig, solved: SolvedPose) -> dict[str, ChainState]:
+def pending(rig, solved: SolvedPose, now: dict) -> dict[str, ChainState]:
     """The states to put back: one per saved solution that fits its chain's shape (a
     chain of the rig, not look_at, one rotation per joint but the tip, a limited start
-    only on a limited FABRIK chain, everything finite and unit where it must be)."""
+    only on a limited FABRIK chain, everything finite and unit where it must be).
+    `now`: each chain's (offsets, settings, limits) as the rig has them."""
     out: dict[str, ChainState] = {}
     for name, saved in solved.chains.items():
         if name in rig.chain_names and fits_shape(rig.chain(name), saved):
-            out[name] = PendingState(saved)
+            offsets, settings, limits = now[name]
+            out[name] = PendingState(saved, (offsets, settings if saved.current else STALE, limits))
     return out
 
 
@@ -134,6 +189,8 @@ def fits_shape(ch, saved: SolvedChain) -> bool:
             return False
     if not (math.isfinite(saved.error) and saved.error >= 0.0):
         return False
+    if saved.base is not None and not (len(saved.base) == 7 and all(math.isfinite(v) for v in saved.base)):
+        return False
     lim = saved.limited
     if lim is None:
         return True
@@ -142,25 +199,36 @@ def fits_shape(ch, saved: SolvedChain) -> bool:
     shapes = (lim.points.shape, lim.frames.shape, lim.dirs.shape, lim.axes.shape)
     if shapes != ((m + 1, 3), (m, 4), (m, 3), (m, 3)):
         return False
+    if lim.lengths is not None and (len(lim.lengths) != m or not all(v >= 0.0 for v in lim.lengths)):
+        return False
     # A sum is finite only when every term is (no overflow at these sizes).
     return all(math.isfinite(float(a.sum())) for a in (lim.points, lim.frames, lim.dirs, lim.axes))
 
 
-def placed(state: ChainState, ch, inputs: SolveInputs, setup) -> ChainState | None:
-    """A pending saved solution as the chain's state on the base in `inputs`, or None when
-    it does not fit there: its rotations must put the tip where its saved error says."""
+def placed(state: PendingState, ch, inputs: SolveInputs, setup) -> ChainState | None:
+    """A pending saved solution as the state the saving rig had: solved on its saved base
+    (the base in `inputs` for an older file) for what it was solved for, so the solve
+    compares it with `inputs` as that rig would. None when a current solution does not
+    fit there (an edited file): its rotations must put the tip where its saved error says."""
     saved = state.saved
-    base_pos, base_rot, offsets = inputs.base_pos, inputs.base_rot, inputs.offsets
-    points, _ = chain_pose(base_pos, base_rot, offsets, state.ik)
-    size = 1.0 + setup.total + sq.dist(points[0], ch._target)
-    if abs(sq.dist(points[-1], ch._target) - saved.error) > FIT_M * size:
-        return None
+    offsets, settings, limits = state.solved_for
+    if saved.base is None:
+        base_pos, base_rot = inputs.base_pos, inputs.base_rot
+    else:
+        base_pos, base_rot = saved.base[:3], saved.base[3:]
+    if settings is not STALE:
+        target = settings[1]
+        points, _ = chain_pose(base_pos, base_rot, offsets, state.ik)
+        size = 1.0 + setup.total + sq.dist(points[0], target)
+        if abs(sq.dist(points[-1], target) - saved.error) > FIT_M * size:
+            return None
     start = None
     if saved.limited is not None:
         if setup.plan is None:
             return None
         start = LimitedWarm(base_pos, base_rot, offsets, *_limited_start(saved.limited, setup, base_rot, offsets))
-    return ChainState(state.ik, inputs, ch._limit_key, saved.error, saved.reached, saved.settled, start)
+    solved_on = make(SolveInputs, (base_pos, base_rot, offsets, settings))
+    return ChainState(state.ik, solved_on, limits, saved.error, saved.reached, saved.settled, start)
 
 
 def _limited_start(lim: LimitedStart, setup, base_rot, offsets) -> tuple:
@@ -168,7 +236,10 @@ def _limited_start(lim: LimitedStart, setup, base_rot, offsets) -> tuple:
     warm start: the limits' per-chain part from the chain's plan (what planned_limits
     gives), their reference directions and axes as the saved solve left them."""
     pts = lim.points
-    lengths = [float(v) for v in np.sqrt(np.sum((pts[1:] - pts[:-1]) ** 2, axis=1))]
+    if lim.lengths is not None:
+        lengths = list(lim.lengths)
+    else:
+        lengths = [float(v) for v in np.sqrt(np.sum((pts[1:] - pts[:-1]) ** 2, axis=1))]
     kinds = [None if kind is not None and lengths[k] <= sq.TINY else kind for k, kind in enumerate(setup.plan.kinds)]
     root_dir = sq.unit_or(sq.qrot(base_rot, offsets[0]), None) if setup.root_limited else None
     ready = PreparedLimits(kinds, setup.plan.params, lim.dirs.copy(), lim.axes.copy(), root_dir, None, lengths)

@@ -11,7 +11,10 @@ opening a rig shows the pose that was saved (rigedit.core.rig_pose).
     }
 
 `rotations` are the chain's IK local rotations (x, y, z, w), one per joint but the tip;
-`limited` is a limited FABRIK chain's next warm start. A rig saved with full_body on keeps
+`limited` is a limited FABRIK chain's next warm start; `base` the world position and
+rotation of the chain root's parent it was solved on; `"current": false` says it was solved
+with other settings than the file's (a chain edited since): it is then only the start of
+the next solve, as it was for the rig that saved it. A rig saved with full_body on keeps
 the whole body's solution instead, in `full_body`: every joint's rotation, the root's
 translation and each chain's tip error (an older file without it is solved again). A pose that no longer fits its chain
 (a target or bone edited by hand) is dropped when the rig is built and that chain is solved
@@ -43,6 +46,12 @@ def _unit(v: list[float]) -> list[float]:
 
 Vec3 = vector(3, "[x, y, z]")
 UnitQuat = Annotated[vector(4, "[x, y, z, w]"), AfterValidator(_unit)]
+def _unit_tail(v: list[float]) -> list[float]:
+    _unit(v[3:])
+    return v
+
+
+Base = Annotated[vector(7, "[x, y, z, qx, qy, qz, qw]"), AfterValidator(_unit_tail)]
 Metres = Annotated[float, Field(ge=0.0, le=checks.MAX_COORD)]
 Seconds = Annotated[float, Field(ge=-1e9, le=1e9)]
 
@@ -58,13 +67,14 @@ class LimitedStartModel(_Model):
     frames: list[UnitQuat] = Field(description="each bone's world rotation there")
     dirs: list[Vec3] = Field(description="each bone's limit reference direction there")
     axes: list[Vec3] = Field(description="each bone's hinge axis in world space there (zero for none)")
+    lengths: list[Metres] | None = Field(default=None, description="the bone lengths its limits were prepared with")
 
     @model_validator(mode="after")
     def _counts(self):
         m = len(self.frames)
         if len(self.points) != m + 1:
             raise _at(("points",), f"must give one point per joint ({m + 1}, one more than frames), got {len(self.points)}")
-        for name in ("dirs", "axes"):
+        for name in ("dirs", "axes") + (("lengths",) if self.lengths is not None else ()):
             if len(getattr(self, name)) != m:
                 raise _at((name,), f"must give one per bone ({m}, as frames), got {len(getattr(self, name))}")
         return self
@@ -76,6 +86,10 @@ class ChainPoseModel(_Model):
     reached: bool
     settled: bool = Field(default=True, description="false: FABRIK was still closing in; the next solve goes on")
     limited: LimitedStartModel | None = Field(default=None, description="a limited FABRIK chain's warm start")
+    base: Base | None = Field(
+        default=None, description="[x, y, z, qx, qy, qz, qw]: where the chain's root's parent was when it was solved"
+    )
+    current: bool = Field(default=True, description="false: solved with other settings; only the next solve's start")
 
 
 class FullBodyPoseModel(_Model):
@@ -84,6 +98,8 @@ class FullBodyPoseModel(_Model):
     rotations: list[UnitQuat] = Field(description="every joint's local rotation (x, y, z, w), in skeleton order")
     root: Vec3 = Field(description="the root joint's translation, metres")
     errors: dict[str, Metres] = Field(description="chain name -> its tip's distance from its target then, metres")
+    current: bool = Field(default=True, description="false: solved for other goals or settings; only the next solve's start")
+    warm_start: bool = Field(default=True, description="false: solved for other chains or limits; not even the next solve's start")
 
 
 class PoseModel(_Model):

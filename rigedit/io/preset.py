@@ -280,13 +280,17 @@ def _solved_from(m) -> SolvedPose:
         if c.limited is not None:
             lim = c.limited
             rows = lambda v: np.array(v, dtype=np.float64).reshape(-1, 3)  # noqa: E731
-            limited = LimitedStart(rows(lim.points), quats(lim.frames), rows(lim.dirs), rows(lim.axes))
+            lengths = None if lim.lengths is None else tuple(float(v) for v in lim.lengths)
+            limited = LimitedStart(rows(lim.points), quats(lim.frames), rows(lim.dirs), rows(lim.axes), lengths)
         rotations = tuple(tuple(q) for q in quats(c.rotations).tolist())
-        chains[name] = SolvedChain(rotations, c.error, c.reached, c.settled, limited)
+        base = None
+        if c.base is not None:
+            base = tuple(c.base[:3]) + tuple(quats([c.base[3:]]).tolist()[0])
+        chains[name] = SolvedChain(rotations, c.error, c.reached, c.settled, limited, base, c.current)
     body = None
     if m.full_body is not None:
         b = m.full_body
-        body = FullBodySolution(quats(b.rotations), np.array(b.root, dtype=np.float64), dict(b.errors))
+        body = FullBodySolution(quats(b.rotations), np.array(b.root, dtype=np.float64), dict(b.errors), b.current, b.warm_start)
     return SolvedPose(chains, body)
 
 
@@ -386,6 +390,12 @@ def _pose_document(rig: Rig) -> dict | None:
         if s.limited is not None:
             lim = s.limited
             c["limited"] = {k: getattr(lim, k).tolist() for k in ("points", "frames", "dirs", "axes")}
+            if lim.lengths is not None:
+                c["limited"]["lengths"] = list(lim.lengths)
+        if s.base is not None:
+            c["base"] = [float(v) for v in s.base]
+        if not s.current:
+            c["current"] = False
         chains[name] = c
     out = {"time": rig.time, "chains": chains}
     body = state.full_body
@@ -395,6 +405,10 @@ def _pose_document(rig: Rig) -> dict | None:
             "root": np.asarray(body.root).tolist(),
             "errors": {n: float(body.errors[n]) for n in rig.chain_names if n in body.errors},
         }
+        if not body.current:
+            out["full_body"]["current"] = False
+        if not body.warm_start:
+            out["full_body"]["warm_start"] = False
     return out
 
 

@@ -111,3 +111,16 @@ def test_a_copy_restored_from_the_original_matches_it(name):
     other.reset()
     other.restore_state(rig.solved_state())
     np.testing.assert_allclose(other.world_positions(), rig.world_positions(), rtol=0.0, atol=EPS_M)
+
+
+def test_a_look_at_chain_switched_to_reaching_solves_from_the_pose():
+    # A look_at chain keeps no state; switched to a reaching solver it has none to warm
+    # start from, and is solved from the pose built so far.
+    rig = Rig.load(BUNDLED_PRESETS / "look_at.json")
+    rig.solve()
+    ch = rig.chain("look")
+    ch.solver = "fabrik"
+    ch.target = rig.world_position("Head") + (0.05, 0.0, 0.02)
+    before = float(np.linalg.norm(rig.world_position("Head") - ch.target))
+    report = rig.solve()["look"]
+    assert np.isfinite(report.error) and report.error < before  # turned toward it

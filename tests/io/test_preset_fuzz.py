@@ -100,4 +100,12 @@ def test_a_mutated_preset_loads_or_raises_preset_error(text):
     saved = dumps_preset(rig)
     again = loads_preset(saved)
     assert_same_document(json.loads(dumps_preset(again)), json.loads(saved), COMPUTED_M)
+    # Saved means saved (issue 24): load, solve, save; load that, solve, save gives the file
+    # the first rig saves after its next solve (the same document, computed values to
+    # round-off), converged or not.
     rig.solve()
+    first = dumps_preset(rig)
+    rig.solve()
+    back = loads_preset(first)
+    back.solve()
+    assert_same_document(json.loads(dumps_preset(back)), json.loads(dumps_preset(rig)), COMPUTED_M)
