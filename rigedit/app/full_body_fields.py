@@ -67,7 +67,7 @@ class FullBodyFields(QWidget):
         block = self.full_body.blockSignals(True)
         self.full_body.setChecked(self.doc.rig.full_body)
         self.full_body.blockSignals(block)
-        takes_part = ch is not None and not registry.get(ch.solver).aims  # look-at chains keep the animated pose
+        takes_part = ch is not None and registry.get(ch.solver).reaches  # look-at chains keep the animated pose
         self.pull.setEnabled(takes_part and self.doc.rig.full_body)
         block = self.pull.blockSignals(True)
         self.pull.setValue(ch.pull if takes_part else 0.0)

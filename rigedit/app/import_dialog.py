@@ -177,7 +177,7 @@ class ChainProposalDialog(QDialog):
         self.table.setItem(row, USE, use)
         self.table.setItem(row, NAME, QTableWidgetItem(p.name))
         solver = QComboBox()
-        solver.addItems([s.name for s in registry.SOLVERS if not s.aims and s.fits(len(p.joints))])
+        solver.addItems([s.name for s in registry.reaching() if s.fits(len(p.joints))])
         solver.setCurrentText(p.solver)
         self.table.setCellWidget(row, SOLVER, solver)
         joints = QTableWidgetItem(" > ".join(p.joints))

@@ -263,7 +263,7 @@ class PropertiesPanel(QWidget):
         self.full_body.show_chain(ch)
         # The tip error after each pass; under full body, this chain's after each of the
         # body's passes (which move every chain but a look-at).
-        body = self.doc.rig.full_body and not kind.aims
+        body = self.doc.rig.full_body and kind.reaches
         self.plot_label.setText("This chain's tip error after each whole-body pass (last solve)" if body
                                 else "Error per iteration (last solve)")
         self.plot_label.setVisible(kind.iterations or body)

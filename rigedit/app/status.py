@@ -53,11 +53,8 @@ def describe(rig: Rig, chain: str, report: ChainReport | None) -> str:
         return f"{chain}: solving…"
     ch = rig.chain(chain)
     kind = registry.get(ch.solver)
-    # A look-at is closed-form too, but has always reported its (zero) passes.
-    it = "closed form" if kind.closed_form and not kind.aims else f"{report.iterations} iterations"
-    if rig.full_body and not kind.aims:  # the whole body's passes moved this chain too (issue 16)
-        it = f"{report.iterations} body passes"
-    if kind.aims:
+    it = kind.method.status(report.iterations, rig.full_body)
+    if not kind.reaches:
         return f"{chain}: error {report.error * 1000:.3g} mm · {it} · {reach_state(rig, chain, report)}"
     miss = shown_miss(rig, chain)
     # The IK may reach while the blend (a weight below 1) leaves the tip short of the goal.
@@ -85,7 +82,7 @@ def readout_style(rig: Rig, chain: str, report: ChainReport | None) -> str:
     if report is None:
         return ""
     ch = rig.chain(chain)
-    if registry.get(ch.solver).aims:
+    if not registry.get(ch.solver).reaches:
         return "" if report.reached else OFF_STYLE
     if report.reached and shown_miss(rig, chain) <= ch.tolerance:
         return ""

@@ -92,7 +92,7 @@ class UsesFields(QWidget):
         self.look_twist.valueChanged.connect(lambda v: self._look_edit("Set roll limit", max_twist_deg=float(v)))
 
     def show_chain(self, ch) -> None:
-        look = registry.get(ch.solver).aims  # the aim settings instead of the reach ones
+        look = not registry.get(ch.solver).reaches  # the aim settings instead of the reach ones
         for w in (self.reach_clamp, self.softness, self.ground_feet):
             self.form.setRowVisible(w, not look)
         self.form.setRowVisible(self.follow_clip, not look and self._has_clip())

@@ -34,7 +34,7 @@ from .clip import Clip
 from .clip_goals import clip_goal_frames
 from .ik import registry, two_bone_ik_batch
 from .bone_turns import chain_pose
-from .rig_solve import solve_fabrik, solve_two_bone, turn_toward
+from .rig_solve import turn_toward
 from .rig_uses import aimed_targets, look_at_frames
 from .transforms import quat_between, quat_conj, quat_mul, quat_normalize, quat_rotate, quat_slerp
 
@@ -83,7 +83,7 @@ def bake(rig, *, timeline=None, progress: Progress | None = None) -> BakeResult:
             target, pole = clip_goal_frames(ch, idx, animated, times)
         base_pos, base_rot = _world(rot, trans, parents, parents[idx[0]])
         # --- issue 8 (INTEGRATION): look_at chains and the reach clamp / soft IK, as Rig.solve does them
-        if registry.get(ch.solver).aims:
+        if not registry.get(ch.solver).reaches:
             ik, err = look_at_frames(skeleton, ch, idx, rot, trans, target)
             errors[ch.name], reached[ch.name] = err, err <= ch.tolerance
             done += 1
@@ -121,9 +121,9 @@ def bake(rig, *, timeline=None, progress: Progress | None = None) -> BakeResult:
 
 
 def _per_frame(ch) -> bool:
-    """Chains the vectorised path does not cover: FABRIK, and limits (the rig's per-chain
-    solve handles those, and is called frame by frame so the two never disagree)."""
-    return not registry.get(ch.solver).closed_form or bool(ch.limits)
+    """Chains the vectorised path does not cover (the solver's method says: the loop
+    solvers, and limits): the rig's per-chain solve, frame by frame, so the two never disagree."""
+    return not registry.get(ch.solver).method.bake_rows(ch)
 
 
 def _solve_frame(ch, base_pos, base_rot, rot, trans, idx, target, pole):
@@ -136,16 +136,12 @@ def _solve_frame(ch, base_pos, base_rot, rot, trans, idx, target, pole):
     offsets = [tuple(trans[j].tolist()) for j in idx]
     current = [tuple(rot[j].tolist()) for j in idx[:-1]]
     points, frames = chain_pose(base_pos, base_rot, offsets, current)
-    if registry.get(c.solver).closed_form:
-        solved, twists = solve_two_bone(c, base_rot, points, frames)
-    elif sq.dist(points[-1], c.target.tolist()) <= c.tolerance:
+    root_dir = sq.qrot(base_rot, offsets[0]) if c.joints[0] in c.limits else None
+    solved, twists, limited = registry.get(c.solver).method.bake_frame(c, base_rot, points, frames, root_dir)
+    if limited is not None:
+        return solved, limited  # written in the frames its limits were held in
+    if solved is points:
         return points, current  # already there: the rig keeps the rotations as they are, so do we
-    else:
-        root_dir = sq.qrot(base_rot, offsets[0]) if c.joints[0] in c.limits else None
-        solved, _, limited = solve_fabrik(c, base_rot, points, frames, root_dir)
-        if limited is not None:
-            return solved, limited  # written in the frames its limits were held in
-        twists = None
     return solved, turn_toward(base_rot, frames, points, solved, twists)
 
 

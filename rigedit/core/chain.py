@@ -240,7 +240,7 @@ class Chain:
         return self._following()
 
     def _following(self) -> bool:
-        return self._follow_clip and self._goals is not None and not self._kind.aims and self._goals.active(self)
+        return self._follow_clip and self._goals is not None and self._kind.reaches and self._goals.active(self)
 
     def _goal(self) -> tuple:
         return self._goals.goal(self) if self._following() else self._target

@@ -217,7 +217,7 @@ def place_goals(rig, anim) -> None:
         return
     source = rig._clip_goals
     for ch in rig._chains.values():
-        if ch._follow_clip and not ch._kind.aims and not _placed_elsewhere(rig, ch):
+        if ch._follow_clip and ch._kind.reaches and not _placed_elsewhere(rig, ch):
             goal, pole = source._placed(ch, anim)
             ch._target = goal
             if ch._pole is not None and pole is not None:  # a straight limb with no side yet keeps its pole

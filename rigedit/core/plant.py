@@ -112,7 +112,7 @@ def plant_tracks(rig, legs: Iterable[str] | None = None, settings: PlantSettings
     pole curves kept); the rig is not changed. `legs` None: every ground-feet chain."""
     clip = _clip_of(rig)
     if legs is None:
-        legs = [ch.name for ch in rig.chains if ch.ground_feet and not registry.get(ch.solver).aims]
+        legs = [ch.name for ch in rig.chains if ch.ground_feet and registry.get(ch.solver).reaches]
         if not legs:
             raise ValueError("key plants: no leg chain has ground feet on; name the legs to key")
     out = {}
@@ -145,7 +145,7 @@ def _clip_of(rig):
 
 def _leg(rig, name: str):
     ch = rig.chain(name)  # KeyError names an unknown chain
-    if registry.get(ch.solver).aims:
+    if not registry.get(ch.solver).reaches:
         raise ValueError(f"key plants: {name!r} is a {ch.solver} chain, not a leg")
     return ch
 

@@ -150,7 +150,7 @@ class Rig:
             self._check_joints(name, joints)
             target = self.world_position(joints[-1])
             kind = registry.find(solver)
-            if kind is not None and kind.aims:
+            if kind is not None and not kind.reaches:  # aimed: 1 m along its forward axis
                 target = target + self._forward_of(joints[-1], look_at)
         kw = {}
         if tolerance is not None:

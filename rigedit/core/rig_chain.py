@@ -16,7 +16,7 @@ from .ik.chain_frames import PreparedLimits
 from .ik.fabrik import tip_of
 from .ik.soft import effective_target_float
 from .bone_turns import chain_pose, local_turns
-from .rig_solve import ChainSetup, fabrik_chain, fabrik_warm, turned_locals, two_bone_chain
+from .rig_solve import ChainSetup, fabrik_warm, turned_locals
 
 
 # Named tuples, not frozen dataclasses: as immutable and named, compared by value, and made
@@ -118,7 +118,7 @@ def solve_chain(
             ik, error, iterations, start = got[:4]
             errors[:] = again
     reached = error <= ch._tolerance
-    final = reached or ch._kind.closed_form or iterations == 0
+    final = ch._kind.method.final(reached, iterations)
     if previous is not None and error >= previous.error * (1.0 - STALL_GAIN):
         final = True
     return ChainState(ik, inputs, ch._limit_key, error, reached, final, start), iterations
@@ -145,7 +145,8 @@ def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors):
         # aims (reach clamp, soft IK) and measures what the stall check reads.
         tol, cap, total = ch._tolerance, ch._max_iterations, setup.total
         solved, iterations, ik, moved, error, to_aim, span = fabrik_warm(
-            ch._target, tol, cap, base_rot, points, frames, prepared, errors, ch._pole, (total, ch._reach_clamp, ch._softness)
+            ch._target, tol, cap, base_rot, points, frames, prepared, errors, ch._pole, (total, ch._reach_clamp, ch._softness),
+            ch._kind.method.limited,
         )
         if moved is not None:
             start = make(LimitedWarm, (base_pos, base_rot, offsets) + moved)
@@ -158,37 +159,28 @@ def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors):
         root = points[0] if type(points) is list else tuple(points[0].tolist())  # a limited start is an array
         aim = effective_target_float(root, target, setup.total, ch._reach_clamp, ch._softness)
     ik = None
-    if ch._kind.closed_form:
-        solved, twists = two_bone_chain(aim, ch._pole, ch._tolerance, setup.mid_limit, points, frames)
-        iterations = 0
-        start = None  # its result is not a limited FABRIK one to warm-start from
-    elif sq.dist(tip_of(points), aim) <= ch._tolerance:
-        # Already there from its own last solution (FABRIK would run no pass): keep the
-        # rotations exactly rather than re-derive them with round-off.
-        solved, twists, iterations = points, None, 0
-    else:
-        root_dir = sq.qrot(base_rot, offsets[0]) if setup.root_limited and prepared is None else None
-        solved, iterations, prep, result = fabrik_chain(
-            aim, ch._tolerance, ch._max_iterations, ch._pole, setup.plan, setup.hinged, base_rot, points, frames, root_dir,
-            errors, prepared,
-        )
-        twists = None
-        start = None
-        if result is not None:
-            # Limited: the forward pass carried each bone's frame turn; those turns are the
-            # write-back (turned_locals), and the result is the next warm start's pose.
-            pts, axes, dirs, turns = result
-            if turns is None:
-                ik, world = warm, frames
-            else:
-                ik, world = turned_locals(base_rot, frames, turns)
-            ready = PreparedLimits(prep.kinds, prep.params, dirs, axes, prep.root_dir, None, prep.lengths, prep.packed)
-            start = make(LimitedWarm, (base_pos, base_rot, offsets, pts, world, ready))
+    # The solver's own step (its registry entry's method): the closed form, or passes of
+    # its step through the shared loop; here there is no limited warm start (prepared None).
+    root_dir = sq.qrot(base_rot, offsets[0]) if setup.root_limited else None
+    solved, twists, iterations, prep, result = ch._kind.method.solve(
+        aim, ch._pole, ch._tolerance, ch._max_iterations, setup, base_rot, points, frames, root_dir, errors
+    )
+    start = None
+    if result is not None:
+        # Limited: the forward pass carried each bone's frame turn; those turns are the
+        # write-back (turned_locals), and the result is the next warm start's pose.
+        pts, axes, dirs, turns = result
+        if turns is None:
+            ik, world = warm, frames
+        else:
+            ik, world = turned_locals(base_rot, frames, turns)
+        ready = PreparedLimits(prep.kinds, prep.params, dirs, axes, prep.root_dir, None, prep.lengths, prep.packed)
+        start = make(LimitedWarm, (base_pos, base_rot, offsets, pts, world, ready))
     if ik is None:
         ik = warm if solved is points else local_turns(base_rot, warm, offsets, solved, twists)
     tip = tip_of(solved)
     error = sq.dist(tip, target)
     stalled = False
-    if error > ch._tolerance and 0 < iterations < ch._max_iterations and ch._limits and ch._kind.iterations:
+    if error > ch._tolerance and 0 < iterations < ch._max_iterations and ch._limits and ch._kind.method.warm_limited():
         stalled = sq.dist(tip, aim) > ch._tolerance and sq.dist(tip_of(solved[:1]), aim) <= setup.total
     return ik, error, iterations, start, stalled

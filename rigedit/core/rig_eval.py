@@ -78,7 +78,7 @@ def solve_frame(rig, show: bool = False) -> dict[str, ChainReport]:
         kept = before.get(name)
         w = ch._weight
         errors: list = []
-        if ch._kind.aims:
+        if not ch._kind.reaches:  # aimed afresh over the pose built so far
             reports[name] = _solve_look_at(rig, ch, plan, rot, trans, world, outputs)
             continue
         settings = solve_settings(ch)
@@ -127,7 +127,7 @@ def solve_frame(rig, show: bool = False) -> dict[str, ChainReport]:
                 setup = setups.get(name)
                 if setup is None or not setup.fits(ch, offsets):
                     setup = setups[name] = ChainSetup(ch, offsets)
-                if ch._kind.closed_form and (start is None or start.start is None):
+                if ch._kind.method.limb() and (start is None or start.start is None):
                     # solve_chain's two-bone branch in one pass (rig_limb.py): closed
                     # form, so final, and no warm start of its own to keep.
                     ik, error, _ = solve_limb(
@@ -229,7 +229,7 @@ def animated(rig) -> AnimatedFrame:
         legs = [
             (name, rig._plans[name].idx, ch._reach_clamp, ch._weight)  # the body follows the legs' weights
             for name, ch in rig._chains.items()
-            if ch._ground_feet and not ch._kind.aims
+            if ch._ground_feet and ch._kind.reaches
         ]
     key = (rig._input_version, rig._time if rig._clip is not None else None)
     key += tuple((name, clamp, w) for name, _, clamp, w in legs)

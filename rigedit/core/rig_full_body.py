@@ -34,7 +34,9 @@ from . import scalar_quat as sq
 from .chain import ChainReport
 from .ik.limits import ConeLimit, HingeLimit
 from .rig_pose import FIT_M, FullBodySolution
+from .rig_solve import _limit_params
 from .skeleton import Pose
+from .solve_methods import FULL_BODY_LIMB
 from .transforms import quat_slerp
 
 ARM_PULL = 0.4
@@ -66,7 +68,7 @@ def _roles(rig) -> dict:
         idx = [index[j] for j in ch.joints]
         if (idx[-1] in legs and idx[0] in legs) or n in gait_legs:
             roles[n] = LEG_PULL
-        elif not ch._kind.closed_form and any(_under(r, set(idx[:-1]), parents) for m, r in roots.items() if m != n):
+        elif ch._kind.method.trunk() and any(_under(r, set(idx[:-1]), parents) for m, r in roots.items() if m != n):
             roles[n] = TRUNK_PULL
     rig._full_body_roles = (key, roles)
     return roles
@@ -122,19 +124,17 @@ class FullBodyTables:
         mid_kind = np.zeros(nc, np.int64)
         mid_axis = np.zeros((nc, 3))
         mid_lo, mid_hi = np.zeros(nc), np.zeros(nc)
-        from .rig_solve import _limit_params
-
         trunk = []
         for c, n in enumerate(names):
             ch = rig._chains[n]
             idx = [index[j] for j in ch.joints]
-            if ch._kind.closed_form:
-                kinds.append(0)
+            kind = ch._kind.method.full_body_kind()
+            kinds.append(kind)
+            if kind == FULL_BODY_LIMB:
                 lim = ch._limits.get(ch.joints[1])
                 if lim is not None:
                     mid_kind[c], mid_axis[c], mid_lo[c], mid_hi[c] = _limit_params(lim)
             else:
-                kinds.append(1)
                 for k, j in enumerate(idx[:-1]):
                     owner[j], child[j] = c, idx[k + 1]
                     trunk.append(j)
@@ -199,7 +199,7 @@ def _tables(rig) -> FullBodyTables:
     key = _tables_key(rig)
     got = getattr(rig, "_full_body_tables", None)
     if got is None or got[0] != key:
-        names = [n for n, ch in chains.items() if not ch._kind.aims]
+        names = [n for n, ch in chains.items() if ch._kind.reaches]
         got = rig._full_body_tables = (key, FullBodyTables(rig, names))
     return got[1]
 

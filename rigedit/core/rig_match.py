@@ -44,7 +44,7 @@ class AnimatedFrame:
 
 def _chains(rig, chain: str | None) -> list:
     names = rig.chain_names if chain is None else [rig.chain(chain).name]
-    return [rig.chain(n) for n in names if not rig.chain(n)._kind.aims]
+    return [rig.chain(n) for n in names if rig.chain(n)._kind.reaches]
 
 
 def ik_to_fk_goals(rig, chain: str | None = None) -> dict[str, dict]:

@@ -20,7 +20,6 @@ import numpy as np
 
 from . import scalar_quat as sq
 from .bone_turns import local_turns
-from .ik import registry
 from .ik.chain_frames import PreparedLimits, bone_directions, packed_limits, plan_limits, planned_limits
 from .ik.fabrik import fabrik_kernel, limited_kernel
 from .ik.limits import ConeLimit, HingeLimit
@@ -90,7 +89,7 @@ class ChainSetup:
         self.plan, self.hinged, self.mid_limit = None, False, None
         self.root_limited = ch.joints[0] in ch._limits
         self.fixed_key = self.fixed = None
-        if ch._kind.limits == registry.MIDDLE:
+        if ch._kind.middle_limit_only:
             limit = ch._limits.get(ch.joints[1])
             self.mid_limit = None if limit is None else _limit_params(limit)
         elif ch._limits:
@@ -110,13 +109,15 @@ class ChainSetup:
         return (limits is ch._limit_key or limits == ch._limit_key) and self.solver == ch._solver and self.offsets == offsets
 
 
-def solve_fabrik(ch, base_rot, points: list, frames: list, root_dir, errors_out: list | None = None):
+def solve_fabrik(ch, base_rot, points: list, frames: list, root_dir, errors_out: list | None = None,
+                 kernels=(fabrik_kernel, limited_kernel)):
     """FABRIK from the warm-start points, with the chain's limits in the warm-start frames.
     Returns (solved points, iterations, the local rotations of a limited result or None):
     a limited solve carries its bones' frames pass by pass, and those, not a fresh shortest
     arc from the warm start, are the frames its limits hold in (turned_locals)."""
     plan, hinged = _limit_plan(ch._limit_key, ch.joints) if ch._limits else (None, False)
-    got = fabrik_chain(ch._target, ch._tolerance, ch._max_iterations, ch._pole, plan, hinged, base_rot, points, frames, root_dir, errors_out)
+    got = fabrik_chain(ch._target, ch._tolerance, ch._max_iterations, ch._pole, plan, hinged, base_rot, points, frames, root_dir,
+                       errors_out, kernels=kernels)
     result = got[3]
     if result is None or result[3] is None:  # unlimited, or no pass moved it
         return got[0], got[1], None
@@ -124,7 +125,8 @@ def solve_fabrik(ch, base_rot, points: list, frames: list, root_dir, errors_out:
 
 
 def fabrik_chain(
-    target, tolerance, max_iterations, pole, plan, hinged, base_rot, points, frames, root_dir, errors_out=None, start=None
+    target, tolerance, max_iterations, pole, plan, hinged, base_rot, points, frames, root_dir, errors_out=None, start=None,
+    kernels=(fabrik_kernel, limited_kernel),
 ):
     """solve_fabrik on a chain's settings and limit plan (ChainSetup): the limits are
     prepared straight from the warm start (planned_limits), which the rig built from
@@ -133,7 +135,7 @@ def fabrik_chain(
     turned_locals), which meets them already. Returns (solved points, iterations, prepared
     limits or None, the limited result as (points, hinge axes, directions, turns) arrays,
     turns None when no pass moved the start, or None without limits)."""
-    kernel = fabrik_kernel()
+    kernel = kernels[0]()  # the loop with the solver's step (solve_methods.ReachLoop), unlimited
     pts = as_rows(points)
     n = len(pts)
     tgt = np.array(target, dtype=np.float64)
@@ -164,7 +166,7 @@ def fabrik_chain(
         prep = planned_limits(plan, ref_dirs, ls, root_dir, base_rot, frames if hinged else None)
     kinds, params, ref_dirs, ref_axes, root_arr, lengths = packed_limits(prep)
     out = empty_pose(n)
-    _, count, moved = limited_kernel().fabrik_limited(
+    _, count, moved = kernels[1]().fabrik_limited(
         pts, tgt, lengths, kinds, params, ref_dirs, ref_axes, root_arr, _NO_FRAMES, False, tolerance, max_iterations,
         hint, pole is not None, True, start is None, errors, *out, _NO_FRAMES,
     )  # fmt: skip
@@ -200,7 +202,8 @@ def turned_locals(base_rot, frames, turns) -> tuple[list, np.ndarray]:
 
 
 def fabrik_warm(
-    target, tolerance, max_iterations, base_rot, points, frames, prepared, errors_out: list, pole=None, reach=(0.0, 1.0, 0.0)
+    target, tolerance, max_iterations, base_rot, points, frames, prepared, errors_out: list, pole=None, reach=(0.0, 1.0, 0.0),
+    limited=limited_kernel,
 ):
     """fabrik_chain and turned_locals for a limited chain warm-started from its own last
     result on the same base (`points` and world `frames` as that solve left them,
@@ -209,7 +212,7 @@ def fabrik_warm(
     default aims at the target itself): every frame of a drag is this case. Returns (solved points, iterations, local rotations or None when no pass moved
     the chain, the next warm start's (points, frames, limits) or None to keep this one, the
     tip's error to the goal, to the aim, and the aim's distance from the root)."""
-    kernel = limited_kernel()
+    kernel = limited()
     kinds, params, root_dir, lengths = prepared.packed
     m = len(lengths)
     pts, axes, dirs, turns = out = empty_pose(m + 1)

@@ -125,7 +125,7 @@ class PoseModel(_Model):
             c = by_name.get(name)
             if c is None:
                 raise _at(("pose", "chains", name), f"no chain named {name!r}")
-            if registry.get(c.solver).aims:
+            if not registry.get(c.solver).reaches:
                 raise _at(("pose", "chains", name), f"a {c.solver} chain keeps no pose: it is aimed afresh every frame")
             m = len(c.joints) - 1
             if len(p.rotations) != m:

@@ -444,7 +444,7 @@ def _uses_document(ch: Chain) -> dict:
         out["offset_keys"] = {
             "keys": [{"time": k.time, "value": list(k.value), "interpolation": k.interpolation} for k in ch.offset_keys]
         }
-    if registry.get(ch.solver).aims:
+    if not registry.get(ch.solver).reaches:
         look = ch.look_at
         out["look_at"] = {
             "weights": None if look.weights is None else list(look.weights),

@@ -190,7 +190,7 @@ class ChainModel(_Model):
             ).checked(self.joints)
         except FieldError as e:  # the core's check, the one every chain's settings pass
             raise At(e.where, e.problem) from None
-        if self.look_at is not None and not registry.get(self.solver).aims:
+        if self.look_at is not None and registry.get(self.solver).reaches:
             aiming = " or ".join(repr(k.name) for k in registry.aiming())
             raise At(("look_at",), f"is for solver {aiming} only, this chain's solver is {self.solver!r}")
         return self

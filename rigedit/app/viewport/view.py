@@ -186,7 +186,7 @@ class Viewport(GLWindow):
             rep = self.doc.reports.get(name)
             if rep is not None and not rep.reached:
                 out.add(name)
-        anchors = {n for n in rig.chain_names if rig.chain(n).pull == 0.0 and not registry.get(rig.chain(n).solver).aims} \
+        anchors = {n for n in rig.chain_names if rig.chain(n).pull == 0.0 and registry.get(rig.chain(n).solver).reaches} \
             if rig.full_body else ()
         self.gizmos.update(targets, poles, mids, out, self.doc.selected, anchors=anchors)
         self._sync_overlays(pos)
@@ -509,5 +509,4 @@ def _nice_step(x: float) -> float:
 
 def _has_reach_shell(rig, chain: str) -> bool:
     """A limb solved in closed form: its reach is the shell |a - b| .. a + b about its root."""
-    kind = registry.get(rig.chain(chain).solver)
-    return kind.closed_form and not kind.aims
+    return registry.get(rig.chain(chain).solver).method.limb()

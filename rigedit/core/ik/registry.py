@@ -1,6 +1,15 @@
-"""The solvers a rig chain can use, found by name: one entry per solver saying what the rest of
-the code needs to know about it (chain and preset validation, Rig.solve, the bake, the
-property dock, the import dialog), so no module compares solver names of its own.
+"""The solvers a rig chain can use, found by name: one entry per solver carrying its
+behaviour, so no module compares solver names or asks "is this two-bone?" of its own.
+
+An entry says which chains and limits it takes (validation, the property dock, the import
+dialog), and its `method` (core/solve_methods.py) how it works: how Rig.solve and the bake
+solve a chain of it (its closed form, or its step's kernels through the shared iteration
+loop), when a solve is final, how full body packs it, and what the status line says. A
+method lacks no part silently: one it does not give raises NotImplementedError where asked.
+
+Adding a reaching solver with a step (CCD): its step's compiled kernels in ik/ (the loop's
+`free` and `limited` entry points, as ik/fabrik.py gives FABRIK's), and one entry below,
+`Solver("ccd", ..., method=ReachLoop("CCD loop", ccd_kernel, ccd_limited_kernel, ccd))`.
 
 Names are what presets and `Chain.solver` spell ("two_bone", "fabrik", "look_at"); the order
 here is the order the editor lists them in.
@@ -8,6 +17,8 @@ here is the order the editor lists them in.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from ..solve_methods import FABRIK, Aim, ClosedLimb, Method
 
 # Which joints of a chain may carry a joint limit.
 ALL_BUT_TIP = "all but the tip"
@@ -19,15 +30,23 @@ NO_LIMITS = "none"
 class Solver:
     name: str  # as presets and Chain.solver spell it
     label: str  # what the editor shows
-    closed_form: bool  # one exact step: no passes, and solving the same again changes nothing
+    method: Method  # how it works in the rig, the bake, full body and the status line
     joints: int | None  # exactly this many joints, or None: any chain of 2 or more
-    pole: bool  # a pole picks the bend direction
+    pole: bool  # a pole picks the bend direction (the editor draws and offers one)
     iterations: bool  # runs passes, up to max_iterations (its report has per-pass errors)
     tolerance: bool  # tolerance decides "reached"
     limits: str  # ALL_BUT_TIP, MIDDLE or NO_LIMITS
-    aims: bool  # turns the chain so its tip's forward points at the target (look-at) instead of
-    # moving the tip onto it: no reach clamp, soft IK, ground feet or plants, and the tip turns
     no_limits_why: str = ""  # with NO_LIMITS: what limits it instead
+
+    @property
+    def reaches(self) -> bool:
+        """Puts the tip on the target (False: aims it; no reach clamp, soft IK, ground feet,
+        plants, saved pose or full body, and the tip turns)."""
+        return self.method.reaches
+
+    @property
+    def middle_limit_only(self) -> bool:
+        return self.limits == MIDDLE
 
     def fits(self, n_joints: int) -> bool:
         return self.joints is None or n_joints == self.joints
@@ -49,12 +68,12 @@ class Solver:
 
 
 SOLVERS: tuple[Solver, ...] = (
-    Solver("two_bone", "Two-bone (exact)", closed_form=True, joints=3, pole=True, iterations=False, tolerance=True,
-           limits=MIDDLE, aims=False),
-    Solver("fabrik", "FABRIK (iterative)", closed_form=False, joints=None, pole=True, iterations=True, tolerance=True,
-           limits=ALL_BUT_TIP, aims=False),
-    Solver("look_at", "Look at (aim)", closed_form=True, joints=None, pole=False, iterations=False, tolerance=True,
-           limits=NO_LIMITS, aims=True, no_limits_why="its cone is look_at.max_angle_deg"),
+    Solver("two_bone", "Two-bone (exact)", ClosedLimb(), joints=3, pole=True, iterations=False, tolerance=True,
+           limits=MIDDLE),
+    Solver("fabrik", "FABRIK (iterative)", FABRIK, joints=None, pole=True, iterations=True, tolerance=True,
+           limits=ALL_BUT_TIP),
+    Solver("look_at", "Look at (aim)", Aim(), joints=None, pole=False, iterations=False, tolerance=True,
+           limits=NO_LIMITS, no_limits_why="its cone is look_at.max_angle_deg"),
 )  # fmt: skip
 
 NAMES: tuple[str, ...] = tuple(s.name for s in SOLVERS)
@@ -83,14 +102,19 @@ def expected() -> str:
 def reaching_for(n_joints: int) -> Solver:
     """The solver a new reaching chain of n joints gets: the closed form where it fits (exact,
     and no passes to pay), else the general iterative one."""
-    reaching = [s for s in SOLVERS if not s.aims and s.fits(n_joints)]
-    return next((s for s in reaching if s.closed_form), next(s for s in reaching if s.joints is None))
+    reaching = [s for s in SOLVERS if s.reaches and s.fits(n_joints)]
+    return next((s for s in reaching if not s.iterations), next(s for s in reaching if s.joints is None))
 
 
 def general() -> Solver:
     """The reaching solver that takes any chain (spines, tails, unknown branches)."""
-    return next(s for s in SOLVERS if not s.aims and s.joints is None)
+    return next(s for s in SOLVERS if s.reaches and s.joints is None)
 
 
 def aiming() -> tuple[Solver, ...]:
-    return tuple(s for s in SOLVERS if s.aims)
+    return tuple(s for s in SOLVERS if not s.reaches)
+
+
+def reaching() -> tuple[Solver, ...]:
+    """The solvers that put a chain's tip on its target, in the editor's order."""
+    return tuple(s for s in SOLVERS if s.reaches)

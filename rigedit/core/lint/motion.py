@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..clip import Clip
+from ..ik import registry
 from ..skeleton import Pose, Skeleton
 from ..transforms import quat_to_matrix
 
@@ -88,8 +89,9 @@ def velocity(points: np.ndarray, k: int, dt: float) -> np.ndarray:
 def limbs_from_chains(skeleton: Skeleton, chains) -> tuple[list[Limb], dict[str, tuple[int, ...]]]:
     """Limbs and every chain's joints from (name, joint names[, solver]) entries.
 
-    A limb is a two-bone chain (a three-joint chain given without a solver counts as one): a
-    three-joint FABRIK spine bends, but it has no knee to flip or pop.
+    A limb is a chain its solver solves as a limb (two-bone; a three-joint chain given
+    without a solver counts as one): a three-joint FABRIK spine bends, but it has no knee
+    to flip or pop.
     """
     limbs, joints = [], {}
     for entry in chains:
@@ -97,7 +99,7 @@ def limbs_from_chains(skeleton: Skeleton, chains) -> tuple[list[Limb], dict[str,
         solver = entry[2] if len(entry) > 2 else None
         idx = tuple(skeleton.index(n) for n in names)
         joints[name] = idx
-        if len(idx) == 3 and solver in (None, "two_bone"):
+        if len(idx) == 3 and (solver is None or registry.get(solver).method.limb()):
             limbs.append(Limb(name, idx[0], idx[1], idx[2], _is_leg(name)))
     return limbs, joints
 

@@ -1,0 +1,210 @@
+"""How each kind of solver works in a rig: the behaviour a solver's registry entry carries
+(core/ik/registry.py, `Solver.method`), so that Rig.solve, the bake, full body, the saved
+pose and the editor ask the entry what to do instead of asking which solver it is.
+
+Three methods cover the solvers: a closed-form limb (two-bone), a reaching solver that runs
+passes of a step through the shared iteration loop (FABRIK; CCD joins as another entry with
+its own kernels), and an aim (look-at). `Method` names every part a method must give and
+raises NotImplementedError for any it lacks: a solver whose method misses a part fails
+where that part is asked for, it never runs another solver's code in its place.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import scalar_quat as sq
+from .ik.fabrik import fabrik, fabrik_kernel, limited_kernel
+from .ik.two_bone import two_bone_ik
+from .rig_solve import fabrik_chain, solve_fabrik, solve_two_bone, two_bone_chain
+
+# The chain kinds the compiled full-body kernel knows (full_body_kernel.py's `kinds`).
+FULL_BODY_LIMB = 0
+FULL_BODY_LOOP = 1
+
+
+class Method:
+    """Every part of a solver's behaviour in the rig; a subclass gives each one."""
+
+    name = "method"
+
+    def _missing(self, part: str):
+        raise NotImplementedError(f"the {self.name} method has no {part}: give it in its class (core/solve_methods.py)")
+
+    @property
+    def reaches(self) -> bool:
+        """Puts the chain's tip on its target (ground feet, plants, follow clip, IK/FK match
+        and full body take part; the rig keeps its solution as the next warm start).
+        False: it aims the chain instead, solved afresh every frame."""
+        return self._missing("reaches")
+
+    def single(self, points, target, pole=None, *, tolerance: float = 1e-3, max_iterations: int = 10) -> np.ndarray:
+        """The solver's single-chain API (two_bone_ik, fabrik, ...) on a chain's points:
+        the solved points (n, 3)."""
+        return self._missing("single")
+
+    def solve(self, aim, pole, tolerance, max_iterations, setup, base_rot, points, frames, root_dir, errors):
+        """One chain of the rig solved from `points`/`frames` toward `aim` (rig_chain._solve):
+        (solved points, twists or None, passes run, limits prepared or None, limited result
+        or None as fabrik_chain gives it)."""
+        return self._missing("solve")
+
+    def final(self, reached: bool, iterations: int) -> bool:
+        """Whether solving the same inputs again could change nothing (the rig stops there)."""
+        return self._missing("final")
+
+    def limb(self) -> bool:
+        """Whether the rig's one-call limb path (rig_limb.solve_limb) solves it."""
+        return self._missing("limb")
+
+    def warm_limited(self) -> bool:
+        """Whether a limited solve leaves a warm start of its own (points, frames, limits)."""
+        return self._missing("warm_limited")
+
+    def bake_frame(self, ch, base_rot, points, frames, root_dir):
+        """One chain at one frame of a bake: (solved points, twists or None, local
+        rotations of a limited result or None); `points` itself when it is already there."""
+        return self._missing("bake_frame")
+
+    def bake_rows(self, ch) -> bool:
+        """Whether the bake solves every frame at once (the batch kernel) for this chain."""
+        return self._missing("bake_rows")
+
+    def full_body_kind(self) -> int:
+        """The chain's kind in the compiled full-body solve (FULL_BODY_*)."""
+        return self._missing("full_body_kind")
+
+    def trunk(self) -> bool:
+        """Whether a chain of it that others hang from is the body's trunk under full body."""
+        return self._missing("trunk")
+
+    def status(self, iterations: int, full_body: bool) -> str:
+        """How the editor's status line reports a solve's work (`full_body`: the rig solved
+        every chain together)."""
+        return self._missing("status")
+
+
+class ClosedLimb(Method):
+    """A three-joint limb solved exactly in one step (two-bone, with pole and middle limit)."""
+
+    name = "closed-form limb"
+    reaches = True
+
+    def single(self, points, target, pole=None, *, tolerance=1e-3, max_iterations=10):
+        p = np.asarray(points, dtype=np.float64)
+        r = two_bone_ik(p[0], p[1], p[2], target, pole, eps=min(1e-6, tolerance))
+        return np.stack([p[0], r.mid, r.end])
+
+    def solve(self, aim, pole, tolerance, max_iterations, setup, base_rot, points, frames, root_dir, errors):
+        solved, twists = two_bone_chain(aim, pole, tolerance, setup.mid_limit, points, frames)
+        return solved, twists, 0, None, None
+
+    def final(self, reached, iterations):
+        return True  # exact: the same inputs give the same answer
+
+    def limb(self):
+        return True
+
+    def warm_limited(self):
+        return False
+
+    def bake_frame(self, ch, base_rot, points, frames, root_dir):
+        solved, twists = solve_two_bone(ch, base_rot, points, frames)
+        return solved, twists, None
+
+    def bake_rows(self, ch):
+        return not ch.limits  # the batch kernel takes no limits: those go frame by frame
+
+    def full_body_kind(self):
+        return FULL_BODY_LIMB
+
+    def trunk(self):
+        return False
+
+    def status(self, iterations, full_body):
+        # Under full body the whole body's passes moved this chain too (issue 16).
+        return f"{iterations} body passes" if full_body else "closed form"
+
+
+class ReachLoop(Method):
+    """A reaching solver that runs passes of its step through the shared iteration loop,
+    with limits on every joint but the tip. `free` and `limited` give its compiled kernels
+    (the loop with its step, unlimited and limited), as ik/fabrik.py's fabrik_kernel and
+    limited_kernel give FABRIK's; `api` is its single-chain function (fabrik's signature)."""
+
+    reaches = True
+
+    def __init__(self, name: str, free, limited, api) -> None:
+        self.name, self.free, self.limited, self.api = name, free, limited, api
+
+    def single(self, points, target, pole=None, *, tolerance=1e-3, max_iterations=10):
+        return self.api(points, target, tolerance=tolerance, max_iterations=max_iterations).points
+
+    def solve(self, aim, pole, tolerance, max_iterations, setup, base_rot, points, frames, root_dir, errors):
+        if sq.dist(points[-1], aim) <= tolerance:
+            # Already there from its own last solution (no pass would run): keep the
+            # rotations exactly rather than re-derive them with round-off.
+            return points, None, 0, None, None
+        solved, iterations, prep, result = fabrik_chain(
+            aim, tolerance, max_iterations, pole, setup.plan, setup.hinged, base_rot, points, frames, root_dir, errors,
+            kernels=(self.free, self.limited),
+        )
+        return solved, None, iterations, prep, result
+
+    def final(self, reached, iterations):
+        return reached or iterations == 0
+
+    def limb(self):
+        return False
+
+    def warm_limited(self):
+        return True
+
+    def bake_frame(self, ch, base_rot, points, frames, root_dir):
+        if sq.dist(points[-1], ch.target.tolist()) <= ch.tolerance:
+            return points, None, None  # already there: the rig keeps the rotations as they are
+        solved, _, limited = solve_fabrik(ch, base_rot, points, frames, root_dir, kernels=(self.free, self.limited))
+        return solved, None, limited
+
+    def bake_rows(self, ch):
+        return False
+
+    def full_body_kind(self):
+        return FULL_BODY_LOOP
+
+    def trunk(self):
+        return True
+
+    def status(self, iterations, full_body):
+        return f"{iterations} {'body passes' if full_body else 'iterations'}"
+
+
+class Aim(Method):
+    """Turns the chain so its tip's forward points at the target (look-at): no warm start,
+    solved afresh over the pose built so far every frame."""
+
+    name = "aim"
+    reaches = False
+
+    def final(self, reached, iterations):
+        return True
+
+    def limb(self):
+        return False
+
+    def warm_limited(self):
+        return False
+
+    def bake_rows(self, ch):
+        return True  # aimed over every frame at once (rig_uses.look_at_frames)
+
+    def full_body_kind(self):
+        raise ValueError("an aiming chain takes no part in the full-body solve")
+
+    def trunk(self):
+        return False
+
+    def status(self, iterations, full_body):
+        return f"{iterations} iterations"  # closed form too, but it has always reported its (zero) passes
+
+
+FABRIK = ReachLoop("FABRIK loop", fabrik_kernel, limited_kernel, fabrik)
