@@ -373,8 +373,7 @@ class Rig:
     def reset(self) -> None:
         """Back to the animated pose, forgetting every chain's warm start."""
         self._cache.states.clear()
-        self.__dict__.pop("_full_body_warm", None)  # rig_full_body's warm start
-        self.__dict__.pop("_full_body_pending", None)
+        self._cache.body.forget_start()
         self._pose = self.animated_pose()
         self._world_cache = None
         self._cache.forget_frame()
@@ -405,8 +404,7 @@ class Rig:
         """Every chain's last solution as data: what a saved rig keeps so that opening it
         shows the same pose and solves on from it as this rig would."""
         states = self._cache.states
-        body = body_exported(self, animated(self)) if self.__dict__.get("_full_body_warm") is not None or \
-            self.__dict__.get("_full_body_pending") is not None else None
+        body = body_exported(self, animated(self)) if self._cache.body.has_start() else None
         if not states:
             return SolvedPose({}, body)
         now = solved_for_now(self)
@@ -423,7 +421,8 @@ class Rig:
         put_back(self, solved.full_body, animated(self))
         self._cache.forget_frame()
         self._cache.outputs = {}
-        return solve_frame(self, show=True) if solve else None
+        unsaved = frozenset(name for name in self._chains if name not in solved.chains)
+        return solve_frame(self, show=unsaved) if solve else None
 
     # --- solving (rig_eval.py) ---------------------------------------------------------------
 

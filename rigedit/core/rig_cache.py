@@ -8,7 +8,7 @@ made every frame are named tuples (see rig_chain.SolveInputs).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -53,6 +53,32 @@ class SettledFrame(NamedTuple):
 
 
 @dataclass(slots=True)
+class BodyCache:
+    """What the full-body solve (rig_full_body.py) keeps between frames, each replaced and
+    never changed in place: its warm start (`warm`: rotations, root translation, the tables
+    it was solved with or None, chain errors, the animated root's translation and rotation),
+    a saved solution put back (`pending`: the solution and what it was solved for), the last
+    answer (`last`: key, pose, reports), the per-pass chain errors (`curves`), and what is
+    worked out once per layout or frame (`tables`, `roles`, `fixed`, `anim`, each with its key)."""
+
+    warm: tuple | None = None
+    pending: tuple | None = None
+    last: tuple | None = None
+    curves: dict | None = None
+    tables: tuple | None = None
+    roles: tuple | None = None
+    fixed: tuple | None = None
+    anim: tuple | None = None
+
+    def has_start(self) -> bool:
+        return self.warm is not None or self.pending is not None
+
+    def forget_start(self) -> None:
+        """Solve afresh from the animated pose (Rig.reset, IK/FK matching)."""
+        self.warm = self.pending = None
+
+
+@dataclass(slots=True)
 class WarmCache:
     """Per chain, its last solve (`states`), its solver setup (`setups`, rebuilt when it no
     longer fits) and what the last frame wrote (`outputs`, valid on the animated frame whose
@@ -65,6 +91,7 @@ class WarmCache:
     outputs_key: tuple | None = None
     anim: AnimatedFrame | None = None
     settled: SettledFrame | None = None
+    body: BodyCache = field(default_factory=BodyCache)
 
     def forget_frame(self) -> None:
         """What chains read has changed (structure, pose, saved states): the next solve is
@@ -80,8 +107,9 @@ class WarmCache:
         self.setups.pop(name, None)
 
     def copy(self) -> "WarmCache":
-        """The warm starts (states are never changed in place), nothing about the last frame."""
-        return WarmCache(dict(self.states))
+        """The warm starts (states are never changed in place), nothing about the last
+        frame but the full-body solve's (shared: its parts are replaced, never changed)."""
+        return WarmCache(dict(self.states), body=replace(self.body))
 
     def report_idle(self) -> dict[str, ChainReport]:
         """The settled frame's reports as a solve that ran no pass gives them."""

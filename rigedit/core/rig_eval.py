@@ -11,6 +11,7 @@ than the solvers. What is kept between frames is the rig's WarmCache (rig_cache.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import fields
 from itertools import chain as concat
 
@@ -31,7 +32,7 @@ from .skeleton import Pose
 from .transforms import quat_slerp
 
 
-def solve_frame(rig, show: bool = False) -> dict[str, ChainReport]:
+def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
     """Rig.solve: every chain in order, each blended by its weight before the next one
     looks at the pose; the result becomes the rig's pose. Returns chain name -> ChainReport.
 
@@ -40,7 +41,9 @@ def solve_frame(rig, show: bool = False) -> dict[str, ChainReport]:
     warm-started go); a frame whose inputs all match the last settled one returns at once.
 
     `show` (Rig.restore_state): a saved solution put back is shown as it was, not solved,
-    and stays the state it was for the next solve to go on from (rig_pose.py)."""
+    and stays the state it was for the next solve to go on from (rig_pose.py); the chains
+    named in `show` had none saved (the saving rig had not solved them) and are left as
+    animated until the next solve."""
     cache = rig._cache
     chains = rig._chains
     new = make  # a local: called per chain
@@ -51,7 +54,7 @@ def solve_frame(rig, show: bool = False) -> dict[str, ChainReport]:
     if rig._clip is not None:
         place_goals(rig, animated(rig))  # issue 14: goals and poles that follow the clip
     if rig._full_body:  # issue 16: every chain together (rig_full_body.py)
-        return full_body_frame(rig, animated(rig), show)
+        return full_body_frame(rig, animated(rig), show is not None)
     settled_frame = cache.settled
     key = None  # made only to compare with a settled frame, or to be one
     if settled_frame is not None:
@@ -80,6 +83,11 @@ def solve_frame(rig, show: bool = False) -> dict[str, ChainReport]:
         errors: list = []
         if not ch._kind.reaches:  # aimed afresh over the pose built so far
             reports[name] = _solve_look_at(rig, ch, plan, rot, trans, world, outputs)
+            continue
+        if show is not None and name in show:
+            # Nothing saved to show and the rig that saved had not solved it either: its
+            # first solve is the next one, from the pose built then, as that rig's would be.
+            reports[name] = report(name, math.nan, 0, False)
             continue
         settings = solve_settings(ch)
         # Its base is as last solved: same state, nothing upstream rewritten.
@@ -115,7 +123,7 @@ def solve_frame(rig, show: bool = False) -> dict[str, ChainReport]:
             restored = type(last) is PendingState
             if restored:  # a saved solution put back (restore_state): the state the saving rig had
                 last = _place(cache, name, ch, last, inputs, offsets)
-                restored = show and last is not None
+                restored = show is not None and last is not None
             same = last is not None and (last.limits is limits or last.limits == limits) and last.inputs == inputs
             if restored or (same and last.final):
                 state, iterations = last, 0  # same inputs, same answer (or shown as saved)
@@ -163,7 +171,7 @@ def solve_frame(rig, show: bool = False) -> dict[str, ChainReport]:
     if rig._ground is not None and anim.soles:
         _turn_soles(rig, anim.soles, rot, trans, world)
     cache.outputs, cache.outputs_key = outputs, anim.key
-    if show:
+    if show is not None:
         # Shown, not solved: the next solve finds every base afresh and compares it with
         # the base each saved solution stood on, as the saving rig's would.
         cache.outputs, cache.outputs_key, settled = {}, None, False

@@ -55,7 +55,7 @@ def default_pull(rig, name: str) -> float:
 def _roles(rig) -> dict:
     gait_legs = tuple(rig._gait.legs) if rig._gait is not None else ()
     key = (tuple((n, ch.joints, ch._solver) for n, ch in rig._chains.items()), gait_legs)
-    got = getattr(rig, "_full_body_roles", None)
+    got = rig._cache.body.roles
     if got is not None and got[0] == key:
         return got[1]
     names = rig._skeleton.names
@@ -70,7 +70,7 @@ def _roles(rig) -> dict:
             roles[n] = LEG_PULL
         elif ch._kind.method.trunk() and any(_under(r, set(idx[:-1]), parents) for m, r in roots.items() if m != n):
             roles[n] = TRUNK_PULL
-    rig._full_body_roles = (key, roles)
+    rig._cache.body.roles = (key, roles)
     return roles
 
 
@@ -197,10 +197,10 @@ def _tables_key(rig) -> tuple:
 def _tables(rig) -> FullBodyTables:
     chains = rig._chains
     key = _tables_key(rig)
-    got = getattr(rig, "_full_body_tables", None)
+    got = rig._cache.body.tables
     if got is None or got[0] != key:
         names = [n for n, ch in chains.items() if ch._kind.reaches]
-        got = rig._full_body_tables = (key, FullBodyTables(rig, names))
+        got = rig._cache.body.tables = (key, FullBodyTables(rig, names))
     return got[1]
 
 
@@ -212,9 +212,9 @@ def kernel():
 
 def _anim_arrays(rig, anim):
     """The animated frame as arrays, kept while it is the same frame."""
-    got = getattr(rig, "_full_body_anim", None)
+    got = rig._cache.body.anim
     if got is None or got[0] is not anim:
-        got = rig._full_body_anim = (anim, np.array(anim.rot, dtype=np.float64), np.array(anim.translations, dtype=np.float64))
+        got = rig._cache.body.anim = (anim, np.array(anim.rot, dtype=np.float64), np.array(anim.translations, dtype=np.float64))
     return got[1], got[2]
 
 
@@ -238,14 +238,14 @@ def solve_frame(rig, anim, show: bool = False) -> dict:
     tables = _tables(rig)
     key = _key(rig, anim, tables)
     settings = key[3]
-    last = getattr(rig, "_full_body_last", None)
+    last = rig._cache.body.last
     if last is not None and last[0] == key and rig._pose is last[1]:
         # Nothing it reads has changed: the same answer, no pass run.
         return {n: ChainReport(n, r.error, 0, r.reached, ()) for n, r in last[2].items()}
-    fixed = getattr(rig, "_full_body_fixed", None)
+    fixed = rig._cache.body.fixed
     if fixed is None or fixed[0] != (tables, settings):
         # Everything but the goals, kept while the settings stay (a drag moves only goals).
-        fixed = rig._full_body_fixed = ((tables, settings), chain_arrays(rig, tables))
+        fixed = rig._cache.body.fixed = ((tables, settings), chain_arrays(rig, tables))
     _, poles, has_pole, pulls, tols, clamps, softs, active, weights = fixed[1]
     goals = np.array(key[2], dtype=np.float64)
     anim_rot, anim_trans = _anim_arrays(rig, anim)
@@ -256,12 +256,15 @@ def solve_frame(rig, anim, show: bool = False) -> dict:
     errors = np.empty(FULL_BODY_ITERATIONS)
     chain_errors = np.empty((FULL_BODY_ITERATIONS, nc))
     count = 0
-    put = rig.__dict__.pop("_full_body_pending", None) if active.any() else None
+    body = rig._cache.body
+    put = None
+    if active.any():
+        put, body.pending = body.pending, None
     saved, then = (None, None) if put is None else put
     if saved is not None and not _usable(saved, tables, anim_rot):
         saved = None
     current = saved is not None and then == _signature(rig, key)
-    fits = saved is not None and _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, chain_err)
+    fits = saved is not None and _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, chain_err, active)
     if saved is not None and (show and (fits or not current) or current and fits):
         # A saved solution put back (restore_state): shown as it was, and this frame's
         # answer when it was solved for what the frame asks (else the next solve's start).
@@ -270,15 +273,15 @@ def solve_frame(rig, anim, show: bool = False) -> dict:
             chain_err[:] = [float(saved.errors[n]) for n in tables.names]
         # Solved for another chain layout or limits, it is not even the next solve's start.
         made_for = tables if saved.warm_start else None
-        rig._full_body_warm = (out_rot, out_trans[root].copy(), made_for, dict(zip(tables.names, chain_err.tolist())),
-                               anim_trans[root].copy(), anim_rot[root].copy())
+        rig._cache.body.warm = (out_rot, out_trans[root].copy(), made_for, dict(zip(tables.names, chain_err.tolist())),
+                               *_solved_on(saved, anim_trans[root], anim_rot[root]))
         rot, trans = blend(tables, anim_rot, anim_trans, out_rot, out_trans, weights)
         if not (current and fits):
             key = None  # not its answer: the next solve runs
     elif active.any():
         if saved is not None and saved.warm_start:  # not their answer: the start of their solve, as the saved rig's would be
-            rig._full_body_warm = (np.asarray(saved.rotations, dtype=np.float64), np.asarray(saved.root, dtype=np.float64),
-                                   tables, dict(saved.errors), anim_trans[root].copy(), anim_rot[root].copy())
+            rig._cache.body.warm = (np.asarray(saved.rotations, dtype=np.float64), np.asarray(saved.root, dtype=np.float64),
+                                   tables, dict(saved.errors), *_solved_on(saved, anim_trans[root], anim_rot[root]))
         warm_rot, warm_root = _warm_start(rig, tables, anim_rot, anim_trans)
         lk, la, lb, lax = tables.lim
         mk, max_, mlo, mhi = tables.mid
@@ -287,7 +290,7 @@ def solve_frame(rig, anim, show: bool = False) -> dict:
             tables.owner, lk, la, lb, lax, tables.kinds, tables.cs, tables.cj, goals, poles, has_pole, pulls, tols, clamps,
             softs, mk, max_, mlo, mhi, active, FULL_BODY_ITERATIONS, out_rot, out_trans, chain_err, errors, chain_errors,
         )  # fmt: skip
-        rig._full_body_warm = (out_rot, out_trans[root].copy(), tables, dict(zip(tables.names, chain_err.tolist())),
+        rig._cache.body.warm = (out_rot, out_trans[root].copy(), tables, dict(zip(tables.names, chain_err.tolist())),
                                anim_trans[root].copy(), anim_rot[root].copy())
         rot, trans = blend(tables, anim_rot, anim_trans, out_rot, out_trans, weights)
     else:
@@ -304,8 +307,8 @@ def solve_frame(rig, anim, show: bool = False) -> dict:
             reports[n] = ChainReport(n, e, count, bool(e <= tols[c]), hist)
         else:
             reports[n] = ChainReport(n, math.nan, 0, False, ())
-    rig._full_body_last = None if key is None else (key, rig._pose, reports)
-    rig._full_body_curves = {n: tuple(chain_errors[:count, c].tolist()) for c, n in enumerate(tables.names)}
+    rig._cache.body.last = None if key is None else (key, rig._pose, reports)
+    rig._cache.body.curves = {n: tuple(chain_errors[:count, c].tolist()) for c, n in enumerate(tables.names)}
     return reports
 
 
@@ -313,7 +316,7 @@ def chain_curve(rig, name: str) -> tuple[float, ...] | None:
     """A chain's own tip error after each pass of the last full-body solve (None: it was not
     in one): what a chain's error plot shows under full body, where its report's `errors`
     are the whole body's."""
-    curves = rig.__dict__.get("_full_body_curves")
+    curves = rig._cache.body.curves
     return None if curves is None or not rig.full_body else curves.get(name)
 
 
@@ -324,7 +327,7 @@ def _warm_start(rig, tables, anim_rot, anim_trans):
     start's root with it: the last solve's offset from the animated root is kept, not its
     place, or the body would stay behind and only the anchors would drag it along."""
     root = tables.root
-    warm = getattr(rig, "_full_body_warm", None)
+    warm = rig._cache.body.warm
     warm_rot = anim_rot.copy()
     if warm is None or warm[2] is not tables or warm[0].shape != anim_rot.shape:
         return warm_rot, anim_trans[root].copy()
@@ -343,35 +346,44 @@ def exported(rig, anim) -> FullBodySolution | None:
     tables = _tables(rig)
     key = _key(rig, anim, tables)
     now = _signature(rig, key)
-    pending = rig.__dict__.get("_full_body_pending")
+    pending = rig._cache.body.pending
     if pending is not None:
         saved, then = pending
         current, start = then == now, saved.warm_start and then is not None and then[1] == now[1]
     else:
-        warm = rig.__dict__.get("_full_body_warm")
+        warm = rig._cache.body.warm
         if warm is None:
             return None
-        last = rig.__dict__.get("_full_body_last")
+        last = rig._cache.body.last
         current = last is not None and rig._pose is last[1] and last[0] == key
-        saved, start = FullBodySolution(warm[0], warm[1], warm[3]), warm[2] is tables
+        anim_root = tuple(warm[4].tolist()) + tuple(warm[5].tolist())
+        saved, start = FullBodySolution(warm[0], warm[1], warm[3], anim_root=anim_root), warm[2] is tables
     if saved.current == current and saved.warm_start == start:
         return saved
-    return FullBodySolution(saved.rotations, saved.root, saved.errors, current, start)
+    return FullBodySolution(saved.rotations, saved.root, saved.errors, current, start, saved.anim_root)
+
+
+def _solved_on(saved: FullBodySolution, anim_trans, anim_rot) -> tuple:
+    """The animated root (translation, rotation) a saved solution was solved over (the warm
+    start's anchor: _warm_start), or this frame's for one that does not say (older files)."""
+    if saved.anim_root is None:
+        return anim_trans.copy(), anim_rot.copy()
+    return np.array(saved.anim_root[:3], dtype=np.float64), np.array(saved.anim_root[3:], dtype=np.float64)
 
 
 def put_back(rig, saved: FullBodySolution | None, anim) -> None:
     """The next full-body solve takes `saved` as its result while it is current (solved for
     the goals and settings the rig has now, on the animated frame `anim`) and fits its
     goals (_fits), else starts from it; None forgets the full-body warm start."""
-    rig.__dict__.pop("_full_body_warm", None)
-    rig.__dict__.pop("_full_body_last", None)
+    rig._cache.body.warm = None
+    rig._cache.body.last = None
     if saved is None:
-        rig.__dict__.pop("_full_body_pending", None)
+        rig._cache.body.pending = None
     else:
         then = _signature(rig, _key(rig, anim, _tables(rig)))
         if not saved.current:  # its settings are not these: equal to no signature
             then = (then[0], then[1], None, None)
-        rig._full_body_pending = (saved, then)
+        rig._cache.body.pending = (saved, then)
 
 
 def _usable(saved, tables, anim_rot) -> bool:
@@ -385,7 +397,7 @@ def _usable(saved, tables, anim_rot) -> bool:
     return bool(np.all(np.abs(np.einsum("ij,ij->i", rot, rot) - 1.0) <= 2e-9))
 
 
-def _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, chain_err) -> bool:
+def _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, chain_err, active) -> bool:
     """Whether a usable saved solution fits this frame: each chain's tip as far from its
     goal as the saved error says (FIT_M, as a chain's saved solution must; a goal or bone
     edited since makes it the next solve's start instead). Fills the outputs (solved joints
@@ -393,6 +405,9 @@ def _fits(rig, tables, saved, goals, anim_rot, anim_trans, out_rot, out_trans, c
     _fill(tables, saved, anim_rot, anim_trans, out_rot, out_trans)
     world = rig._skeleton.fk_matrices(Pose(out_rot, out_trans))[0]
     for c, name in enumerate(tables.names):
+        if not active[c]:  # at weight 0 it took no part: its saved error is the solve's 0
+            chain_err[c] = float(saved.errors[name])
+            continue
         tip = world[tables.chain_joints[c][-1]]
         chain_err[c] = float(np.linalg.norm(tip - goals[c]))
         size = 1.0 + float(np.linalg.norm(world[tables.chain_joints[c][0]] - goals[c]))

@@ -74,8 +74,7 @@ def forget_warm_starts(rig, chains, *, body: bool) -> None:
     for name in chains:
         rig._cache.drop(name)
     if body:
-        rig.__dict__.pop("_full_body_warm", None)
-        rig.__dict__.pop("_full_body_pending", None)
+        rig._cache.body.forget_start()
     rig._cache.forget_frame()
 
 

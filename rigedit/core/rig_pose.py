@@ -83,6 +83,7 @@ class FullBodySolution:
     errors: Mapping[str, float]
     current: bool = True
     warm_start: bool = True
+    anim_root: tuple | None = None  # the animated root's translation and rotation (7 floats) it was solved over
 
 
 @dataclass(frozen=True)

@@ -100,6 +100,7 @@ class FullBodyPoseModel(_Model):
     errors: dict[str, Metres] = Field(description="chain name -> its tip's distance from its target then, metres")
     current: bool = Field(default=True, description="false: solved for other goals or settings; only the next solve's start")
     warm_start: bool = Field(default=True, description="false: solved for other chains or limits; not even the next solve's start")
+    anim_root: Base | None = Field(default=None, description="[x, y, z, qx, qy, qz, qw]: the animated root it was solved over")
 
 
 class PoseModel(_Model):

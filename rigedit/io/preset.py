@@ -290,7 +290,8 @@ def _solved_from(m) -> SolvedPose:
     body = None
     if m.full_body is not None:
         b = m.full_body
-        body = FullBodySolution(quats(b.rotations), np.array(b.root, dtype=np.float64), dict(b.errors), b.current, b.warm_start)
+        body = FullBodySolution(quats(b.rotations), np.array(b.root, dtype=np.float64), dict(b.errors), b.current, b.warm_start,
+                                None if b.anim_root is None else tuple(float(v) for v in b.anim_root))
     return SolvedPose(chains, body)
 
 
@@ -409,6 +410,8 @@ def _pose_document(rig: Rig) -> dict | None:
             out["full_body"]["current"] = False
         if not body.warm_start:
             out["full_body"]["warm_start"] = False
+        if body.anim_root is not None:
+            out["full_body"]["anim_root"] = [float(v) for v in body.anim_root]
     return out
 
 
