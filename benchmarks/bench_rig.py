@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rigedit.core import rig_eval  # noqa: E402
 from rigedit.core import rig_chain  # noqa: E402
+from rigedit.core import solve_methods  # noqa: E402
 from rigedit.core.rig import BUNDLED_PRESETS  # noqa: E402
 from rigedit.io.preset import load_preset  # noqa: E402
 from drag_loop import DragLoop  # noqa: E402 (beside this script)
@@ -50,9 +51,10 @@ def _timed(fn):
     return run
 
 
-# The per-chain solver calls, where Rig.solve looks them up (rig_eval.py, rig_chain.py): the compiled limb, the
-# compiled warm-started limited FABRIK, and the general FABRIK and two-bone paths.
-_SOLVERS = {"solve_limb": rig_eval, "fabrik_warm": rig_chain, "fabrik_chain": rig_chain, "two_bone_chain": rig_chain}
+# The per-chain solver calls, where Rig.solve looks them up (rig_eval.py, rig_chain.py, and the solvers'
+# methods in solve_methods.py): the compiled limb, the compiled warm-started limited FABRIK, and the general
+# FABRIK and two-bone paths.
+_SOLVERS = {"solve_limb": rig_eval, "fabrik_warm": rig_chain, "fabrik_chain": solve_methods, "two_bone_chain": solve_methods}
 _PLAIN = {name: getattr(module, name) for name, module in _SOLVERS.items()}
 _TIMED = {name: _timed(fn) for name, fn in _PLAIN.items()}
 

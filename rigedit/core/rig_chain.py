@@ -181,6 +181,6 @@ def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors):
     tip = tip_of(solved)
     error = sq.dist(tip, target)
     stalled = False
-    if error > ch._tolerance and 0 < iterations < ch._max_iterations and ch._limits and ch._kind.method.warm_limited():
+    if error > ch._tolerance and 0 < iterations < ch._max_iterations and ch._limits and ch._kind.method.warm_limited:
         stalled = sq.dist(tip, aim) > ch._tolerance and sq.dist(tip_of(solved[:1]), aim) <= setup.total
     return ik, error, iterations, start, stalled

@@ -89,7 +89,8 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
             # first solve is the next one, from the pose built then, as that rig's would be.
             reports[name] = report(name, math.nan, 0, False)
             continue
-        settings = solve_settings(ch)
+        # rig_chain.solve_settings(ch), inline: per chain per frame.
+        settings = (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
         # Its base is as last solved: same state, nothing upstream rewritten.
         based = last is not None and kept is not None and kept.state is last
         if based:
@@ -135,7 +136,7 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
                 setup = setups.get(name)
                 if setup is None or not setup.fits(ch, offsets):
                     setup = setups[name] = ChainSetup(ch, offsets)
-                if ch._kind.method.limb() and (start is None or start.start is None):
+                if ch._kind.method.limb and (start is None or start.start is None):
                     # solve_chain's two-bone branch in one pass (rig_limb.py): closed
                     # form, so final, and no warm start of its own to keep.
                     ik, error, _ = solve_limb(

@@ -195,7 +195,7 @@ def fits_shape(ch, saved: SolvedChain) -> bool:
     lim = saved.limited
     if lim is None:
         return True
-    if not ch._kind.method.warm_limited() or not ch.limits:  # only a loop solver keeps a limited warm start
+    if not ch._kind.method.warm_limited or not ch.limits:  # only a loop solver keeps a limited warm start
         return False
     shapes = (lim.points.shape, lim.frames.shape, lim.dirs.shape, lim.axes.shape)
     if shapes != ((m + 1, 3), (m, 4), (m, 3), (m, 3)):

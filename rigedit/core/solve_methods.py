@@ -52,10 +52,13 @@ class Method:
         """Whether solving the same inputs again could change nothing (the rig stops there)."""
         return self._missing("final")
 
+    # Asked per chain per frame: subclasses give these as class attributes (a lookup, not a call).
+    @property
     def limb(self) -> bool:
         """Whether the rig's one-call limb path (rig_limb.solve_limb) solves it."""
         return self._missing("limb")
 
+    @property
     def warm_limited(self) -> bool:
         """Whether a limited solve leaves a warm start of its own (points, frames, limits)."""
         return self._missing("warm_limited")
@@ -101,11 +104,9 @@ class ClosedLimb(Method):
     def final(self, reached, iterations):
         return True  # exact: the same inputs give the same answer
 
-    def limb(self):
-        return True
+    limb = True
 
-    def warm_limited(self):
-        return False
+    warm_limited = False
 
     def bake_frame(self, ch, base_rot, points, frames, root_dir):
         solved, twists = solve_two_bone(ch, base_rot, points, frames)
@@ -153,11 +154,9 @@ class ReachLoop(Method):
     def final(self, reached, iterations):
         return reached or iterations == 0
 
-    def limb(self):
-        return False
+    limb = False
 
-    def warm_limited(self):
-        return True
+    warm_limited = True
 
     def bake_frame(self, ch, base_rot, points, frames, root_dir):
         if sq.dist(points[-1], ch.target.tolist()) <= ch.tolerance:
@@ -188,11 +187,9 @@ class Aim(Method):
     def final(self, reached, iterations):
         return True
 
-    def limb(self):
-        return False
+    limb = False
 
-    def warm_limited(self):
-        return False
+    warm_limited = False
 
     def bake_rows(self, ch):
         return True  # aimed over every frame at once (rig_uses.look_at_frames)

@@ -509,4 +509,4 @@ def _nice_step(x: float) -> float:
 
 def _has_reach_shell(rig, chain: str) -> bool:
     """A limb solved in closed form: its reach is the shell |a - b| .. a + b about its root."""
-    return registry.get(rig.chain(chain).solver).method.limb()
+    return registry.get(rig.chain(chain).solver).method.limb

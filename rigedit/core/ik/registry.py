@@ -16,7 +16,7 @@ here is the order the editor lists them in.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..solve_methods import FABRIK, Aim, ClosedLimb, Method
 
@@ -37,12 +37,13 @@ class Solver:
     tolerance: bool  # tolerance decides "reached"
     limits: str  # ALL_BUT_TIP, MIDDLE or NO_LIMITS
     no_limits_why: str = ""  # with NO_LIMITS: what limits it instead
+    # Puts the tip on the target (False: aims it; no reach clamp, soft IK, ground feet,
+    # plants, saved pose or full body, and the tip turns): its method's, read per chain per
+    # frame, so kept as a field rather than asked each time.
+    reaches: bool = field(init=False)
 
-    @property
-    def reaches(self) -> bool:
-        """Puts the tip on the target (False: aims it; no reach clamp, soft IK, ground feet,
-        plants, saved pose or full body, and the tip turns)."""
-        return self.method.reaches
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reaches", bool(self.method.reaches))
 
     @property
     def middle_limit_only(self) -> bool:

@@ -99,7 +99,7 @@ def limbs_from_chains(skeleton: Skeleton, chains) -> tuple[list[Limb], dict[str,
         solver = entry[2] if len(entry) > 2 else None
         idx = tuple(skeleton.index(n) for n in names)
         joints[name] = idx
-        if len(idx) == 3 and (solver is None or registry.get(solver).method.limb()):
+        if len(idx) == 3 and (solver is None or registry.get(solver).method.limb):
             limbs.append(Limb(name, idx[0], idx[1], idx[2], _is_leg(name)))
     return limbs, joints
 
