@@ -25,6 +25,8 @@ import weakref
 import numpy as np
 
 from .curve import Curve, Key, position_curve
+from .rig_anim import animated
+from .skeleton import Pose
 
 # A limb whose mid joint is nearer the root-tip line than this fraction of the limb's length
 # counts as straight: its bend direction is round-off. Any larger bend is the clip's and is
@@ -153,12 +155,8 @@ class ClipGoals:
     def world(self, anim=None) -> np.ndarray:
         rig = self._rig()
         if anim is None:
-            from .rig_eval import animated  # rig_eval calls this module: import on use
-
             anim = animated(rig)
         if anim is not self._frame:
-            from .skeleton import Pose
-
             rot = np.array(anim.rot, dtype=np.float64).reshape(-1, 4)
             self._world = rig._skeleton.fk_matrices(Pose(rot, anim.translations))[0]
             self._frame = anim

@@ -20,8 +20,12 @@ from .clip_goals import ClipGoals
 from .ik import registry
 from .ik.limits import HingeLimit, Limit, hinge_axis
 from .rig_cache import WarmCache
-from .rig_eval import animated, solve_frame, solved_for_now
-from .rig_full_body import exported as body_exported, put_back
+from . import rig_match
+from .chain_uses import LookAtSettings
+from .rig_anim import animated
+from .rig_eval import solve_frame, solved_for_now
+from .rig_full_body import default_pull, exported as body_exported, put_back
+from .transforms import quat_rotate
 from .rig_pose import SolvedPose, exported, pending
 from .rig_gait import GaitSettings, RigGait, check_gait
 from .rig_ground import Ground, make_ground
@@ -169,9 +173,6 @@ class Rig:
         return ch
 
     def _forward_of(self, joint: str, look_at) -> np.ndarray:
-        from .chain_uses import LookAtSettings
-        from .transforms import quat_rotate
-
         axis = np.asarray((look_at or LookAtSettings()).forward_axis, dtype=np.float64)
         norm = float(np.linalg.norm(axis))
         if not np.isfinite(norm) or norm <= 0.0:
@@ -444,22 +445,16 @@ class Rig:
         """IK/FK matching (rig_match.py): put one chain's goal and pole (None: every chain's)
         where the animated (FK) limb is, and its warm start on the animated pose, so the
         next solve at weight 1 shows what weight 0 shows. Returns the chains changed."""
-        from .rig_match import match_ik_to_fk
-
-        return match_ik_to_fk(self, chain)
+        return rig_match.match_ik_to_fk(self, chain)
 
     def match_fk_to_ik(self, chain: str | None = None) -> None:
         """IK/FK matching (rig_match.py): write the shown rotations of one chain (None: the
         whole body, with the root's translation) into the animated pose at the current frame,
         so weight 0 shows what is shown now: the clip's nearest frame is keyed, or without
         a clip the rest pose is set."""
-        from .rig_match import match_fk_to_ik
-
-        match_fk_to_ik(self, chain)
+        rig_match.match_fk_to_ik(self, chain)
 
     def _role_pull(self, name: str) -> float:
-        from .rig_full_body import default_pull
-
         return default_pull(self, name)
 
     def solve(self) -> dict[str, ChainReport]:

@@ -14,22 +14,9 @@ from typing import NamedTuple
 import numpy as np
 
 from .chain import ChainReport
+from .rig_anim import AnimatedFrame
 from .rig_chain import ChainState
 from .rig_solve import ChainSetup
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared by its key (it holds an array)
-class AnimatedFrame:
-    """The animated pose under the IK for one clip, time and ground (`key`), as float
-    tuples (rotations, translations) and the translations array, with where the ground puts
-    each ground-feet chain's target (`grounded`) and its tip's world rotation (`soles`)."""
-
-    key: tuple
-    rot: list
-    trans: list
-    translations: np.ndarray
-    grounded: dict
-    soles: dict
 
 
 class ChainOutput(NamedTuple):

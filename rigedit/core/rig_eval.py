@@ -20,10 +20,10 @@ import numpy as np
 from . import scalar_quat as sq
 from .chain import Chain, ChainReport
 from .clip_goals import place_goals
-from .rig_cache import AnimatedFrame, ChainOutput, SettledFrame
+from .rig_anim import animated
+from .rig_cache import ChainOutput, SettledFrame
 from .rig_full_body import solve_frame as full_body_frame
 from .rig_chain import ChainState, SolveInputs, make, solve_chain, solve_settings
-from .rig_ground import ground_frame
 from .rig_limb import solve_limb
 from .rig_pose import PendingState, placed
 from .rig_solve import ChainSetup, world_of
@@ -228,35 +228,6 @@ def frame_key(rig) -> tuple:
         + (ch._reach_clamp, ch._softness, ch._look_at, ch._ground_feet)
         for ch in rig._chains.values()
     )
-
-
-def animated(rig) -> AnimatedFrame:
-    """The animated pose with the body on the ground, kept while the clip, time, ground and
-    the grounded legs' settings stay the same (the same object while it is the same)."""
-    legs = []
-    if rig._ground is not None:
-        legs = [
-            (name, rig._plans[name].idx, ch._reach_clamp, ch._weight)  # the body follows the legs' weights
-            for name, ch in rig._chains.items()
-            if ch._ground_feet and ch._kind.reaches
-        ]
-    key = (rig._input_version, rig._time if rig._clip is not None else None)
-    key += tuple((name, clamp, w) for name, _, clamp, w in legs)
-    cache = rig._cache
-    got = cache.anim
-    if got is None or got.key != key:
-        anim = rig.animated_pose()
-        grounded: dict = {}
-        soles: dict = {}
-        if legs:
-            shift, grounded, soles = ground_frame(rig._skeleton, anim, rig._ground, legs)
-            for j, p in enumerate(rig._parents):
-                if p < 0:
-                    anim.translations[j, 1] += shift  # the body rides the ground, low enough for every leg
-        rot = [tuple(q) for q in anim.rotations.tolist()]
-        trans = [tuple(t) for t in anim.translations.tolist()]
-        got = cache.anim = AnimatedFrame(key, rot, trans, anim.translations, grounded, soles)
-    return got
 
 
 def _place(cache, name: str, ch: Chain, last: ChainState, inputs: SolveInputs, offsets: list) -> ChainState | None:

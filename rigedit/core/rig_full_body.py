@@ -31,8 +31,12 @@ import math
 import numpy as np
 
 from . import scalar_quat as sq
+from .autochains.body import Body
+from .autochains.figure import Figure
+from .autochains.limbs import cut_limb, leg_hubs
 from .chain import ChainReport
 from .ik.limits import ConeLimit, HingeLimit
+from .rig_anim import animated
 from .rig_pose import FIT_M, FullBodySolution
 from .rig_solve import _limit_params
 from .skeleton import Pose
@@ -79,10 +83,6 @@ def _leg_lines(rig) -> set:
     hub, the hips and a quadruped's chest, down to the foot), in the rest pose, and every
     other branch of those hubs that reaches the ground as a leg does (limbs.leg_hubs): the
     proposer keeps one mirrored pair of a hub's legs, an eight-legged creature has four."""
-    from .autochains.body import Body
-    from .autochains.figure import Figure
-    from .autochains.limbs import cut_limb, leg_hubs
-
     try:
         fig = Figure(rig._skeleton, rig._skeleton.rest_pose())
         body = Body(fig)
@@ -455,8 +455,6 @@ def solve_batch(rig, goals: dict, *, rotations=None, translations=None):
     and `translations` (N, J, 3) when given. Returns (rotations (N, J, 4), translations
     (N, J, 3), tip errors (N, C) in rig.chain_names order without look-at chains, passes
     (N,)): the solved pose of each row at weight 1."""
-    from .rig_eval import animated
-
     tables = _tables(rig)
     _, poles, has_pole, pulls, tols, clamps, softs, active, _ = chain_arrays(rig, tables)
     base = np.array([rig._chains[n]._target for n in tables.names], dtype=np.float64).reshape(-1, 3)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .ground import HeightField, flat_ground, ground_feet, pelvis_drop
+from .ground import HeightField, flat_ground, ground_feet, pelvis_drop, slope_ground
 from .skeleton import Pose, Skeleton
 from .transforms import quat_mul
 
@@ -31,8 +31,6 @@ class Ground:
 
 def make_ground(spec) -> Ground | None:
     """None, "flat", "slope", a HeightField or a Ground -> Ground (or None)."""
-    from .ground import slope_ground
-
     if spec is None or isinstance(spec, Ground):
         return spec
     if isinstance(spec, HeightField):

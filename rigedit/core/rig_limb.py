@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .ik.two_bone import NO_LIMIT, OK, kernel
+from .bone_turns import chain_pose
+from .ik.soft import effective_target_float
+from .ik.two_bone import NO_LIMIT, OK, kernel, two_bone_ik
 
 _kernel = None
 
@@ -82,10 +84,6 @@ def _as_floats(args):
 
 def _explain(target, pole, tolerance, reach_clamp, softness, total, base_pos, base_rot, offsets, warm) -> None:
     """Raise two_bone_ik's own error for input the kernel refused (the slow path)."""
-    from .ik.soft import effective_target_float
-    from .ik.two_bone import two_bone_ik
-    from .bone_turns import chain_pose
-
     points, _ = chain_pose(base_pos, base_rot, offsets, warm)
     aim = target
     if reach_clamp < 1.0 or softness > 0.0:

@@ -30,6 +30,7 @@ import numpy as np
 
 from .clip import Clip
 from .clip_goals import _placed_elsewhere, _pole_joints, bend_pole
+from .rig_anim import animated
 
 
 @dataclass(frozen=True)
@@ -50,8 +51,6 @@ def _chains(rig, chain: str | None) -> list:
 def ik_to_fk_goals(rig, chain: str | None = None) -> dict[str, dict]:
     """Chain name -> the settings that put its goal (and pole, when it has one) where the
     animated limb is now. Chains whose goals the ground or a gait places are left out."""
-    from .rig_eval import animated
-
     world = rig._clip_goals.world(animated(rig))
     out = {}
     for ch in _chains(rig, chain):
@@ -124,8 +123,6 @@ def _frame_at(clip, time: float) -> int:
 
 def fk_to_ik_frame(rig, chain: str | None = None) -> AnimatedFrame:
     """The animated frame with the shown rotations written in (see the module docstring)."""
-    from .rig_eval import animated
-
     frame = read_animated_frame(rig)
     shown = rig.pose
     rot, trans = frame.rotations.copy(), frame.translations.copy()

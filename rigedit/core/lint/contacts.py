@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .findings import runs
 from .motion import Motion
 
 FLOOR_PERCENT = 5.0
@@ -45,7 +46,5 @@ def foot_contacts(motion: Motion, foot: int) -> list[tuple[int, int]]:
         else:
             on = height[f] < ENTER_HEIGHT and speed[f] < ENTER_SPEED
         planted[f] = on
-    from .findings import runs
-
     shortest = max(2, int(np.ceil(MIN_CONTACT_S * motion.fps)))
     return [(a, b) for a, b in runs(planted) if b - a + 1 >= shortest]

@@ -31,6 +31,7 @@ from ..ik.soft import effective_target
 from ..skeleton import Pose, write_chain_positions
 from ..transforms import quat_conj, quat_from_axis_angle, quat_mul, quat_normalize, quat_rotate
 from .findings import Finding, runs
+from .run import lint_clip
 from .pole_flip import bend_angle, bend_direction, usual_side, world_bend
 from .slides import flat_frames
 
@@ -111,8 +112,6 @@ def fix_clip(report) -> FixResult:
         # is reported, not repaired.
     m = report.motion
     clip = Clip(w.rot, m.clip.translations.copy(), m.clip.frame_time, m.clip.source)
-    from . import lint_clip
-
     # The output is written with its Euler curves unwrapped, so the second lint has no wraps.
     after = lint_clip(m.skeleton, clip, report.chains, limits=report.limits)
     remaining = [f for f in report.findings if any(same_finding(f, g) for g in after.findings)]

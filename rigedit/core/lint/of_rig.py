@@ -2,6 +2,8 @@
 lints with, and what the editor's Lint panel lints the rig's clip with."""
 from __future__ import annotations
 
+from .run import lint_clip
+
 
 def rig_chains(rig) -> tuple[list[tuple[str, tuple[str, ...], str]], dict]:
     """(name, joints, solver) of each of `rig`'s chains, and the chains' joint limits (per
@@ -17,8 +19,6 @@ def rig_chains(rig) -> tuple[list[tuple[str, tuple[str, ...], str]], dict]:
 
 def lint_rig(rig):
     """lint_clip of `rig.clip` with the rig's chains and limits; ValueError without a clip."""
-    from . import lint_clip
-
     if rig.clip is None:
         raise ValueError("the rig has no clip to lint")
     chains, limits = rig_chains(rig)

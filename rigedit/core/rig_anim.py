@@ -1,0 +1,55 @@
+"""A rig's animated pose under the IK for its clip, time and ground: what every solve starts
+from (rig_eval.py, full body, IK/FK matching, follow-clip goals), made once per clip, time,
+ground and grounded legs' settings and kept in the rig's WarmCache (`anim`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .rig_ground import ground_frame
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared by its key (it holds an array)
+class AnimatedFrame:
+    """The animated pose under the IK for one clip, time and ground (`key`), as float
+    tuples (rotations, translations) and the translations array, with where the ground puts
+    each ground-feet chain's target (`grounded`) and its tip's world rotation (`soles`)."""
+
+    key: tuple
+    rot: list
+    trans: list
+    translations: np.ndarray
+    grounded: dict
+    soles: dict
+
+
+
+def animated(rig) -> AnimatedFrame:
+    """The animated pose with the body on the ground, kept while the clip, time, ground and
+    the grounded legs' settings stay the same (the same object while it is the same)."""
+    legs = []
+    if rig._ground is not None:
+        legs = [
+            (name, rig._plans[name].idx, ch._reach_clamp, ch._weight)  # the body follows the legs' weights
+            for name, ch in rig._chains.items()
+            if ch._ground_feet and ch._kind.reaches
+        ]
+    key = (rig._input_version, rig._time if rig._clip is not None else None)
+    key += tuple((name, clamp, w) for name, _, clamp, w in legs)
+    cache = rig._cache
+    got = cache.anim
+    if got is None or got.key != key:
+        anim = rig.animated_pose()
+        grounded: dict = {}
+        soles: dict = {}
+        if legs:
+            shift, grounded, soles = ground_frame(rig._skeleton, anim, rig._ground, legs)
+            for j, p in enumerate(rig._parents):
+                if p < 0:
+                    anim.translations[j, 1] += shift  # the body rides the ground, low enough for every leg
+        rot = [tuple(q) for q in anim.rotations.tolist()]
+        trans = [tuple(t) for t in anim.translations.tolist()]
+        got = cache.anim = AnimatedFrame(key, rot, trans, anim.translations, grounded, soles)
+    return got
