@@ -180,7 +180,7 @@ class Chain:
     # Set by the rig that holds the chain: where follow-clip goals come from (clip_goals.ClipGoals).
     _goals = None
 
-    # Set by the rig that holds the chain: the checks that need its skeleton (rig._LimitFit).
+    # Set by the rig that holds the chain: the checks that need its skeleton (rig_plan.LimitFit).
     _fit: Callable[[str, Mapping[str, Limit]], None] | None = None
 
     def _fail(self, field: str, err: ValueError) -> ValueError:

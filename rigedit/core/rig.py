@@ -12,13 +12,12 @@ from typing import Callable, Iterable, Mapping
 
 import numpy as np
 
-from . import scalar_quat as sq
-from .chain import Chain, ChainReport, LimitFitError, check_finite
+from .chain import Chain, ChainReport, check_finite
 from .character import CharacterRef
 from .clip import Clip
 from .clip_goals import ClipGoals
 from .ik import registry
-from .ik.limits import HingeLimit, Limit, hinge_axis
+from .ik.limits import Limit
 from .rig_cache import WarmCache
 from . import rig_match
 from .chain_uses import LookAtSettings
@@ -26,6 +25,7 @@ from .rig_anim import animated
 from .rig_eval import solve_frame, solved_for_now
 from .rig_full_body import default_pull, exported as body_exported, put_back
 from .transforms import quat_rotate
+from .rig_plan import LimitFit, Plan, Writers
 from .rig_pose import SolvedPose, exported, pending
 from .rig_gait import GaitSettings, RigGait, check_gait
 from .rig_ground import Ground, make_ground
@@ -65,7 +65,7 @@ class Rig:
             if p >= 0:
                 self._children[p].append(j)
         self._chains: dict[str, Chain] = {}
-        self._plans: dict[str, _Plan] = {}
+        self._plans: dict[str, Plan] = {}
         self._cache = WarmCache()  # warm starts and the last frame, between solves (rig_eval.py)
         self._clip: Clip | None = None
         self._time = 0.0
@@ -203,14 +203,14 @@ class Rig:
             j = stack.pop()
             below.append(j)
             stack.extend(self._children[j])
-        ch._fit = _LimitFit(self._skeleton, idx)
+        ch._fit = LimitFit(self._skeleton, idx)
         try:
             ch._check_fit(ch.solver, ch._limits)
         except ValueError:
             ch._fit = None
             raise
         self._chains[ch.name] = ch
-        plan = _Plan(idx, self._parents[idx[0]], below)
+        plan = Plan(idx, self._parents[idx[0]], below)
         self._plans[ch.name] = plan
         ch._goals = self._clip_goals
         ch._role_pull = self._role_pull
@@ -223,24 +223,24 @@ class Rig:
     def _link_plans(self) -> None:
         """Record, for each chain, the earlier chains whose output it reads: those that turn a
         joint above its root (its base moves) or one of its own joints (what it blends with)."""
-        writers = _Writers(self._plans)
+        writers = Writers(self._plans)
         for name, plan in self._plans.items():
             self._link(name, plan, writers)
         self._writers = writers
         self._cache.forget_frame()  # what chains read has changed: a full pass
 
-    def _writers_index(self) -> "_Writers":
+    def _writers_index(self) -> Writers:
         """The joint -> writing chains index for the current plans (all but the newest).
         Rebuilt when it belongs to another plans dict (a copy's, or none yet)."""
         writers = getattr(self, "_writers", None)
         if writers is None or writers.plans is not self._plans:
-            writers = _Writers(self._plans)
+            writers = Writers(self._plans)
             for name, plan in list(self._plans.items())[:-1]:
                 writers.add(name, plan)
             self._writers = writers
         return writers
 
-    def _link(self, name: str, plan: "_Plan", writers: "_Writers") -> None:
+    def _link(self, name: str, plan: Plan, writers: Writers) -> None:
         """Link one chain to the chains already in `writers` (the earlier ones), then add it."""
         reads = list(plan.idx[:-1])
         j = plan.parent
@@ -388,7 +388,7 @@ class Rig:
         other._plans = dict(self._plans)  # plans are replaced, never changed, once linked
         other._clip_goals = self._clip_goals.copy_for(other)
         for k, ch in other._chains.items():
-            ch._fit = _LimitFit(other._skeleton, self._plans[k].idx)
+            ch._fit = LimitFit(other._skeleton, self._plans[k].idx)
             ch._goals = other._clip_goals
             ch._role_pull = other._role_pull
         other._cache = self._cache.copy()
@@ -470,98 +470,7 @@ class Rig:
         return f"Rig({self.name!r}, {len(self._skeleton)} joints, chains={self.chain_names})"
 
 
-class _Plan:
-    """What the solve loop needs about a chain, resolved once: joint indices root to tip, the
-    root's parent (-1 for none), every joint at or below the root (whose world transforms go
-    stale when the chain turns), the earlier chains it depends on and whether later ones
-    depend on it."""
-
-    __slots__ = ("idx", "parent", "below", "stale", "upstream", "feeds")
-
-    def __init__(self, idx: list[int], parent: int, below: list[int]) -> None:
-        self.idx, self.parent, self.below = idx, parent, below
-        self.stale = _runs(below)
-        self.upstream: tuple[str, ...] = ()  # earlier chains whose output this one reads
-        # Whether a later chain reads this one's output (set when that one is linked; left
-        # set when it goes: it only says the solve may hand on its world frames).
-        self.feeds = False
-
-
-def _runs(joints: list[int]) -> tuple:
-    """`joints` as (slice, [None] * its length) runs of consecutive indices, to clear a world
-    cache with a slice assignment per run: a skeleton in depth-first order (BVH, glTF as
-    read, the bundled presets) has every subtree in one run, and the solve clears one per
-    chain per frame (a loop over the joints cost ~2 us of a humanoid frame)."""
-    runs, start = [], None
-    ordered = sorted(joints)
-    for k, j in enumerate(ordered):
-        if start is None:
-            start = j
-        if k + 1 == len(ordered) or ordered[k + 1] != j + 1:
-            runs.append((slice(start, j + 1), [None] * (j + 1 - start)))
-            start = None
-    return tuple(runs)
-
-
-class _Writers:
-    """Which chains turn each joint, in the order they were added: what a new chain's
-    upstream is looked up in, one joint at a time. Belongs to one plans dict (`plans`)."""
-
-    __slots__ = ("plans", "by_joint", "order", "lookups")
-
-    def __init__(self, plans: dict) -> None:
-        self.plans = plans
-        self.by_joint: dict[int, list[str]] = {}
-        self.order: dict[str, int] = {}
-        self.lookups = 0  # joints looked up, for tests counting the work (no timing)
-
-    def add(self, name: str, plan: "_Plan") -> None:
-        self.order[name] = len(self.order)
-        for j in plan.idx:
-            self.by_joint.setdefault(j, []).append(name)
-
-    def upstream_of(self, reads: list[int]) -> tuple[str, ...]:
-        found: set[str] = set()
-        for j in reads:
-            self.lookups += 1
-            found.update(self.by_joint.get(j, ()))
-        return tuple(sorted(found, key=self.order.__getitem__))
-
-
 def _reader() -> Callable[[str | Path], Rig]:
     if _preset_reader is None:
         raise RuntimeError("no preset reader registered: import rigedit (or rigedit.io.preset) first")
     return _preset_reader
-
-
-class _LimitFit:
-    """The checks on a chain's limits that need the skeleton, run by the chain whenever its
-    solver or limits change: which joints can carry a limit, and hinge axes that leave
-    a plane to bend in."""
-
-    __slots__ = ("skeleton", "idx")
-
-    def __init__(self, skeleton: Skeleton, idx: list[int]) -> None:
-        self.skeleton, self.idx = skeleton, idx
-
-    def __call__(self, solver: str, limits: Mapping[str, Limit]) -> None:
-        sk, idx = self.skeleton, self.idx
-        names = [sk.names[j] for j in idx]
-        for name, lim in limits.items():
-            k = names.index(name)
-            j = idx[k]
-            if k == len(idx) - 1:
-                raise LimitFitError(name, "it is the chain's tip: no bone of the chain leaves it")
-            problem = registry.get(solver).limit_problem(k)
-            if problem is not None:
-                raise LimitFitError(name, problem)
-            offset = sk.offsets[j]
-            length = float(np.linalg.norm(offset))
-            if k == 0 and sk.parents[j] < 0:
-                raise LimitFitError(name, "it is a root joint: there is no parent bone to measure the limit from")
-            if k == 0 and length <= sq.TINY:
-                raise LimitFitError(name, "the bone entering it has zero length: no direction to measure the limit from")
-            if isinstance(lim, HingeLimit) and length > sq.TINY:
-                axis = np.asarray(lim.axis, dtype=np.float64)
-                if hinge_axis(tuple((axis / np.linalg.norm(axis)).tolist()), tuple((offset / length).tolist())) is None:
-                    raise LimitFitError(name, "the hinge axis is parallel to the bone entering the joint: no plane to bend in")

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rigedit  # noqa: F401  (registers the preset io)
-from rigedit.core import rig as rig_module
+from rigedit.core import rig_plan
 from rigedit.core.rig import Rig
 from rigedit.core.skeleton import Skeleton
 
@@ -23,7 +23,7 @@ def flat_rig(limbs: int) -> Rig:
 def work(limbs: int, monkeypatch) -> tuple[int, int]:
     """(joints looked up, full re-links) while a spine-like chain and `limbs` limbs are added."""
     counted = {"lookups": 0, "relinks": 0}
-    real_upstream, real_relink = rig_module._Writers.upstream_of, Rig._link_plans
+    real_upstream, real_relink = rig_plan.Writers.upstream_of, Rig._link_plans
 
     def upstream_of(self, reads):
         counted["lookups"] += len(reads)
@@ -33,7 +33,7 @@ def work(limbs: int, monkeypatch) -> tuple[int, int]:
         counted["relinks"] += 1
         return real_relink(self)
 
-    monkeypatch.setattr(rig_module._Writers, "upstream_of", upstream_of)
+    monkeypatch.setattr(rig_plan.Writers, "upstream_of", upstream_of)
     monkeypatch.setattr(Rig, "_link_plans", relink)
     rig = flat_rig(limbs)
     for i in range(limbs):

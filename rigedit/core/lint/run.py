@@ -10,7 +10,7 @@ from ..autochains import propose_chains
 from ..clip import Clip
 from ..skeleton import Skeleton
 from .contacts import foot_contacts
-from .findings import KINDS, SEVERITIES, Finding
+from .findings import KINDS, Finding
 from .jumps import discontinuities, reference_frame
 from .limits import limit_findings
 from .motion import Motion, limbs_from_chains
