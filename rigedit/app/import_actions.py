@@ -18,13 +18,13 @@ editor keeps the rig (and the file on disk) it had.
 
 Automation surface: `window.importer.import_file(path, ask=False, up=..., animation=...)` and
 `window.importer.export_file(path)` (`export_bvh` is the older name), the actions
-`window.action_import` and `window.action_export` (also `window.action_export_bvh`).
+`window.action_import` and `window.action_export`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction
@@ -269,19 +269,24 @@ def _mesh_of(path: Path, gltf) -> tuple[object, str]:
     return got.mesh, "; ".join([f"mesh of {len(got.mesh)} vertices"] + got.warnings)
 
 
-def install_import_actions(window: "MainWindow") -> ImportController:
-    """Add File > Import… and File > Export… (above Save) and `window.importer`."""
+class ImportActions(NamedTuple):
+    importer: ImportController
+    action_import: QAction
+    action_export: QAction
+
+
+def install_import_actions(window: "MainWindow") -> ImportActions:
+    """File > Import… and File > Export… (above Save), and the controller behind them."""
     ctl = ImportController(window)
-    window.importer = ctl
     menu = window.file_menu
     before = window.action_save
-    window.action_import = QAction("&Import BVH / glTF…", window)
-    window.action_import.setShortcut("Ctrl+I")
-    window.action_import.triggered.connect(lambda _c=False: ctl.import_dialog())
-    window.action_export = window.action_export_bvh = QAction("&Export (glTF, USD, BVH)…", window)
-    window.action_export_bvh.setShortcut("Ctrl+E")
-    window.action_export_bvh.triggered.connect(lambda _c=False: ctl.export_dialog())
-    menu.insertAction(before, window.action_import)
-    menu.insertAction(before, window.action_export_bvh)
+    action_import = QAction("&Import BVH / glTF…", window)
+    action_import.setShortcut("Ctrl+I")
+    action_import.triggered.connect(lambda _c=False: ctl.import_dialog())
+    action_export = QAction("&Export (glTF, USD, BVH)…", window)
+    action_export.setShortcut("Ctrl+E")
+    action_export.triggered.connect(lambda _c=False: ctl.export_dialog())
+    menu.insertAction(before, action_import)
+    menu.insertAction(before, action_export)
     menu.insertSeparator(before)
-    return ctl
+    return ImportActions(ctl, action_import, action_export)

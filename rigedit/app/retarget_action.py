@@ -75,11 +75,10 @@ class RetargetController(QObject):
             dialogs.show_error(self.w, "Cannot retarget", message)
 
 
-def install_retarget_action(window: MainWindow) -> RetargetController:
-    """Add File > Retarget onto This Rig… after Import and `window.retargeter`."""
+def install_retarget_action(window: MainWindow) -> tuple[RetargetController, QAction]:
+    """File > Retarget onto This Rig… (after Import), and the controller behind it."""
     ctl = RetargetController(window)
-    window.retargeter = ctl
-    window.action_retarget = QAction("&Retarget onto This Rig…", window)
-    window.action_retarget.triggered.connect(lambda _c=False: ctl.retarget_dialog())
-    window.file_menu.insertAction(window.action_export_bvh, window.action_retarget)
-    return ctl
+    action = QAction("&Retarget onto This Rig…", window)
+    action.triggered.connect(lambda _c=False: ctl.retarget_dialog())
+    window.file_menu.insertAction(window.action_export, action)
+    return ctl, action
