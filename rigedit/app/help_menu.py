@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .timeline.plot import COMMAND_KEYS
 from .viewport import navigation
 
 if TYPE_CHECKING:
@@ -128,10 +129,6 @@ def _menu_rows(menu: QMenu, path: list[str], rows, seen) -> None:
 
 
 def _timeline_keys() -> list:
-    try:
-        from .timeline.plot import COMMAND_KEYS
-    except ImportError:  # the timeline is a plug-in (main_window.py); without it, no keys
-        return []
     return [Qt.Key(k) for k in COMMAND_KEYS]
 
 

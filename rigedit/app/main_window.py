@@ -12,6 +12,7 @@ names. A part that fails to build stops the window from opening, with the part n
 """
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -147,7 +148,7 @@ class MainWindow(QMainWindow):
 
     def _take_dock(self, spec: docks.DockSpec) -> None:
         """The dock of `spec` into its declared field, and its entry into View > Panels."""
-        if not any(spec.field in vars(c).get("__annotations__", {}) for c in type(self).__mro__):
+        if not any(spec.field in inspect.get_annotations(c) for c in type(self).__mro__):
             raise docks.DockBuildError(f"the {spec.title} dock's field {spec.field!r} is not declared on "
                                        f"{type(self).__name__}")
         dock = docks.build_dock(self, spec)

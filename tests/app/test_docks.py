@@ -3,12 +3,13 @@ that fails to build stops the window with its name, never a placeholder in its p
 from __future__ import annotations
 
 import dataclasses
+import inspect
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QDockWidget, QLabel, QListWidget, QScrollArea, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QListWidget, QMainWindow, QScrollArea, QWidget
 
 from rigedit.app import docks, solver_thread
 from rigedit.app.docks import Dock, DockBuildError, DockSpec
@@ -28,7 +29,7 @@ def test_every_dock_of_the_list_is_in_the_window_with_its_menu_entry_and_real_co
         dock = window.findChild(QDockWidget, spec.object_name)
         assert dock is not None, spec.object_name
         assert dock is getattr(window, spec.field) and isinstance(dock, Dock)
-        assert spec.field in MainWindow.__annotations__, spec.field  # a declared part
+        assert spec.field in inspect.get_annotations(MainWindow), spec.field  # a declared part
         assert window.dockWidgetArea(dock) == spec.area and dock.windowTitle() == spec.title
         # Real content: the builder's widget, with widgets of its own; no placeholder label.
         assert not isinstance(dock.panel, QLabel) and not isinstance(dock.widget(), QLabel)
@@ -118,3 +119,17 @@ def test_adding_a_dock_is_adding_an_entry(qtbot, monkeypatch):
         window.document.mark_saved()
         window.close()
     assert not window.solver.is_running()
+
+
+def test_every_part_of_the_window_is_declared_on_mainwindow(window):
+    """Nothing is stuck onto the window from outside: each attribute it holds is a field
+    declared in main_window.py (methods and properties aside), and each declared field is set."""
+    def held():  # PySide keeps the signals used and its meta-object in the instance too
+        return {k for k in vars(window) if not k.startswith("__") and not hasattr(QMainWindow, k)}
+
+    declared = set(inspect.get_annotations(MainWindow))
+    assert held() - declared == set()
+    assert declared - held() == set()
+    window.action_shortcuts.trigger()  # Help entries keep the dialog they opened in their field
+    assert held() == declared and window.shortcuts_dialog.isVisible()
+    window.shortcuts_dialog.close()
