@@ -1,4 +1,5 @@
-"""The menu bar: File, Edit, View (camera, viewpoints, navigation, overlays, Mesh / Bones / Both)."""
+"""The menu bar: File, Edit, View (camera, viewpoints, navigation, overlays, Mesh / Bones / Both,
+Panels) and Help (help_menu.py). build_menus hands back what it made (Menus) for MainWindow's fields."""
 from __future__ import annotations
 
 from dataclasses import dataclass
