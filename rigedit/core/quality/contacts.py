@@ -3,6 +3,12 @@ GROUNDED_HEIGHT of the ground (a fraction of the figure's height), locked while 
 moving slower than LOCKED_SPEED; and the slide, the path the foot travels over the ground
 summed over its locked spans (what a clean plant keeps near zero).
 
+A locked span is a plant: from the first locked frame of a grounded run to the end of that
+run (the foot stopped on the ground, until it lifts). Its frames after the first may move
+faster than LOCKED_SPEED: that is the slide being measured. Were spans only the locked frames,
+a planted foot that slides would leave its span as it slides, and the worse the slide the less
+of it would be counted.
+
 LOCKED_SPEED is the 0.1 % of the height per frame at 30 fps, i.e. 3 % of the height per second
 (5.25 cm/s for a 1.75 m figure), so a 120 fps file gets the same verdicts as a 30 fps one; read
 per second (1.75 mm/s) it is under the noise of a planted mocap foot, and no real walk would
@@ -32,7 +38,7 @@ class FootContacts:
     speed: np.ndarray  # (frames,) its speed, heights per second
     grounded: np.ndarray  # (frames,) bool
     locked: np.ndarray  # (frames,) bool
-    spans: list[tuple[int, int]]  # locked runs, (first, last) inclusive
+    spans: list[tuple[int, int]]  # plants: first locked frame of a grounded run to its end, inclusive
     slide: float  # file units (metres) travelled horizontally over the locked spans
 
     def share(self, mask: np.ndarray, first: int) -> float:
@@ -52,7 +58,11 @@ def foot_contacts(body: Body, side: str) -> FootContacts:
     moving = rows >= body.first
     grounded = (height < GROUNDED_HEIGHT) & moving
     locked = grounded & (speed < LOCKED_SPEED)
-    spans = runs(locked)
+    spans = []
+    for a, b in runs(grounded):
+        stopped = np.nonzero(locked[a : b + 1])[0]
+        if len(stopped):
+            spans.append((a + int(stopped[0]), b))
     xz = body.pos[:, pts][..., [0, 2]]
     # Each frame's step is the lowest point's own move since the last frame, so a change of
     # lowest point (heel to toe) never counts as travel.

@@ -7,28 +7,29 @@ from collections import Counter
 import numpy as np
 
 
-def _r(x: float, digits: int = 6) -> float:
-    return float(round(float(x), digits))
+def _r(x) -> float:
+    """A plain float (JSON-able), at full precision: scripts compare them."""
+    return float(x)
 
 
 def summarize(q) -> dict:
     b = q.body
     out: dict = {
-        "frames": b.n_frames, "fps": _r(b.fps, 4), "height_m": _r(b.height, 4), "first_frame": b.first,
+        "frames": b.n_frames, "fps": _r(b.fps), "height_m": _r(b.height), "first_frame": b.first,
         "ground": "y = 0",
     }
     out.update(_feet(q))
     out.update(_penetration(q))
     j = q.jitter
-    out.update({"jitter_mean_jerk_height_per_s3": _r(j.mean_jerk, 3), "jitter_spike_count": len(j.spikes),
-                "jitter_spike_frames": list(j.spikes), "jitter_threshold_height_per_s3": _r(j.threshold, 3)})
+    out.update({"jitter_mean_jerk_height_per_s3": _r(j.mean_jerk), "jitter_spike_count": len(j.spikes),
+                "jitter_spike_frames": list(j.spikes), "jitter_threshold_height_per_s3": _r(j.threshold)})
     lim = q.limits
     out.update({
-        "limit_max_deg": None if lim is None else _r(lim.max_deg, 3),
-        "limit_seconds": None if lim is None else _r(lim.seconds, 4),
+        "limit_max_deg": None if lim is None else _r(lim.max_deg),
+        "limit_seconds": None if lim is None else _r(lim.seconds),
         "limit_share": None if lim is None else _r(lim.share),
         "limit_joints": None if lim is None else [
-            {"chain": p.chain, "joint": p.joint, "max_deg": _r(p.max_deg, 3), "seconds": _r(p.seconds, 4)} for p in lim.joints],
+            {"chain": p.chain, "joint": p.joint, "max_deg": _r(p.max_deg), "seconds": _r(p.seconds)} for p in lim.joints],
     })
     kinds: dict[str, Counter] = {}
     for f in q.lint.findings:
@@ -51,7 +52,7 @@ def _feet(q) -> dict:
         return dict.fromkeys(keys)
     b, first = q.body, q.body.first
     per = {side: {"grounded_share": _r(c.share(c.grounded, first)), "locked_share": _r(c.share(c.locked, first)),
-                  "locked_spans": len(c.spans), "slide_mm": _r(1000 * c.slide, 3)} for side, c in q.contacts.items()}
+                  "locked_spans": len(c.spans), "slide_mm": _r(1000 * c.slide)} for side, c in q.contacts.items()}
     cs = list(q.contacts.values())
     slide = sum(c.slide for c in cs)
     return {
@@ -59,7 +60,7 @@ def _feet(q) -> dict:
         "grounded_share": _r(np.mean([c.share(c.grounded, first) for c in cs])),
         "locked_share": _r(np.mean([c.share(c.locked, first) for c in cs])),
         "locked_spans": sum(len(c.spans) for c in cs),
-        "slide_mm": _r(1000 * slide, 3), "slide_per_height": _r(slide / b.height),
+        "slide_mm": _r(1000 * slide), "slide_per_height": _r(slide / b.height),
         "contacts": per,
     }
 
@@ -73,7 +74,7 @@ def _penetration(q) -> dict:
     h = q.body.height
     return {
         "ground_penetration_share": _r(g.share), "ground_penetration_max_height": _r(g.deepest),
-        "ground_penetration_max_mm": _r(1000 * g.deepest * h, 3), "ground_penetration_frame": g.deepest_frame,
+        "ground_penetration_max_mm": _r(1000 * g.deepest * h), "ground_penetration_frame": g.deepest_frame,
         "self_penetration_frame_share": _r(s.frame_share), "self_penetration_point_share": _r(s.point_share),
         "self_penetration_max_height": _r(s.deepest), "self_penetration_frame": s.deepest_frame,
         "self_penetration_parts": {k: _r(v) for k, v in s.parts.items()},
