@@ -34,11 +34,3 @@ def test_the_cluster_gives_the_numbers_of_one_process(tmp_path, scheduler):
                 assert rb[key] == pytest.approx(ra[key], rel=1e-9, abs=1e-12), key
     assert "Dask cluster" in b["summary"]
 
-
-def test_no_scheduler_there_is_one_line(tmp_path, capsys):
-    clip = "/work/shared/data/pybvh_bvh_test1.bvh"
-    out = tmp_path / "r.html"
-    assert main(["report", clip, "-o", str(out), "--scheduler", "tcp://127.0.0.1:9", "-q"]) == 1
-    err = capsys.readouterr().err
-    assert "cannot reach the Dask scheduler" in err and "Traceback" not in err
-    assert not out.exists()

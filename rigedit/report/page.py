@@ -75,7 +75,7 @@ def library_page(measured: list, failed: list, header: str) -> str:
     body.append("<h2>Library</h2>" + _library_table(measured))
     if failed:
         body.append("<h3>Not measured</h3><ul>" + "".join(f'<li class="error">{_e(r.name)}: {_e(r.error)}</li>' for r in failed) + "</ul>")
-    if summaries:
+    if len(summaries) >= 3:  # a histogram of one or two clips says nothing the table does not
         body.append("<h2>Histograms</h2>" + histograms(summaries))
     for i, m in enumerate(measured):
         body.append(_clip_section(i, m))

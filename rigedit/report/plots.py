@@ -2,7 +2,9 @@
 inlines the library once per file, so the page opens offline)."""
 from __future__ import annotations
 
+import json
 import math
+from functools import lru_cache
 
 import plotly.graph_objects as go
 import plotly.io as pio
@@ -31,10 +33,26 @@ def histograms(summaries: list[dict]) -> str:
     return div(fig)
 
 
-def _band(fig, t, mask, top, name, colour, row, legend=True):
-    """A 0/1 mask over time as a shaded band up to `top` (contact spans)."""
-    fig.add_trace(go.Scatter(x=t, y=[top if m else 0 for m in mask], mode="lines", line=dict(width=0, shape="hv"),
-                             fill="tozeroy", fillcolor=colour, name=name, showlegend=legend, hoverinfo="skip"), row=row, col=1)
+@lru_cache(maxsize=8)
+def _timeline_layout(titles: tuple[str, ...]) -> str:
+    """The four stacked panels' layout as JSON text (built once: plotly's checked figure
+    objects cost ~0.1 s a clip, the page's largest cost on a library)."""
+    fig = make_subplots(rows=len(titles), cols=1, shared_xaxes=True, subplot_titles=list(titles), vertical_spacing=0.06)
+    fig.update_xaxes(title_text="seconds", row=len(titles), col=1)
+    fig.update_layout(height=820, margin=dict(t=40, b=40, l=50, r=20), legend=dict(orientation="h", y=-0.08))
+    return json.dumps(fig.layout.to_plotly_json())
+
+
+def _line(row: int, x, y, name: str, **style) -> dict:
+    """A scatter trace on panel `row` as plain data (the axes make_subplots names x, x2...)."""
+    axis = "" if row == 1 else str(row)
+    return {"type": "scatter", "x": x, "y": y, "name": name, "xaxis": f"x{axis}", "yaxis": f"y{axis}", "mode": "lines", **style}
+
+
+def _band(t, mask, top, name, colour) -> dict:
+    """A 0/1 mask over time as a shaded band up to `top` (contact spans) on the first panel."""
+    return _line(1, t, [top if m else 0 for m in mask], name, line={"width": 0, "shape": "hv"}, fill="tozeroy",
+                 fillcolor=colour, hoverinfo="skip")
 
 
 def clip_timeline(summary: dict, tracks: dict) -> str:
@@ -42,35 +60,33 @@ def clip_timeline(summary: dict, tracks: dict) -> str:
     frames, foot speeds, jerk with its spikes, penetration (and degrees past limits)."""
     t = tracks["time"]
     feet = tracks.get("feet") or {}
-    titles = ["foot height (% of height) with grounded / locked bands, skate frames",
+    titles = ("foot height (% of height) with grounded / locked bands, skate frames",
               "foot speed (heights/s)", "largest joint jerk (heights/s³), spikes",
-              "penetration depth (% of height)" + (", degrees past limits" if "limit_deg" in tracks else "")]
-    fig = make_subplots(rows=4, cols=1, shared_xaxes=True, subplot_titles=titles, vertical_spacing=0.06)
+              "penetration depth (% of height)" + (", degrees past limits" if "limit_deg" in tracks else ""))
+    data = []
     top = max([max(f["height"][tracks["first"]:] or [0]) for f in feet.values()] + [0.01]) * 100
     for side, f in feet.items():
         c = FOOT_COLOURS.get(side, "#555")
-        _band(fig, t, f["grounded"], top, f"{side} grounded", "rgba(120,120,120,0.12)", 1)
-        _band(fig, t, f["locked"], top * 0.5, f"{side} locked", "rgba(44,160,44,0.25)", 1)
-        fig.add_trace(go.Scatter(x=t, y=[100 * h for h in f["height"]], name=f"{side} foot", line=dict(color=c)), row=1, col=1)
-        fig.add_trace(go.Scatter(x=t, y=f["speed"], name=f"{side} speed", line=dict(color=c), showlegend=False), row=2, col=1)
+        data.append(_band(t, f["grounded"], top, f"{side} grounded", "rgba(120,120,120,0.12)"))
+        data.append(_band(t, f["locked"], top * 0.5, f"{side} locked", "rgba(44,160,44,0.25)"))
+        data.append(_line(1, t, [100 * h for h in f["height"]], f"{side} foot", line={"color": c}))
+        data.append(_line(2, t, f["speed"], f"{side} speed", line={"color": c}, showlegend=False))
     if "skating" in tracks:
         sk = [t[i] for i, m in enumerate(tracks["skating"]) if m]
-        fig.add_trace(go.Scatter(x=sk, y=[0] * len(sk), mode="markers", name="skate frames",
-                                 marker=dict(symbol="line-ns-open", size=10, color="#ff7f0e")), row=1, col=1)
-    fig.add_trace(go.Scatter(x=t, y=tracks["jerk"], name="jerk", line=dict(color="#555")), row=3, col=1)
-    fig.add_trace(go.Scatter(x=[t[0], t[-1]], y=[tracks["jerk_threshold"]] * 2, name="spike threshold",
-                             line=dict(color="#999", dash="dot")), row=3, col=1)
+        data.append(_line(1, sk, [0] * len(sk), "skate frames", mode="markers",
+                          marker={"symbol": "line-ns-open", "size": 10, "color": "#ff7f0e"}))
+    data.append(_line(3, t, tracks["jerk"], "jerk", line={"color": "#555"}))
+    data.append(_line(3, [t[0], t[-1]], [tracks["jerk_threshold"]] * 2, "spike threshold", line={"color": "#999", "dash": "dot"}))
     spikes = tracks["spikes"]
-    fig.add_trace(go.Scatter(x=[t[i] for i in spikes], y=[tracks["jerk"][i] for i in spikes], mode="markers",
-                             name="jerk spikes", marker=dict(color="#d62728", size=8)), row=3, col=1)
+    data.append(_line(3, [t[i] for i in spikes], [tracks["jerk"][i] for i in spikes], "jerk spikes", mode="markers",
+                      marker={"color": "#d62728", "size": 8}))
     for key, name, colour in (("ground_depth", "below ground", "#8c564b"), ("self_depth", "inside the body", "#9467bd")):
         if key in tracks:
-            fig.add_trace(go.Scatter(x=t, y=[100 * d for d in tracks[key]], name=name, line=dict(color=colour)), row=4, col=1)
+            data.append(_line(4, t, [100 * d for d in tracks[key]], name, line={"color": colour}))
     if "limit_deg" in tracks:
-        fig.add_trace(go.Scatter(x=t, y=tracks["limit_deg"], name="degrees past limits", line=dict(color="#e377c2", dash="dash")), row=4, col=1)
-    fig.update_xaxes(title_text="seconds", row=4, col=1)
-    fig.update_layout(height=820, margin=dict(t=40, b=40, l=50, r=20), legend=dict(orientation="h", y=-0.08))
-    return div(fig)
+        data.append(_line(4, t, tracks["limit_deg"], "degrees past limits", line={"color": "#e377c2", "dash": "dash"}))
+    fig = {"data": data, "layout": json.loads(_timeline_layout(titles))}
+    return pio.to_html(fig, full_html=False, include_plotlyjs=False, config=CONFIG, validate=False)
 
 
 def compare_bars(name: str, a: dict, b: dict, labels: tuple[str, str]) -> str:

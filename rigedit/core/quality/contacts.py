@@ -52,7 +52,8 @@ def foot_contacts(body: Body, side: str) -> FootContacts:
     lowest = np.argmin(h, axis=1)
     rows = np.arange(body.n_frames)
     window = max(1, int(round(0.5 * TIME_WINDOW_S * body.fps)))
-    speeds = np.linalg.norm(velocity(body.pos[:, pts], window, 1.0 / body.fps), axis=-1)
+    speeds = np.zeros((body.n_frames, len(pts)))  # the reference frame (if any) is no part of the motion's speeds
+    speeds[body.first :] = np.linalg.norm(velocity(body.moving[:, pts], window, 1.0 / body.fps), axis=-1)
     height = h[rows, lowest] / body.height
     speed = speeds[rows, lowest] / body.height
     moving = rows >= body.first
