@@ -185,3 +185,20 @@ def test_shares_do_not_depend_on_the_figures_scale(skeleton, k):
     assert b["jitter_mean_jerk_height_per_s3"] == pytest.approx(a["jitter_mean_jerk_height_per_s3"], rel=1e-5)
     assert b["slide_mm"] == pytest.approx(k * a["slide_mm"], rel=1e-5, abs=1e-6)
     assert a["foot_skate_share"] > 0 and a["ground_penetration_share"] > 0 and a["self_penetration_frame_share"] > 0
+
+
+@pytest.mark.parametrize("frames", [1, 2, 3, 4])
+def test_a_clip_too_short_for_a_measure_gives_zeros_not_nan(skeleton, frames):
+    q = measure_clip(skeleton, standing(skeleton, frames))
+    s = q.summary()
+    q.tracks()
+    assert s["foot_skate_share"] == 0.0 and s["jitter_spike_count"] == 0 and s["fault_share_sum"] == 0.0
+    assert s["jitter_mean_jerk_height_per_s3"] == pytest.approx(0.0, abs=1e-6)  # round-off of a still figure
+
+
+def test_a_clip_of_another_skeleton_is_refused(skeleton):
+    other = standing(skeleton, 5)
+    other.rotations = other.rotations[:, :-1]
+    other.translations = other.translations[:, :-1]
+    with pytest.raises(ValueError, match="joints"):
+        measure_clip(skeleton, other)
