@@ -148,7 +148,7 @@ def test_compare_a_source_with_its_lint_fix(tmp_path, capsys):
     assert main(["report", "--compare", str(src), str(fixed), "-o", str(out), "--json", str(js), "--workers", "1"]) == 0
     page = out.read_text(encoding="utf-8")
     _offline(page)
-    assert "change (B - A)" in page
+    assert "change (B - A)" in page and 'id="changes"' in page
     (pair,) = json.loads(js.read_text())["pairs"]
     for key, _, _ in METRICS:
         a, b, d = pair["a"][key], pair["b"][key], pair["change"][key]

@@ -118,19 +118,35 @@ def _clip_section(i: int, m) -> str:
             + _numbers(s) + clip_timeline(s, m.tracks) + "</section>")
 
 
+def _change_class(key: str, d) -> str:
+    if not d:
+        return ""
+    return ' class="better"' if (d < 0) != (key in HIGHER_IS_BETTER) else ' class="worse"'
+
+
+def _changes_table(rows) -> str:
+    """One row a pair: each measure's change, sortable (the largest rises first on a click)."""
+    head = "<tr><th>clip</th>" + "".join(f"<th>{_e(label)}</th>" for _, label, _ in METRICS) + "</tr>"
+    trs = []
+    for i, (name, _, _, delta) in enumerate(rows):
+        cells = "".join(_cell(delta.get(k), kind, _change_class(k, delta.get(k))) for k, _, kind in METRICS)
+        trs.append(f'<tr><td data-v="{_e(name)}"><a href="#pair-{i}">{_e(name)}</a></td>{cells}</tr>')
+    return f'<table class="sortable" id="changes"><thead>{head}</thead><tbody>{"".join(trs)}</tbody></table>'
+
+
 def compare_page(rows: list[tuple[str, object, object, dict]], unmatched: list[str], labels: tuple[str, str], header: str) -> str:
     """rows: (name, Measured of A, Measured of B, change B - A)."""
     body = [f"<h1>rigedit report: compare</h1><p>{_e(header)}</p>", _about()]
     a_lab, b_lab = (_e(x) for x in labels)
-    for name, a, b, delta in rows:
+    body.append("<h2>Changes (B - A)</h2>" + _changes_table(rows))
+    for i, (name, a, b, delta) in enumerate(rows):
         trs = []
         for key, label, kind in METRICS:
             d = delta.get(key)
-            better = key in HIGHER_IS_BETTER
-            cls = "" if not d else (' class="better"' if (d < 0) != better else ' class="worse"')
+            cls = _change_class(key, d)
             trs.append(f"<tr><td>{_e(label)}</td>{_cell(a.summary.get(key), kind)}{_cell(b.summary.get(key), kind)}"
                        f"{_cell(d, kind, cls)}</tr>")
-        body.append(f"<section><h2>{_e(name)}</h2><p>A: {_e(a.path)} (height {a.summary['height_m']:.3f} m); "
+        body.append(f"<section id=\"pair-{i}\"><h2>{_e(name)}</h2><p>A: {_e(a.path)} (height {a.summary['height_m']:.3f} m); "
                     f"B: {_e(b.path)} (height {b.summary['height_m']:.3f} m)</p>"
                     f'<table class="sortable compare"><thead><tr><th>measure</th><th>A: {a_lab}</th><th>B: {b_lab}</th>'
                     f"<th>change (B - A)</th></tr></thead><tbody>{''.join(trs)}</tbody></table>"
