@@ -15,7 +15,8 @@ from .plots import clip_timeline, compare_bars, histograms
 
 STYLE = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
-table { border-collapse: collapse; margin: 0.5em 0 1em; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 13px; }
+.wide { overflow-x: auto; }
 th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: right; }
 th { background: #f3f3f3; cursor: pointer; user-select: none; }
 td:first-child, th:first-child { text-align: left; }
@@ -99,7 +100,7 @@ def _library_table(measured: list) -> str:
         s = m.summary
         cells = "".join(_cell(s.get(k), kind) for k, _, kind in COLUMNS)
         rows.append(f'<tr><td data-v="{_e(m.name)}"><a href="#clip-{i}">{_e(m.name)}</a></td>{cells}</tr>')
-    return f'<table class="sortable" id="library"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+    return f'<div class="wide"><table class="sortable" id="library"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table></div>'
 
 
 def _numbers(s: dict) -> str:
@@ -131,7 +132,7 @@ def _changes_table(rows) -> str:
     for i, (name, _, _, delta) in enumerate(rows):
         cells = "".join(_cell(delta.get(k), kind, _change_class(k, delta.get(k))) for k, _, kind in METRICS)
         trs.append(f'<tr><td data-v="{_e(name)}"><a href="#pair-{i}">{_e(name)}</a></td>{cells}</tr>')
-    return f'<table class="sortable" id="changes"><thead>{head}</thead><tbody>{"".join(trs)}</tbody></table>'
+    return f'<div class="wide"><table class="sortable" id="changes"><thead>{head}</thead><tbody>{"".join(trs)}</tbody></table></div>'
 
 
 def compare_page(rows: list[tuple[str, object, object, dict]], unmatched: list[str], labels: tuple[str, str], header: str) -> str:

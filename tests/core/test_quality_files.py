@@ -107,3 +107,16 @@ def test_a_hand_pushed_into_the_chest_raises_self_penetration(loaded, name):
     assert clean["self_penetration_frame_share"] == 0.0
     moving = l.clip.n_frames - body.first
     assert pushed["self_penetration_frame_share"] == pytest.approx(len(frames) / moving)
+
+
+@pytest.mark.parametrize("name", ["cmu_12_01_walk.bvh", "dataset-1_walk-right_normal_001.bvh", "lafan1_push1_subject2.bvh",
+                                  "pybvh_bvh_test1.bvh", "threejs_Xbot.glb", "CesiumMan.glb"])
+def test_feet_and_hands_are_on_the_sides_their_names_say(loaded, name):
+    # Names are only the test's check: the roles come from the pose (LaFAN1's rest pose lies
+    # flat, and read there its sides come out swapped).
+    l = loaded[name]
+    body = body_of(l.skeleton, l.clip)
+    names = l.skeleton.names
+    for side, mark in (("left", ("left", "_l")), ("right", ("right", "_r"))):
+        for joint in (body.feet[side][0], body.arms[side][-1]):
+            assert any(m in names[joint].lower() for m in mark), (side, names[joint])

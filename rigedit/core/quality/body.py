@@ -2,9 +2,9 @@
 parts by role (feet, legs, arms, torso) from the chain proposer (core/autochains).
 
 Roles come from the hierarchy and the pose, never from joint names, so any humanoid file is
-measured the same way. They are read in the reference pose: the skeleton's rest pose when it
-shows two legs, else the clip's first frame of motion (a BVH rest pose can be no pose at all:
-Bandai's lays every bone along +X).
+measured the same way. They are read in the reference pose: the taller of the skeleton's rest
+pose and the clip's first frame of motion, when it shows two legs, else the other (a BVH rest
+pose can be no pose at all: Bandai's lays every bone along +X, LaFAN1's lies flat).
 
 The height every measure is scaled by (`height`) is the figure's standing height: its top joint
 above its lowest in the rest pose or on the first frame of motion, whichever is taller (a rest
@@ -101,10 +101,12 @@ def _tall(skeleton: Skeleton, pose: Pose) -> float:
 
 
 def _roles(skeleton: Skeleton, first_frame: Pose):
-    """(reference pose, chains by name as joint indices, hips index) from the rest pose when it
-    shows two legs, else from the first frame of motion."""
+    """(reference pose, chains by name as joint indices, hips index) from the taller of the rest
+    pose and the first frame of motion when it shows two legs, else from the other."""
     found = None
-    for pose in (skeleton.rest_pose(), first_frame):
+    # The standing pose first: a rest pose lying flat (LaFAN1's) shows two legs with their
+    # sides read wrong.
+    for pose in sorted((skeleton.rest_pose(), first_frame), key=lambda p: -_tall(skeleton, p)):
         chains = {c.name: [skeleton.index(n) for n in c.joints] for c in propose_chains(skeleton, pose)}
         hips = find_hips(skeleton, pose)
         found = pose, chains, None if hips is None else skeleton.index(hips)
