@@ -19,7 +19,7 @@ class Measured(Result):
     path: str = ""
     summary: dict | None = None
     tracks: dict | None = None
-    skeleton: dict = field(default_factory=dict)  # joints, chains used (for the page)
+    about: dict = field(default_factory=dict)  # the skeleton: joints, chains used, feet (for the page)
 
 
 def measure_file(path: str, rig: str | None = None, animation: str | None = None):
@@ -53,7 +53,7 @@ def report_job(job: Job) -> Measured:
                         error=f"{job.source}: unexpected {type(e).__name__}: {e} (a rigedit bug: please report it with the file)")
     detail = f"{summary['frames']} frames, foot skate {summary['foot_skate_share']}" if summary["foot_skate_share"] is not None else f"{summary['frames']} frames"
     return Measured(job.name, "ok", time.perf_counter() - t0, detail=detail, path=job.source,
-                    summary=summary, tracks=tracks, skeleton=about)
+                    summary=summary, tracks=tracks, about=about)
 
 
 def report_in_worker(job: Job) -> Measured:

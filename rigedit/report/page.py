@@ -113,7 +113,7 @@ def _clip_section(i: int, m) -> str:
     s = m.summary
     notes = "".join(f'<li class="note">{_e(n)}</li>' for n in s["notes"])
     lint = ", ".join(f"{k}: " + ", ".join(f"{n} {sev}" for sev, n in v.items()) for k, v in s["lint_findings"].items()) or "none"
-    feet = "; ".join(f"{side}: {', '.join(j)}" for side, j in m.skeleton.get("feet", {}).items()) or "no feet found"
+    feet = "; ".join(f"{side}: {', '.join(j)}" for side, j in m.about.get("feet", {}).items()) or "no feet found"
     return (f'<section id="clip-{i}"><h2>{_e(m.name)}</h2><p>{_e(m.path)}: {s["frames"]} frames at {s["fps"]:.4g} fps; '
             f"height used {s['height_m']:.3f} m; feet {_e(feet)}</p><ul>{notes}</ul><p>lint findings: {_e(lint)}</p>"
             + _numbers(s) + clip_timeline(s, m.tracks) + "</section>")
