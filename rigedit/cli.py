@@ -9,6 +9,7 @@
     rigedit lint CLIP [--rig PRESET] [--json] [--fix -o OUT]  find and fix pole flips, pops, slides... (rigedit/lint_cli.py)
     rigedit retarget SRC --onto PRESET -o OUT   a clip onto another skeleton, feet locked (rigedit/retarget_cli.py)
     rigedit batch {bake,lint,retarget} DIR -o OUTDIR [--workers N | --scheduler ADDRESS]  a folder of clips (rigedit/batch_cli.py)
+    rigedit report INPUT... -o R.html [--json F] [--compare A B]  motion quality of clips (rigedit/report_cli.py)
     rigedit [FILE] [editor options]              open the editor
 
 To add a subcommand, write `def cmd_NAME(argv: list[str]) -> int` (here or in its own module)
@@ -140,6 +141,7 @@ COMMANDS: dict[str, tuple[str, Command]] = {
     "lint": ("find (and --fix) pole flips, knee pops, foot slides, limits and jumps in a clip", lazy("rigedit.lint_cli", "cmd_lint")),
     "retarget": ("a clip onto another skeleton, feet locked on their contacts", lazy("rigedit.retarget_cli", "cmd_retarget")),
     "batch": ("bake, lint or retarget a folder of clips on all cores or a Dask cluster", lazy("rigedit.batch_cli", "cmd_batch")),
+    "report": ("measure clips' motion quality into an offline HTML report and JSON (--compare A B)", lazy("rigedit.report_cli", "cmd_report")),
 }
 
 
