@@ -1,0 +1,75 @@
+"""How far each joint's turn from one frame to the next is from what its own recent motion
+says it should be: the measure rotation jumps and turned-away spans are found by (jumps.py).
+
+A joint's turn over step f (frame f to f+1) is a rotation vector w_f (axis times angle, in
+the joint's frame, degrees). Smooth motion changes w a little from step to step, however fast
+it turns: a knee opening 114 -> 160 degrees at 5, 10, 12, 10, 6, 3 degrees a frame is off its
+neighbours' mean by 2.5 degrees at most. A fault is a spike in that change (an acceleration
+spike, not a large steady speed): a joint snapping 40 degrees between two frames, or turning
+180 degrees away for a few frames and back, is off its neighbours' mean by most of the jump.
+
+So a step's *surprise* is |w_f - (w_{f-1} + w_{f+1}) / 2| (one neighbour at the clip's ends),
+and its yardstick the joint's own recent acceleration: the median of |w_{g+1} - w_g| over
++-LOCAL_S around it (a median, so the few steps of a fault do not raise their own yardstick),
+times SURPRISE_FACTOR, and never under MIN_JUMP_DEG: a still joint's noise is no yardstick,
+and a foot or toe meeting the ground stops short (up to 19 degrees off its neighbours in the
+shared Bandai, CMU and LAFAN1 takes, 36 times its recent median there: a foot stands still
+before it). A step is a jump when its surprise passes the yardstick and the step itself
+turns at least MIN_STEP_DEG. Its severity is how far past: SEVERE times the yardstick or more
+is an error (a thigh turned 180 degrees: 6 times), less a warning (pybvh's test take snaps an
+elbow straight, 118 -> 28 degrees in two frames with a 103-degree twist: 1.9 times).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..transforms import quat_conj, quat_mul
+
+LOCAL_S = 0.25  # the recent motion: this long either side of a step
+SURPRISE_FACTOR = 6.0
+MIN_JUMP_DEG = 30.0
+MIN_STEP_DEG = 10.0
+SEVERE = 3.0  # a jump this many times its yardstick is an error, a smaller one a warning
+
+
+def turn_vectors(rotations: np.ndarray) -> np.ndarray:
+    """(frames - 1, joints, 3): each step's turn as a rotation vector, degrees."""
+    rel = quat_mul(quat_conj(rotations[:-1]), rotations[1:])
+    rel = np.where(rel[..., 3:] < 0.0, -rel, rel)  # the shorter way round
+    v = rel[..., :3]
+    s = np.linalg.norm(v, axis=-1, keepdims=True)
+    angle = 2.0 * np.arctan2(s, rel[..., 3:])
+    return np.degrees(np.where(s > 1e-12, v / np.maximum(s, 1e-300) * angle, 2.0 * v))
+
+
+def surprise(w: np.ndarray) -> np.ndarray:
+    """(steps, joints): how far each step's turn is from its neighbours' mean."""
+    if len(w) < 2:
+        return np.zeros(w.shape[:-1])
+    mean = np.empty_like(w)
+    mean[1:-1] = 0.5 * (w[:-2] + w[2:])
+    mean[0], mean[-1] = w[1], w[-2]
+    return np.linalg.norm(w - mean, axis=-1)
+
+
+def yardstick(w: np.ndarray, fps: float) -> np.ndarray:
+    """(steps, joints): SURPRISE_FACTOR times the recent median change of turn, at least
+    MIN_JUMP_DEG."""
+    steps, joints = w.shape[:2]
+    if steps < 2:
+        return np.full((steps, joints), np.inf)
+    accel = np.linalg.norm(np.diff(w, axis=0), axis=-1)  # (steps - 1, joints)
+    half = max(3, int(round(LOCAL_S * fps)))
+    pad = np.pad(accel, ((half, half), (0, 0)), mode="edge")
+    windows = np.lib.stride_tricks.sliding_window_view(pad, 2 * half + 1, axis=0)  # (steps - 1, joints, 2h+1)
+    local = np.median(windows, axis=-1)
+    local = np.concatenate([local, local[-1:]], axis=0)  # one per step
+    return np.maximum(SURPRISE_FACTOR * local, MIN_JUMP_DEG)
+
+
+def jumps(rotations: np.ndarray, fps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(jumped (steps, joints) bool, surprise, yardstick)."""
+    w = turn_vectors(rotations)
+    s, y = surprise(w), yardstick(w, fps)
+    size = np.linalg.norm(w, axis=-1)
+    return (s > y) & (size >= MIN_STEP_DEG), s, y
