@@ -89,10 +89,6 @@ def turned(motion: Motion) -> list[Turned]:
     if len(rot) < 3:
         return []
     jumped, sur, yard = jumps(rot, motion.fps)
-    # A jump makes its neighbours' steps look off their own neighbours by half of it: only
-    # the step that is most off (ties kept: a one-frame flip is two) is the jump.
-    pad = np.pad(sur, ((1, 1), (0, 0)))
-    jumped &= (sur >= pad[:-2]) & (sur >= pad[2:])
     size = np.degrees(quat_angle(quat_mul(quat_conj(rot[:-1]), rot[1:])))
     longest = max(1, int(MAX_TURNED_S * motion.fps))
     out = []

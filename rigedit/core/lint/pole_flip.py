@@ -87,16 +87,20 @@ def pole_flips(motion: Motion, events: list | None = None) -> tuple[list[Finding
                 if b - a + 1 <= longest and _sudden(local, straight, a, a - 1, motion.first) and _sudden(local, straight, b, b + 1, motion.first):
                     spans.append((a, b))
         mine = [e for e in events or () if e.back and e.joint in (limb.root, limb.mid)]
+        mid = []  # spans where the middle joint itself turned (the fixer turns it back, not the limb)
         for e in mine:
             if usual is None or any(a <= e.end and e.start <= b for a, b in spans) or _off_side(cos, angle, e):
                 spans.append((e.start, e.end))
                 taken.append(e)
+                if e.joint == limb.mid:
+                    mid.append((e.start, e.end))
         for a, b in merge_close(spans, 0):
             worst = "" if usual is None else f" up to {float(np.degrees(np.arccos(np.clip(cos[a : b + 1].min(), -1, 1)))):.0f} degrees"
             out.append(Finding(
                 "pole_flip", limb.chain, motion.name(limb.mid), a, b, "error",
                 f"the {motion.name(limb.mid)} is turned{worst} away from its usual side "
                 f"for {b - a + 1} frame{'s' if b > a else ''} (bent {float(angle[a:b + 1].max()):.0f} degrees at most)",
+                "turned_mid" if any(a <= c and d <= b for c, d in mid) else "",
             ))
     return out, taken
 

@@ -1,16 +1,19 @@
 """How far each joint's turn from one frame to the next is from what its own recent motion
 says it should be: the measure rotation jumps and turned-away spans are found by (jumps.py).
 
-A joint's turn over step f (frame f to f+1) is a rotation vector w_f (axis times angle, in
-the joint's frame, degrees). Smooth motion changes w a little from step to step, however fast
-it turns: a knee opening 114 -> 160 degrees at 5, 10, 12, 10, 6, 3 degrees a frame is off its
-neighbours' mean by 2.5 degrees at most. A fault is a spike in that change (an acceleration
-spike, not a large steady speed): a joint snapping 40 degrees between two frames, or turning
-180 degrees away for a few frames and back, is off its neighbours' mean by most of the jump.
+A joint's turn over step f (frame f to f+1) is t_f degrees. Smooth motion changes it a
+little from step to step, however fast it turns: a knee opening 114 -> 160 degrees at 5, 10,
+12, 10, 6, 3 degrees a frame turns at most 5 degrees a frame more than a step beside it. A
+fault is a spike (in acceleration, not a large steady speed): a joint snapping 40 degrees
+between two frames, or turning 180 degrees away for a frame and back, turns far more in that
+step than in the step before it or the one after.
 
-So a step's *surprise* is |w_f - (w_{f-1} + w_{f+1}) / 2| (one neighbour at the clip's ends),
-and its yardstick the joint's own recent acceleration: the median of |w_{g+1} - w_g| over
-+-LOCAL_S around it (a median, so the few steps of a fault do not raise their own yardstick),
+So a step's *surprise* is t_f - min(t_{f-1}, t_{f+1}) (one neighbour at the clip's ends): by
+how much it turns more than the quieter of its neighbours. (Turn angles, not rotation vectors:
+a half turn away and back are both about 180 degrees the same way round, and their vectors'
+difference says nothing.) Its yardstick is the joint's own recent acceleration: the median of
+|t_{g+1} - t_g| over +-LOCAL_S around it (a median, so the few steps of a fault do not raise
+their own yardstick),
 times SURPRISE_FACTOR, and never under MIN_JUMP_DEG: a still joint's noise is no yardstick,
 and a foot or toe meeting the ground stops short (up to 19 degrees off its neighbours in the
 shared Bandai, CMU and LAFAN1 takes, 36 times its recent median there: a foot stands still
@@ -42,23 +45,23 @@ def turn_vectors(rotations: np.ndarray) -> np.ndarray:
     return np.degrees(np.where(s > 1e-12, v / np.maximum(s, 1e-300) * angle, 2.0 * v))
 
 
-def surprise(w: np.ndarray) -> np.ndarray:
-    """(steps, joints): how far each step's turn is from its neighbours' mean."""
-    if len(w) < 2:
-        return np.zeros(w.shape[:-1])
-    mean = np.empty_like(w)
-    mean[1:-1] = 0.5 * (w[:-2] + w[2:])
-    mean[0], mean[-1] = w[1], w[-2]
-    return np.linalg.norm(w - mean, axis=-1)
+def surprise(t: np.ndarray) -> np.ndarray:
+    """(steps, joints): by how much each step turns more than the quieter step beside it."""
+    if len(t) < 2:
+        return np.zeros(t.shape)
+    quiet = np.empty_like(t)
+    quiet[1:-1] = np.minimum(t[:-2], t[2:])
+    quiet[0], quiet[-1] = t[1], t[-2]
+    return t - quiet
 
 
-def yardstick(w: np.ndarray, fps: float) -> np.ndarray:
+def yardstick(t: np.ndarray, fps: float) -> np.ndarray:
     """(steps, joints): SURPRISE_FACTOR times the recent median change of turn, at least
     MIN_JUMP_DEG."""
-    steps, joints = w.shape[:2]
+    steps, joints = t.shape[:2]
     if steps < 2:
         return np.full((steps, joints), np.inf)
-    accel = np.linalg.norm(np.diff(w, axis=0), axis=-1)  # (steps - 1, joints)
+    accel = np.abs(np.diff(t, axis=0))  # (steps - 1, joints)
     half = max(3, int(round(LOCAL_S * fps)))
     pad = np.pad(accel, ((half, half), (0, 0)), mode="edge")
     windows = np.lib.stride_tricks.sliding_window_view(pad, 2 * half + 1, axis=0)  # (steps - 1, joints, 2h+1)
@@ -69,7 +72,6 @@ def yardstick(w: np.ndarray, fps: float) -> np.ndarray:
 
 def jumps(rotations: np.ndarray, fps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(jumped (steps, joints) bool, surprise, yardstick)."""
-    w = turn_vectors(rotations)
-    s, y = surprise(w), yardstick(w, fps)
-    size = np.linalg.norm(w, axis=-1)
-    return (s > y) & (size >= MIN_STEP_DEG), s, y
+    t = np.linalg.norm(turn_vectors(rotations), axis=-1)
+    s, y = surprise(t), yardstick(t, fps)
+    return (s > y) & (t >= MIN_STEP_DEG), s, y
