@@ -7,7 +7,8 @@ re-solve the flagged spans (fix.py).
     report.findings                                      # list[Finding], by frame
 
 The thresholds and why they are what they are are in each check's module: contacts.py,
-pole_flip.py, pops.py, slides.py, limits.py, jumps.py. All are relative to the figure (its leg
+pole_flip.py, pops.py, slides.py, limits.py, jumps.py and rates.py (what a jump is: a turn far
+off the joint's own recent motion). All are relative to the figure (its leg
 length) and per second (not per frame), so they hold for any size and frame rate.
 """
 from __future__ import annotations

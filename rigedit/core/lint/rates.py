@@ -13,20 +13,19 @@ how much it turns more than the quieter of its neighbours. (Turn angles, not rot
 a half turn away and back are both about 180 degrees the same way round, and their vectors'
 difference says nothing.) Its yardstick is the joint's own recent acceleration: the median of
 |t_{g+1} - t_g| over +-LOCAL_S around it (a median, so the few steps of a fault do not raise
-their own yardstick),
-times SURPRISE_FACTOR, and never under MIN_JUMP_DEG: a still joint's noise is no yardstick,
-and a foot or toe meeting the ground stops short (up to 19 degrees off its neighbours in the
-shared Bandai, CMU and LAFAN1 takes, 36 times its recent median there: a foot stands still
-before it). A step is a jump when its surprise passes the yardstick and the step itself
-turns at least MIN_STEP_DEG. Its severity is how far past: SEVERE times the yardstick or more
-is an error (a thigh turned 180 degrees: 6 times), less a warning (pybvh's test take snaps an
-elbow straight, 118 -> 28 degrees in two frames with a 103-degree twist: 1.9 times).
+their own yardstick), times SURPRISE_FACTOR, and never under MIN_JUMP_DEG: a still joint's noise is no yardstick,
+and a foot or toe meeting the ground stops short (in the shared takes a step turns at most 26
+degrees more than a step beside it: Bandai's kick, a foot landing; CMU 14, LAFAN1 16). A step
+is a jump when its surprise passes the yardstick and the step itself turns at least
+MIN_STEP_DEG. Its severity is how far past: SEVERE times the yardstick or more is an error (a
+thigh turned 180 degrees and back: 6 times), less a warning (pybvh's test take snaps an elbow
+straight, 118 -> 28 degrees in two frames with a 103-degree twist: 2.1 times).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..transforms import quat_conj, quat_mul
+from ..transforms import quat_angle, quat_conj, quat_mul
 
 LOCAL_S = 0.25  # the recent motion: this long either side of a step
 SURPRISE_FACTOR = 6.0
@@ -35,14 +34,9 @@ MIN_STEP_DEG = 10.0
 SEVERE = 3.0  # a jump this many times its yardstick is an error, a smaller one a warning
 
 
-def turn_vectors(rotations: np.ndarray) -> np.ndarray:
-    """(frames - 1, joints, 3): each step's turn as a rotation vector, degrees."""
-    rel = quat_mul(quat_conj(rotations[:-1]), rotations[1:])
-    rel = np.where(rel[..., 3:] < 0.0, -rel, rel)  # the shorter way round
-    v = rel[..., :3]
-    s = np.linalg.norm(v, axis=-1, keepdims=True)
-    angle = 2.0 * np.arctan2(s, rel[..., 3:])
-    return np.degrees(np.where(s > 1e-12, v / np.maximum(s, 1e-300) * angle, 2.0 * v))
+def turn_angles(rotations: np.ndarray) -> np.ndarray:
+    """(frames - 1, joints): degrees each joint turns from one frame to the next."""
+    return np.degrees(quat_angle(quat_mul(quat_conj(rotations[:-1]), rotations[1:])))
 
 
 def surprise(t: np.ndarray) -> np.ndarray:
@@ -63,15 +57,16 @@ def yardstick(t: np.ndarray, fps: float) -> np.ndarray:
         return np.full((steps, joints), np.inf)
     accel = np.abs(np.diff(t, axis=0))  # (steps - 1, joints)
     half = max(3, int(round(LOCAL_S * fps)))
-    pad = np.pad(accel, ((half, half), (0, 0)), mode="edge")
-    windows = np.lib.stride_tricks.sliding_window_view(pad, 2 * half + 1, axis=0)  # (steps - 1, joints, 2h+1)
-    local = np.median(windows, axis=-1)
-    local = np.concatenate([local, local[-1:]], axis=0)  # one per step
+    local = np.empty((steps, joints))
+    for j in range(joints):  # one joint at a time: a window's median copies it (steps x 2h+1)
+        pad = np.pad(accel[:, j], half, mode="edge")
+        local[:-1, j] = np.median(np.lib.stride_tricks.sliding_window_view(pad, 2 * half + 1), axis=-1)
+    local[-1] = local[-2]  # one per step
     return np.maximum(SURPRISE_FACTOR * local, MIN_JUMP_DEG)
 
 
 def jumps(rotations: np.ndarray, fps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(jumped (steps, joints) bool, surprise, yardstick)."""
-    t = np.linalg.norm(turn_vectors(rotations), axis=-1)
+    t = turn_angles(rotations)
     s, y = surprise(t), yardstick(t, fps)
     return (s > y) & (t >= MIN_STEP_DEG), s, y
