@@ -7,7 +7,8 @@ re-solve the flagged spans (fix.py).
     report.findings                                      # list[Finding], by frame
 
 The thresholds and why they are what they are are in each check's module: contacts.py,
-pole_flip.py, pops.py, slides.py, limits.py, jumps.py. All are relative to the figure (its leg
+pole_flip.py, pops.py, slides.py, limits.py, jumps.py and rates.py (what a jump is: a turn far
+off the joint's own recent motion). All are relative to the figure (its leg
 length) and per second (not per frame), so they hold for any size and frame rate.
 """
 from __future__ import annotations
@@ -21,7 +22,7 @@ from ..clip import Clip
 from ..skeleton import Skeleton
 from .contacts import foot_contacts
 from .findings import KINDS, SEVERITIES, Finding
-from .jumps import discontinuities, reference_frame
+from .jumps import discontinuities, reference_frame, turned
 from .limits import limit_findings
 from .motion import Motion, limbs_from_chains
 from .pole_flip import pole_flips
@@ -70,7 +71,10 @@ def lint_clip(
     first = 1 if reference_frame(clip.rotations) else 0
     motion = Motion(skeleton, clip, limbs, joints, first=first, euler=dict(euler) if euler else None)
     contacts = {l.chain: foot_contacts(motion, l.end) for l in limbs if l.leg}
-    findings = discontinuities(motion) + pole_flips(motion) + knee_pops(motion) + foot_slides(motion, contacts)
+    events = turned(motion)
+    flips, taken = pole_flips(motion, events)
+    rest = [e for e in events if e not in taken]
+    findings = discontinuities(motion, rest) + flips + knee_pops(motion) + foot_slides(motion, contacts)
     if limits:
         findings += limit_findings(motion, limits)
     findings.sort(key=lambda f: (f.frame_start, f.frame_end, KINDS.index(f.kind), f.chain or "", f.joint or ""))
