@@ -50,7 +50,8 @@ class Loaded:
 
 
 def load(path: str | os.PathLike, *, up: str | None = "auto", animation: int | str | None = None, scale=None, fps=None, skin=None) -> Loaded:
-    """Read `path` by its format's reader. up: the file's up axis ("auto" guesses); animation:
+    """Read `path` by its format's reader. up: the file's up axis ("auto" guesses where the
+    format does not say; None: as the file says, where it says); animation:
     of a file that holds several, a name or an index (None: the first); scale, fps, skin:
     for the formats that take them (formats.Format.options), else unused. ValueError (BvhError,
     GltfError, ...) naming the file and the problem."""

@@ -81,10 +81,13 @@ def read_usd(path: str | os.PathLike, *, up_axis: str | None = None, scale: floa
         raise UsdError(path, None, f"USD cannot open it: {_first_line(e)}") from None
     if stage is None:
         raise UsdError(path, None, "USD cannot open it")
-    skel = next((UsdSkel.Skeleton(p) for p in stage.Traverse() if p.IsA(UsdSkel.Skeleton)), None)
-    if skel is None:
+    skels = [UsdSkel.Skeleton(p) for p in stage.Traverse() if p.IsA(UsdSkel.Skeleton)]
+    if not skels:
         raise UsdError(path, None, "no UsdSkel Skeleton prim on the stage, so no joints to import")
+    skel = skels[0]
     reading = _Reading(path, stage, skel, Usd)
+    if len(skels) > 1:
+        reading.warnings.append(f"{len(skels)} Skeleton prims; the first, {skel.GetPath()}, is read")
     try:
         meters, unit_note = _meters(path, stage, scale, UsdGeom)
         up = _up(path, stage, up_axis, UsdGeom)

@@ -93,8 +93,12 @@ def test_lint_retarget_bake_and_batch_read_usd_through_the_table(exported, tmp_p
 
     rig, paths = exported["cmu_12_01_walk.bvh"]
     usd = paths[".usdc"]
-    report = lint_file(str(usd)).report
-    assert report.motion.n_frames == rig.clip.n_frames
+    linted = lint_file(str(usd), fix_output=str(tmp_path / "fixed.usda"))  # --fix writes the input's format
+    assert linted.report.motion.n_frames == rig.clip.n_frames
+    fixed = load(tmp_path / "fixed.usda")
+    assert fixed.skeleton.names == rig.skeleton.names and fixed.clip.n_frames == rig.clip.n_frames
+    with pytest.raises(ValueError, match="in the input's format"):
+        lint_file(str(usd), fix_output=str(tmp_path / "fixed.bvh"))
     s = retarget_file(usd, "humanoid", tmp_path / "onto.bvh")
     t = retarget_file(DATA / "cmu_12_01_walk.bvh", "humanoid", tmp_path / "onto_src.bvh")
     assert (s.frames, s.chains, s.contacts) == (t.frames, t.chains, t.contacts)
