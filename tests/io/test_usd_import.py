@@ -241,3 +241,16 @@ def test_without_usd_core_the_import_says_how_to_install(exported, tmp_path):
     assert "Traceback" not in err and len(err.splitlines()) == 1
     assert str(usd) in err and "pip install 'rigedit[usd]'" in err and "USD import needs usd-core" in err
     assert not (tmp_path / "rig.json").exists()
+
+
+def test_a_second_skeleton_is_said_and_the_first_read(exported, tmp_path):
+    rig, paths = exported[SMALL]
+
+    def copy(stage):
+        layer = stage.GetRootLayer()
+        root = stage.GetDefaultPrim().GetPath()
+        Sdf.CopySpec(layer, root, layer, Sdf.Path("/Another"))
+
+    back = load(_edited(paths[".usda"], tmp_path / "two.usda", copy))
+    assert any("2 Skeleton prims" in w and "is read" in w for w in back.warnings)
+    _assert_same(rig, back, tmp_path / "two.usda")
