@@ -8,9 +8,10 @@
 `import` saves the file's clip with the preset, in PRESET.clip.npz beside it (io/clip_file.py),
 as the editor's File > Save does, so the preset opens with its animation. `bake` bakes that
 stored clip, written as the imported BVH file was laid out (hierarchy, channels, units,
-axes; a glTF or USD clip in metres). Which files are read, and how, is io/formats.py's table; --clip bakes another file instead, read against the preset's
-skeleton (joints by name; the unit and up axis found by matching the file's offsets to the
-rig's, see io/clip_match.py), so a clip cannot come in at another size than the rig it animates.
+axes; a glTF or USD clip in metres); --clip bakes another file instead, read against the
+preset's skeleton (joints by name; the unit and up axis found by matching the file's offsets
+to the rig's, see io/clip_match.py), so a clip cannot come in at another size than the rig
+it animates. Which files are read, and how, is io/formats.py's table.
 """
 from __future__ import annotations
 

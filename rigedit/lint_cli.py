@@ -2,8 +2,9 @@
 
     rigedit lint CLIP [--rig PRESET] [--animation NAME] [--json] [--fix -o OUT]
 
-CLIP is a .bvh, .glb, .gltf, .usd, .usda or .usdc file (io/formats.py's clip formats). The chains are the preset's (--rig, which also brings its
-joint limits) or, without one, proposed from the clip's first frame as `rigedit import` does.
+CLIP is a .bvh, .glb, .gltf, .usd, .usda or .usdc file (io/formats.py's clip formats). The
+chains are the preset's (--rig, which also brings its joint limits) or, without one,
+proposed from the clip's first frame as `rigedit import` does.
 Findings: pole_flip, knee_pop, foot_slide, limit, discontinuity (rigedit/core/lint). The exit
 status is 0 whatever was found (findings are a report, not a failure); 1 when the input
 cannot be read or the output written, with a message naming the file.

@@ -2,10 +2,11 @@
 
     rigedit retarget SRC --onto PRESET -o OUT [--animation NAME] [--force]
 
-SRC is a clip in any format io/formats.py reads clips from (.bvh, .glb/.gltf, .usd*); PRESET a rig preset (.json) or a bundled preset's name
-(humanoid); OUT's suffix picks what is written: .bvh, .glb/.gltf, .usd/.usda/.usdc (the
-exporters), or .json, the preset with the clip saved beside it (as `rigedit import` writes
-one). `retarget_file` is the same thing as a function (`rigedit batch retarget` calls it).
+SRC is a clip in any format io/formats.py reads clips from (.bvh, .glb/.gltf, .usd*); PRESET
+a rig preset (.json) or a bundled preset's name (humanoid); OUT's suffix picks what is
+written: .bvh, .glb/.gltf, .usd/.usda/.usdc (the exporters), or .json, the preset with the
+clip saved beside it (as `rigedit import` writes one). `retarget_file` is the same thing
+as a function (`rigedit batch retarget` calls it).
 """
 from __future__ import annotations
 
