@@ -254,3 +254,27 @@ def test_a_second_skeleton_is_said_and_the_first_read(exported, tmp_path):
     back = load(_edited(paths[".usda"], tmp_path / "two.usda", copy))
     assert any("2 Skeleton prims" in w and "is read" in w for w in back.warnings)
     _assert_same(rig, back, tmp_path / "two.usda")
+
+
+def test_unevenly_spaced_samples_are_read_at_the_smallest_spacing(exported, tmp_path):
+    rig, paths = exported[SMALL]
+    n = rig.clip.n_frames
+    gone = n // 2  # a sample in the middle removed: USD interpolates across the gap
+
+    def thin(stage):
+        anim = _anim(stage)
+        for attr in (anim.GetTranslationsAttr(), anim.GetRotationsAttr()):
+            attr.ClearAtTime(gone)
+
+    back = load(_edited(paths[".usda"], tmp_path / "thin.usda", thin))
+    assert back.clip.n_frames == n and back.clip.frame_rate == pytest.approx(rig.clip.frame_rate, rel=1e-9)
+    keep = [f for f in range(n) if f != gone]
+    np.testing.assert_allclose(world_positions(back.skeleton, back.clip)[keep], world_positions(rig.skeleton, rig.clip)[keep],
+                               rtol=0, atol=ROUND_TRIP_RTOL * figure_size(rig.skeleton, rig.clip))
+
+    def crowded(stage):
+        attr = _anim(stage).GetTranslationsAttr()
+        attr.Set(attr.Get(0), 1e-6)  # one sample a millionth of a time code after the first
+
+    with pytest.raises(ValueError, match=r"crowded\.usda: .*would be \d+ frames"):
+        load(_edited(paths[".usda"], tmp_path / "crowded.usda", crowded))
