@@ -3,7 +3,7 @@
     rigedit check FILE...                        validate presets (exit 1 if any is bad, saying why)
     rigedit solve FILE --target CHAIN=X,Y,Z ...  solve one frame, print joint world positions
     rigedit schema                               print the preset JSON Schema
-    rigedit import FILE.bvh|.glb -o PRESET.json  a rig preset with auto IK chains (rigedit/import_cli.py)
+    rigedit import FILE -o PRESET.json           a rig preset with auto IK chains from a BVH, glTF or USD file (rigedit/import_cli.py)
     rigedit bake PRESET.json [--clip CLIP] -o OUT.bvh  bake the preset's IK over its clip (or CLIP) into BVH
     rigedit export IN -o OUT [--animation NAME]   a rig's result as .glb/.gltf, .usd/.usda/.usdc or .bvh (rigedit/export_cli.py)
     rigedit lint CLIP [--rig PRESET] [--json] [--fix -o OUT]  find and fix pole flips, pops, slides... (rigedit/lint_cli.py)
@@ -135,7 +135,7 @@ COMMANDS: dict[str, tuple[str, Command]] = {
     "check": ("validate presets", cmd_check),
     "solve": ("solve one frame headless and print joint positions", cmd_solve),
     "schema": ("print the preset JSON Schema", cmd_schema),
-    "import": ("make a rig preset from a BVH or glTF file, with IK chains proposed", lazy("rigedit.import_cli", "cmd_import")),
+    "import": ("make a rig preset from a BVH, glTF or USD file, with IK chains proposed", lazy("rigedit.import_cli", "cmd_import")),
     "bake": ("bake a preset's IK over its clip (or a BVH/glTF clip) and write BVH", lazy("rigedit.import_cli", "cmd_bake")),
     "export": ("write a rig's result as glTF, USD or BVH", lazy("rigedit.export_cli", "cmd_export")),
     "lint": ("find (and --fix) pole flips, knee pops, foot slides, limits and jumps in a clip", lazy("rigedit.lint_cli", "cmd_lint")),

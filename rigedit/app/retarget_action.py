@@ -1,4 +1,4 @@
-"""File > Retarget onto This Rig…: a BVH or glTF clip from another skeleton, retargeted onto
+"""File > Retarget onto This Rig…: a clip (any of io/formats.py's CLIPS) from another skeleton, retargeted onto
 the open rig (rigedit/core/retarget), becomes its clip.
 
 The whole change (the clip, and every chain's goal set to follow it, as an import sets them)
@@ -21,13 +21,16 @@ from PySide6.QtWidgets import QFileDialog
 
 from rigedit.core.clip_goals import follow_kwargs
 from rigedit.core.retarget import retarget_clip
+from rigedit.io import formats
 
 from . import dialogs, settings
 from .commands import NewClipCommand
-from .import_actions import IMPORT_FILTER, _read
+from .import_actions import read_for_editing
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
+
+CLIP_FILTER = formats.dialog_filter(formats.CLIPS, "Motion")
 
 
 class RetargetController(QObject):
@@ -39,7 +42,7 @@ class RetargetController(QObject):
         self.last_result = None  # the core RetargetResult of the last retarget
 
     def retarget_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.w, "Retarget a clip onto this rig", settings.last_folder("import"), IMPORT_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self.w, "Retarget a clip onto this rig", settings.last_folder("import"), CLIP_FILTER)
         if path:
             settings.set_last_folder("import", Path(path).parent)
             self.retarget_file(path)
@@ -49,7 +52,7 @@ class RetargetController(QObject):
         doc = self.w.document
         rig = doc.rig
         try:
-            read = _read(path, "auto", animation)
+            read = read_for_editing(path, "auto", animation)
             if read.clip is None:
                 raise ValueError(f"{path}: the file has no animation to retarget")
             own = rig.clip.frame(0) if rig.clip is not None else None  # a rest pose may be no pose (Bandai's)

@@ -12,6 +12,7 @@ from typing import Callable, Iterable, Mapping
 
 import numpy as np
 
+from . import persistence
 from . import scalar_quat as sq
 from .chain import Chain, ChainReport, LimitFitError, check_finite
 from .character import CharacterRef
@@ -30,16 +31,10 @@ from .timeline import Timeline
 # Bundled presets live beside the package: <checkout>/resources/presets.
 BUNDLED_PRESETS = Path(__file__).resolve().parents[2] / "resources" / "presets"
 
-# Reading and writing files is the io layer's job and core never imports io (the layering
-# contract), so rigedit.io.preset registers its reader and writer here when imported
-# (rigedit/__init__.py imports it, so `import rigedit` is enough).
-_preset_reader: Callable[[str | Path], "Rig"] | None = None
-_preset_writer: Callable[["Rig", str | Path], None] | None = None
-
 
 def register_preset_io(reader: Callable[[str | Path], "Rig"], writer: Callable[["Rig", str | Path], None]) -> None:
-    global _preset_reader, _preset_writer
-    _preset_reader, _preset_writer = reader, writer
+    """The preset reader and writer behind Rig.load / Rig.save (core/persistence.py keeps them)."""
+    persistence.register(reader, writer)
 
 
 class Rig:
@@ -87,19 +82,17 @@ class Rig:
     @classmethod
     def load(cls, path: str | Path) -> "Rig":
         """Read a JSON preset; rigedit.PresetError names the file, field path and problem."""
-        return _reader()(path)
+        return persistence.reader()(path)
 
     @classmethod
     def default(cls) -> "Rig":
         """The bundled humanoid."""
-        return _reader()(BUNDLED_PRESETS / "humanoid.json")
+        return persistence.reader()(BUNDLED_PRESETS / "humanoid.json")
 
     def save(self, path: str | Path) -> None:
         """Write a JSON preset atomically; the previous file is kept as NAME.json.bak. A clip
         that is not the preset's own (an imported take) goes in NAME.clip.npz beside it."""
-        if _preset_writer is None:
-            raise RuntimeError("no preset writer registered: import rigedit (or rigedit.io.preset) first")
-        _preset_writer(self, path)
+        persistence.writer()(self, path)
 
     # --- structure -------------------------------------------------------------------------
 
@@ -528,12 +521,6 @@ class _Writers:
             self.lookups += 1
             found.update(self.by_joint.get(j, ()))
         return tuple(sorted(found, key=self.order.__getitem__))
-
-
-def _reader() -> Callable[[str | Path], Rig]:
-    if _preset_reader is None:
-        raise RuntimeError("no preset reader registered: import rigedit (or rigedit.io.preset) first")
-    return _preset_reader
 
 
 class _LimitFit:
