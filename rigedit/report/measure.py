@@ -23,14 +23,14 @@ class Measured(Result):
 
 
 def measure_file(path: str, rig: str | None = None, animation: str | None = None):
-    """(summary, tracks, about) of the clip in `path` (.bvh/.glb/.gltf), with the chains and
+    """(summary, tracks, about) of the clip in `path` (any clip format of io/formats.py), with the chains and
     limits of the preset `rig` when given. ValueError or OSError naming the file otherwise."""
     from rigedit.core.quality import measure_clip
     from rigedit.lint_cli import load_clip, rig_chains
 
     loaded = load_clip(path, animation, command="measure")
     chains, limits = rig_chains(rig, loaded.skeleton) if rig else (None, None)
-    q = measure_clip(loaded.skeleton, loaded.clip, chains, limits=limits, euler=loaded.euler)
+    q = measure_clip(loaded.skeleton, loaded.clip, chains, limits=limits, euler=loaded.source.bvh_angles)
     b = q.body
     names = loaded.skeleton.names
     about = {"joints": len(names), "chains": [c[0] for c in q.lint.chains],
