@@ -52,7 +52,7 @@ def main() -> int:
     p.add_argument("--size", default="1280x800", help="window size (default 1280x800)")
     p.add_argument("--rigs", nargs="*", help="preset names (default: every bundled rig, biggest first)")
     p.add_argument("--without-timeline", action="store_true",
-                   help="leave the timeline dock out (to see what it costs a drag)")
+                   help="an empty timeline dock (to see what the timeline costs a drag)")
     p.add_argument("--uncompressed-only", action="store_true", help="only the every-move-delivered run")
     p.add_argument("--mesh", nargs="+", metavar="FILE", help="glTF characters to import and drag with their mesh shown")
     p.add_argument("--view", nargs="+", choices=("mesh", "both", "bones"), default=["both"],
@@ -78,10 +78,15 @@ def main() -> int:
     from rigedit.io.preset import bundled_presets
 
     if args.without_timeline:
-        from rigedit.app import main_window
+        import dataclasses
 
-        plugin = main_window.MainWindow._plugin
-        main_window.MainWindow._plugin = lambda self, m, f, *a: None if m == "timeline_dock" else plugin(self, m, f, *a)
+        from PySide6.QtWidgets import QWidget
+
+        from rigedit.app import docks
+
+        # The timeline dock stays (the window's layout is the same) but holds an empty widget.
+        docks.DOCKS = tuple(dataclasses.replace(s, build=lambda w: QWidget()) if s.object_name == "timeline" else s
+                            for s in docks.DOCKS)
     size = tuple(int(v) for v in args.size.lower().split("x"))
     if args.mesh:
         for compress in (False,) if args.uncompressed_only else (True, False):

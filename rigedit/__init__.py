@@ -12,7 +12,9 @@ second, which `rigedit --help` (and any command that does not solve) should not 
 """
 from __future__ import annotations
 
-import sys
+import importlib
+
+from rigedit.core import persistence
 
 __all__ = ["Rig", "Chain", "ChainReport", "ChainSettings", "PresetError"]
 
@@ -23,18 +25,13 @@ _HOMES = {
     "Rig": "rigedit.core.rig",
     "PresetError": "rigedit.io.preset",
 }
-_RIG_MODULE = "rigedit.core.rig"
 
 
 def __getattr__(name: str):
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'rigedit' has no attribute {name!r}")
-    import importlib
-
     value = getattr(importlib.import_module(home), name)
-    if name == "Rig":
-        importlib.import_module("rigedit.io.preset")  # registers the reader and writer behind Rig.load/save
     globals()[name] = value  # later look-ups skip this function
     return value
 
@@ -43,54 +40,18 @@ def __dir__():
     return sorted(set(globals()) | set(__all__))
 
 
-# Rig.load and Rig.save need rigedit.io.preset's reader and writer, which that module
-# registers in rigedit.core.rig when imported (core never imports io: the layering
-# contract). `import rigedit` used to import it, and scripts and tests rely on
-# `import rigedit; from rigedit.core.rig import Rig; Rig.load(...)`. So when
-# rigedit.core.rig is first imported, a stand-in reader and writer are registered that
-# import rigedit.io.preset on first use (whose own registration then replaces them);
-# importing io.preset right there could meet a half-imported core module.
+# Rig.load and Rig.save need rigedit.io.preset, which core may not import (app -> io -> core).
+# This file runs before any rigedit submodule, so registering here covers every way in
+# (`from rigedit.core.rig import Rig; Rig.load(...)` included). The stand-ins import the
+# preset module on first use, whose import registers its own functions in their place.
 
 
 def _load_preset(path):
-    from rigedit.io.preset import load_preset
-
-    return load_preset(path)
+    return importlib.import_module("rigedit.io.preset").load_preset(path)
 
 
 def _save_preset(rig, path) -> None:
-    from rigedit.io.preset import save_preset
-
-    save_preset(rig, path)
+    importlib.import_module("rigedit.io.preset").save_preset(rig, path)
 
 
-class _PresetIOOnRigImport:
-    """A meta path finder that only watches for rigedit.core.rig, then steps aside."""
-
-    @classmethod
-    def find_spec(cls, name, path=None, target=None):
-        if name != _RIG_MODULE:
-            return None
-        sys.meta_path.remove(cls)
-        from importlib.util import find_spec
-
-        spec = find_spec(name)
-        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
-            return spec
-        exec_module = spec.loader.exec_module
-
-        def exec_and_register(module) -> None:
-            exec_module(module)
-            if getattr(module, "_preset_reader", None) is None and hasattr(module, "register_preset_io"):
-                module.register_preset_io(_load_preset, _save_preset)
-
-        spec.loader.exec_module = exec_and_register
-        return spec
-
-    @staticmethod
-    def invalidate_caches() -> None:
-        pass
-
-
-if _RIG_MODULE not in sys.modules:
-    sys.meta_path.insert(0, _PresetIOOnRigImport)
+persistence.register(_load_preset, _save_preset)

@@ -18,8 +18,10 @@ import os
 import sys
 import time
 
-EPILOG = """\
-INPUT is a folder (its .bvh, .glb and .gltf files, subfolders included), a quoted glob
+from rigedit.io import formats  # the table only: no numpy behind it
+
+EPILOG = f"""\
+INPUT is a folder (its {formats.listing(formats.CLIPS)} files, subfolders included), a quoted glob
 ('takes/**/*.bvh') or files. Outputs in OUTDIR keep the clips' subfolders:
   bake      NAME.bvh: the clip imported with IK chains proposed (as rigedit import) and baked
             (as rigedit bake); with --rig, that preset's IK baked over the clip (as

@@ -3,12 +3,13 @@
     rigedit check FILE...                        validate presets (exit 1 if any is bad, saying why)
     rigedit solve FILE --target CHAIN=X,Y,Z ...  solve one frame, print joint world positions
     rigedit schema                               print the preset JSON Schema
-    rigedit import FILE.bvh|.glb -o PRESET.json  a rig preset with auto IK chains (rigedit/import_cli.py)
+    rigedit import FILE -o PRESET.json           a rig preset with auto IK chains from a BVH, glTF or USD file (rigedit/import_cli.py)
     rigedit bake PRESET.json [--clip CLIP] -o OUT.bvh  bake the preset's IK over its clip (or CLIP) into BVH
     rigedit export IN -o OUT [--animation NAME]   a rig's result as .glb/.gltf, .usd/.usda/.usdc or .bvh (rigedit/export_cli.py)
     rigedit lint CLIP [--rig PRESET] [--json] [--fix -o OUT]  find and fix pole flips, pops, slides... (rigedit/lint_cli.py)
     rigedit retarget SRC --onto PRESET -o OUT   a clip onto another skeleton, feet locked (rigedit/retarget_cli.py)
     rigedit batch {bake,lint,retarget} DIR -o OUTDIR [--workers N | --scheduler ADDRESS]  a folder of clips (rigedit/batch_cli.py)
+    rigedit report INPUT... -o R.html [--json F] [--compare A B]  motion quality of clips (rigedit/report_cli.py)
     rigedit [FILE] [editor options]              open the editor
 
 To add a subcommand, write `def cmd_NAME(argv: list[str]) -> int` (here or in its own module)
@@ -134,12 +135,13 @@ COMMANDS: dict[str, tuple[str, Command]] = {
     "check": ("validate presets", cmd_check),
     "solve": ("solve one frame headless and print joint positions", cmd_solve),
     "schema": ("print the preset JSON Schema", cmd_schema),
-    "import": ("make a rig preset from a BVH or glTF file, with IK chains proposed", lazy("rigedit.import_cli", "cmd_import")),
+    "import": ("make a rig preset from a BVH, glTF or USD file, with IK chains proposed", lazy("rigedit.import_cli", "cmd_import")),
     "bake": ("bake a preset's IK over its clip (or a BVH/glTF clip) and write BVH", lazy("rigedit.import_cli", "cmd_bake")),
     "export": ("write a rig's result as glTF, USD or BVH", lazy("rigedit.export_cli", "cmd_export")),
     "lint": ("find (and --fix) pole flips, knee pops, foot slides, limits and jumps in a clip", lazy("rigedit.lint_cli", "cmd_lint")),
     "retarget": ("a clip onto another skeleton, feet locked on their contacts", lazy("rigedit.retarget_cli", "cmd_retarget")),
     "batch": ("bake, lint or retarget a folder of clips on all cores or a Dask cluster", lazy("rigedit.batch_cli", "cmd_batch")),
+    "report": ("measure clips' motion quality into an offline HTML report and JSON (--compare A B)", lazy("rigedit.report_cli", "cmd_report")),
 }
 
 

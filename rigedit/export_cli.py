@@ -2,8 +2,8 @@
 
     rigedit export IN -o OUT [--animation NAME] [--only-result] [-q]
 
-IN is a preset (.json), a .bvh or a .glb/.gltf; OUT's suffix picks the format (.glb/.gltf,
-.usd/.usda/.usdc, .bvh). What is written is the rig's IK result over its clip at the clip's
+IN is a preset (.json) or any file rigedit imports; OUT's suffix picks the format (.glb/.gltf,
+.usd/.usda/.usdc, .bvh: io/formats.py). What is written is the rig's IK result over its clip at the clip's
 frame rate (a BVH or glTF file alone: its clip as recorded), or the current pose for a rig
 with no clip. A progress bar (rich) shows on a terminal while the bake runs.
 """
@@ -12,14 +12,16 @@ from __future__ import annotations
 import argparse
 import sys
 
+from rigedit.io import formats  # the table only: no numpy behind it
+
 
 def cmd_export(argv: list[str]) -> int:
     p = argparse.ArgumentParser(
         prog="rigedit export",
-        description="Bake a rig's IK over its clip and write it as glTF, USD or BVH (the output's suffix picks which).",
+        description=f"Bake a rig's IK over its clip and write it as {formats.names(formats.EXPORTS)} (the output's suffix picks which).",
     )
-    p.add_argument("input", metavar="IN", help="a preset (.json), a .bvh, .glb or .gltf file")
-    p.add_argument("-o", "--output", required=True, metavar="OUT", help=".glb, .gltf, .usd, .usda, .usdc or .bvh")
+    p.add_argument("input", metavar="IN", help=f"a preset (.json) or a {formats.listing(formats.IMPORTS, 'or')} file")
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help=formats.listing(formats.EXPORTS, "or"))
     p.add_argument("--animation", metavar="NAME", help="glTF input: the animation to use as the clip (default: the first)")
     p.add_argument("--only-result", action="store_true", help="glTF output: leave out the source file's own animations")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")

@@ -1,6 +1,6 @@
-"""`rigedit import` and `rigedit bake`: mocap and glTF characters in, baked BVH out.
+"""`rigedit import` and `rigedit bake`: mocap, glTF and USD characters in, baked BVH out.
 
-    rigedit import FILE.bvh|.glb|.gltf -o PRESET.json [--scale S] [--up x|y|z|-x|-y|-z|auto] [--fps N] [--skin NAME]
+    rigedit import FILE.bvh|.glb|.gltf|.usd|.usda|.usdc -o PRESET.json [--scale S] [--up x|y|z|-x|-y|-z|auto] [--fps N] [--skin NAME]
                    [--animation NAME|INDEX]
     rigedit import FILE.glb --list-animations      name, duration and channels of each animation
     rigedit bake PRESET.json [--clip CLIP.bvh|.glb] -o OUT.bvh [--fps N] [--animation NAME|INDEX]
@@ -8,9 +8,10 @@
 `import` saves the file's clip with the preset, in PRESET.clip.npz beside it (io/clip_file.py),
 as the editor's File > Save does, so the preset opens with its animation. `bake` bakes that
 stored clip, written as the imported BVH file was laid out (hierarchy, channels, units,
-axes; a glTF clip in metres); --clip bakes another file instead, read against the preset's
-skeleton (joints by name; the unit and up axis found by matching the file's offsets to the
-rig's, see io/clip_match.py), so a clip cannot come in at another size than the rig it animates.
+axes; a glTF or USD clip in metres); --clip bakes another file instead, read against the
+preset's skeleton (joints by name; the unit and up axis found by matching the file's offsets
+to the rig's, see io/clip_match.py), so a clip cannot come in at another size than the rig
+it animates. Which files are read, and how, is io/formats.py's table.
 """
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ import argparse
 import math
 import sys
 from pathlib import Path
+
+from rigedit.io import formats  # the table only: no numpy behind it
 
 # The same range the glTF reader accepts (rigedit/io/gltf.py FPS_RANGE), repeated here so
 # that `rigedit import --help` loads no numpy.
@@ -42,22 +45,22 @@ def _up(text: str) -> str:
     return key
 
 
+def _takes(option: str) -> str:
+    """'glTF' or 'BVH, USD': the formats an import option is for, as its help says."""
+    return ", ".join(f.name for f in formats.IMPORTS if option in f.options)
+
+
 ANIMATION_HELP = "glTF: the animation to import, by name or index from 0 (default: the first; --list-animations shows them)"
 
 
-def _no_animation_option_for_bvh(animation, path: str) -> None:
-    if animation is not None and Path(path).suffix.lower() == ".bvh":
-        raise ValueError(f"{path}: --animation picks one of a glTF file's animations; a BVH file holds one motion")
-
-
 def _list_animations(path: str) -> int:
-    if Path(path).suffix.lower() not in (".glb", ".gltf"):
-        print(f"{path}: --list-animations reads .glb and .gltf files", file=sys.stderr)
+    fmt = formats.of(path, formats.IMPORTS)
+    if fmt is None or not fmt.animations:
+        multi = [f for f in formats.IMPORTS if f.animations]
+        print(f"{path}: --list-animations reads {formats.listing(multi)} files", file=sys.stderr)
         return 1
-    from rigedit.io.gltf import list_animations
-
     try:
-        anims = list_animations(path)
+        anims = fmt.animation_lister()(path)
     except ValueError as e:
         print(_named(str(e), path), file=sys.stderr)
         return 1
@@ -77,34 +80,17 @@ def _named(message: str, *paths: str) -> str:
 
 
 def load_character(path: str, *, scale=None, up=None, fps=None, skin=None, animation=None):
-    """(skeleton, clip or None, summary lines) of a BVH or glTF file, read with `rigedit
-    import`'s options (None: the reader's default)."""
-    from rigedit.io.clip_source import remember_source
+    """(skeleton, clip or None, summary lines) of a file rigedit imports (io/formats.py), read
+    with `rigedit import`'s options (None: the reader's default)."""
+    from rigedit.io.loaded import load
 
-    ext = Path(path).suffix.lower()
-    _no_animation_option_for_bvh(animation, path)
-    if ext == ".bvh":
-        from rigedit.io.bvh import read_bvh
-
-        if scale is not None:
-            try:
-                scale = float(scale)
-            except ValueError:
-                pass  # a unit name: read_bvh knows them
-        imp = read_bvh(path, scale=scale, up_axis=up or "auto")
-    elif ext in (".glb", ".gltf"):
-        from rigedit.io.gltf import read_gltf
-
-        imp = read_gltf(path, skin=skin, fps=fps, up_axis=up or "auto", animation=0 if animation is None else animation)
-    else:
-        raise ValueError(f"{path}: rigedit imports .bvh, .glb and .gltf files")
-    remember_source(imp)
-    lines = [f"{path}: {imp.summary()}"] + [f"  warning: {w}" for w in imp.warnings]
+    imp = load(path, scale=scale, up=up or "auto", fps=fps, skin=skin, animation=animation)
+    lines = [f"{path}: {imp.summary}"] + [f"  warning: {w}" for w in imp.warnings]
     return imp.skeleton, imp.clip, lines
 
 
 def imported_rig(path: str, **options):
-    """(rig, proposals, summary lines): the rig `rigedit import` makes of a BVH or glTF file,
+    """(rig, proposals, summary lines): the rig `rigedit import` makes of a file it reads,
     its clip under IK chains proposed from its first frame, each goal following the clip.
     options: load_character's. ValueError (BvhError, GltfError) for a file that cannot be read."""
     from rigedit.core.autochains import propose_chains
@@ -123,17 +109,18 @@ def imported_rig(path: str, **options):
 def cmd_import(argv: list[str]) -> int:
     p = argparse.ArgumentParser(
         prog="rigedit import",
-        description="Import a BVH or glTF character as a rig preset with IK chains proposed from its joint names.",
+        description=f"Import a {formats.names(formats.IMPORTS)} character as a rig preset with IK chains proposed from its joint names.",
     )
-    p.add_argument("file", metavar="FILE", help=".bvh, .glb or .gltf")
+    p.add_argument("file", metavar="FILE", help=formats.listing(formats.IMPORTS, "or"))
     p.add_argument("-o", "--output", metavar="PRESET.json", help="the preset to write (required unless --list-animations)")
-    p.add_argument("--scale", help="BVH: metres per file unit, or m, cm, mm, in, cmu (default: guessed from the figure's size)")
+    p.add_argument("--scale", help=f"{_takes('scale')}: metres per file unit, or m, cm, mm, in, cmu (default: BVH guesses it from the "
+                   "figure's size, USD reads metersPerUnit)")
     p.add_argument("--up", "--up-axis", dest="up", type=_up, default=None, metavar="{x,y,z,-x,-y,-z,auto}",
                    help="the file's up axis, turned to rigedit's +Y (default: auto, guessed from where head and "
                    "feet joints are and turned when that is clearly +Z or -Z; otherwise +Y, as BVH and glTF define)")
-    p.add_argument("--fps", type=_fps, help=f"glTF: resample the animation at this rate, {FPS_RANGE[0]:g} to {FPS_RANGE[1]:g} "
+    p.add_argument("--fps", type=_fps, help=f"{_takes('fps')}: resample the animation at this rate, {FPS_RANGE[0]:g} to {FPS_RANGE[1]:g} "
                    "(default: the keys' spacing, else 30)")
-    p.add_argument("--skin", help="glTF: import only this skin (default: all)")
+    p.add_argument("--skin", help=f"{_takes('skin')}: import only this skin (default: all)")
     p.add_argument("--animation", metavar="NAME|INDEX", help=ANIMATION_HELP)
     p.add_argument("--list-animations", action="store_true", help="glTF: list the file's animations and exit")
     args = p.parse_args(argv)
@@ -168,7 +155,7 @@ def cmd_import(argv: list[str]) -> int:
 
     sidecar = Path(args.output).with_name(sidecar_name(args.output))
     print(f"wrote {args.output} and its clip {sidecar} (keep the two together): {clip.describe()}")
-    baked = f"{Path(args.output).with_suffix('')}_baked.bvh"
+    baked = f"{Path(args.output).with_suffix('')}_baked{formats.BVH.suffixes[0]}"
     print(f"bake it with: rigedit bake {args.output} -o {baked}")
     return 0
 
@@ -180,7 +167,7 @@ def cmd_bake(argv: list[str]) -> int:
         "(or of the one given with --clip) and write BVH.",
     )
     p.add_argument("preset", metavar="PRESET.json")
-    p.add_argument("--clip", metavar="CLIP", help=".bvh, .glb or .gltf with the preset's joints (default: the clip saved with the preset)")
+    p.add_argument("--clip", metavar="CLIP", help=f"{formats.listing(formats.CLIPS, 'or')} with the preset's joints (default: the clip saved with the preset)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.bvh")
     p.add_argument("--fps", type=_fps, help=f"glTF clip: resample at this rate, {FPS_RANGE[0]:g} to {FPS_RANGE[1]:g} (default: the keys' spacing)")
     p.add_argument("--animation", metavar="NAME|INDEX", help="glTF clip: " + ANIMATION_HELP.removeprefix("glTF: "))
@@ -215,12 +202,12 @@ def cmd_bake(argv: list[str]) -> int:
 
 
 def put_clip_under(rig, path: str, *, fps=None, animation=None):
-    """Replace the rig's clip with the one in `path` (.bvh, .glb, .gltf), read against the rig's
+    """Replace the rig's clip with the one in `path` (a clip format of io/formats.py), read against the rig's
     skeleton (io/clip_match.py), as `rigedit bake --clip` does; returns the BVH layout to
     write the bake in. ValueError naming the file when it does not fit the skeleton."""
     from rigedit.io.clip_match import read_clip_for
 
-    _no_animation_option_for_bvh(animation, path)
+    formats.check_animation(path, animation)
     matched = read_clip_for(rig.skeleton, path, fps=fps, animation=0 if animation is None else animation)
     rig.clip = matched.clip
     return matched.layout

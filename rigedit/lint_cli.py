@@ -2,8 +2,9 @@
 
     rigedit lint CLIP [--rig PRESET] [--animation NAME] [--json] [--fix -o OUT]
 
-CLIP is a .bvh, .glb or .gltf file. The chains are the preset's (--rig, which also brings its
-joint limits) or, without one, proposed from the clip's first frame as `rigedit import` does.
+CLIP is a .bvh, .glb, .gltf, .usd, .usda or .usdc file (io/formats.py's clip formats). The
+chains are the preset's (--rig, which also brings its joint limits) or, without one,
+proposed from the clip's first frame as `rigedit import` does.
 Findings: pole_flip, knee_pop, foot_slide, limit, discontinuity (rigedit/core/lint). The exit
 status is 0 whatever was found (findings are a report, not a failure); 1 when the input
 cannot be read or the output written, with a message naming the file.
@@ -14,8 +15,10 @@ import argparse
 import json
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+from rigedit.io import formats  # the table only: no numpy behind it
 
 EPILOG = """\
 kinds:
@@ -29,30 +32,18 @@ contacts: a foot plants below 5 % of the leg above its floor and 0.25 legs/s, an
 above 8 % or 0.5 legs/s (speeds over 1/30 s, so any frame rate); at least 0.1 s long.
 --fix re-solves pole flips, knee pops and foot slides, writes Euler curves unwrapped, and
 leaves every other frame as it was; the JSON's "fix" says what a second lint still finds."""
-BVH = (".bvh",)
-GLTF = (".glb", ".gltf")
-
-
-@dataclass
-class LoadedClip:
-    path: str
-    skeleton: object
-    clip: object
-    euler: dict | None = None  # BVH: the file's rotation channels as written
-    layout: object = None  # BVH: how to write it back
-    gltf: object = None  # glTF: the source document, for writing back
 
 
 def cmd_lint(argv: list[str]) -> int:
     p = argparse.ArgumentParser(
         prog="rigedit lint",
         description="Find pole flips, knee pops, foot slides, joints past their limits and discontinuities in a "
-        "BVH or glTF clip, per chain or joint with their frame span and severity. Exit status 0 even when "
+        f"{formats.names(formats.CLIPS)} clip, per chain or joint with their frame span and severity. Exit status 0 even when "
         "there are findings; 1 when a file cannot be read or written.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("clip", metavar="CLIP", help="a .bvh, .glb or .gltf file")
+    p.add_argument("clip", metavar="CLIP", help=f"a {formats.listing(formats.CLIPS, 'or')} file")
     p.add_argument("--rig", metavar="PRESET", help="a rig preset (.json) whose chains and limits to use (default: chains proposed from the clip)")
     p.add_argument("--animation", metavar="NAME", help="glTF: the animation to lint, by name or index (default: the first)")
     p.add_argument("--json", action="store_true", help='print {"findings": [...]} as JSON instead of a table')
@@ -114,10 +105,10 @@ def lint_file(path: str, *, rig: str | None = None, animation: str | None = None
 
     loaded = load_clip(path, animation)
     chains, limits = rig_chains(rig, loaded.skeleton) if rig else (None, None)
-    report = lint_clip(loaded.skeleton, loaded.clip, chains, limits=limits, euler=loaded.euler)
+    report = lint_clip(loaded.skeleton, loaded.clip, chains, limits=limits, euler=loaded.source.bvh_angles)
     if fix_output is None:
         return Linted(report)
-    if Path(fix_output).suffix.lower() not in (BVH if Path(path).suffix.lower() in BVH else GLTF):
+    if not loaded.format.matches(fix_output):
         raise ValueError(f"{fix_output}: the repaired clip is written in the input's format ({Path(path).suffix})")
     from rigedit.core.lint.fix import fix_clip
 
@@ -130,31 +121,19 @@ def _named(message: str, *paths) -> str:
     return message if any(p and p in message for p in paths) else f"{paths[0]}: {message}"
 
 
-def load_clip(path: str, animation: str | None = None, *, command: str = "lint") -> LoadedClip:
-    """The skeleton and clip of a BVH or glTF file (its first animation, or `animation`, a
-    name or index); ValueError naming the file otherwise (and `command`, the verb the
-    message says the file is for)."""
-    suffix = Path(path).suffix.lower()
+def load_clip(path: str, animation: str | None = None, *, command: str = "lint"):
+    """The file's skeleton and clip as an io.loaded.Loaded (its first animation, or
+    `animation`, a name or index); ValueError naming the file otherwise (and `command`, the
+    verb the message says the file is for)."""
+    from rigedit.io.loaded import load
+
     if not os.path.isfile(path):
         raise ValueError(f"{path}: no such file")
-    if suffix in BVH:
-        if animation is not None:
-            raise ValueError(f"{path}: --animation picks a glTF file's animation; a BVH file has one clip")
-        from rigedit.io.bvh import read_bvh
-        from rigedit.io.export import bvh_angles
-
-        imp = read_bvh(path)
-        if imp.clip is None:
-            raise ValueError(f"{path}: the file has no frames to {command}")
-        return LoadedClip(path, imp.skeleton, imp.clip, euler=bvh_angles(path), layout=imp.layout)
-    if suffix in GLTF:
-        from rigedit.io.export import read_gltf_source
-
-        imp, gltf = read_gltf_source(path, animation=0 if animation is None else animation)
-        if imp.clip is None:
-            raise ValueError(f"{path}: the file has no animation to {command}")
-        return LoadedClip(path, imp.skeleton, imp.clip, gltf=gltf)
-    raise ValueError(f"{path}: rigedit {command} reads .bvh, .glb or .gltf clips, not {suffix or 'a file without a suffix'}")
+    formats.for_clip(path, command)
+    loaded = load(path, animation=animation)
+    if loaded.clip is None:
+        raise ValueError(f"{path}: the file has no frames to {command}")
+    return loaded
 
 
 def rig_chains(preset: str, skeleton):
@@ -170,19 +149,16 @@ def rig_chains(preset: str, skeleton):
     return chains_of(rig)
 
 
-def write_clip(loaded: LoadedClip, clip, out: str) -> None:
-    if loaded.layout is not None:
-        import numpy as np
+def write_clip(loaded, clip, out: str) -> None:
+    """Write the repaired `clip` to `out` in the input's format, keeping what the input had."""
+    import numpy as np
 
-        from rigedit.io.bvh import write_bvh
-
-        # The source's angles, unwrapped, keep its channels' own branch without its wraps.
-        ref = {k: np.degrees(np.unwrap(np.radians(v), axis=0)) for k, v in (loaded.euler or {}).items()}
-        write_bvh(out, loaded.skeleton, clip, loaded.layout, reference_angles=ref)
-    else:
-        from rigedit.io.export_gltf import write_gltf
-
-        write_gltf(out, loaded.skeleton, clip, source=loaded.gltf, animation_name=f"{Path(loaded.path).stem} (lint fix)")
+    source = loaded.source
+    if source.bvh_angles:  # the source's angles, unwrapped, keep its channels' own branch without its wraps
+        unwrapped = {k: np.degrees(np.unwrap(np.radians(v), axis=0)) for k, v in source.bvh_angles.items()}
+        source = replace(source, bvh_angles=unwrapped)
+    name = Path(loaded.path).stem
+    loaded.format.writer()(out, loaded.skeleton, clip, source, name=name, animation_name=f"{name} (lint fix)")
 
 
 def print_table(path: str, report) -> None:

@@ -2,10 +2,11 @@
 
     rigedit retarget SRC --onto PRESET -o OUT [--animation NAME] [--force]
 
-SRC is a .bvh, .glb or .gltf clip; PRESET a rig preset (.json) or a bundled preset's name
-(humanoid); OUT's suffix picks what is written: .bvh, .glb/.gltf, .usd/.usda/.usdc (the
-exporters), or .json, the preset with the clip saved beside it (as `rigedit import` writes
-one). `retarget_file` is the same thing as a function (`rigedit batch retarget` calls it).
+SRC is a clip in any format io/formats.py reads clips from (.bvh, .glb/.gltf, .usd*); PRESET
+a rig preset (.json) or a bundled preset's name (humanoid); OUT's suffix picks what is
+written: .bvh, .glb/.gltf, .usd/.usda/.usdc (the exporters), or .json, the preset with the
+clip saved beside it (as `rigedit import` writes one). `retarget_file` is the same thing
+as a function (`rigedit batch retarget` calls it).
 """
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from rigedit.io import formats  # the table only: no numpy behind it
 
 
 @dataclass
@@ -42,11 +45,11 @@ def onto_preset(onto: str):
 
     path = Path(onto)
     if not path.is_file() and not path.suffix:
-        bundled = BUNDLED_PRESETS / f"{onto}.json"
+        bundled = BUNDLED_PRESETS / f"{onto}{formats.PRESET.suffixes[0]}"
         if bundled.is_file():
             path = bundled
         else:
-            names = sorted(p.stem for p in BUNDLED_PRESETS.glob("*.json"))
+            names = sorted(p.stem for p in BUNDLED_PRESETS.iterdir() if formats.PRESET.matches(p))
             raise ValueError(f"{onto}: no such preset file, nor a bundled preset of that name (bundled: {', '.join(names)})")
     if not path.is_file():
         raise ValueError(f"{onto}: no such preset file")
@@ -54,7 +57,7 @@ def onto_preset(onto: str):
 
 
 def retarget_file(src, onto, out, *, animation=None, force=False) -> RetargetSummary:
-    """Retarget the clip in `src` (.bvh/.glb/.gltf; `animation`: a glTF animation's name or
+    """Retarget the clip in `src` (.bvh/.glb/.gltf/.usd*; `animation`: a glTF animation's name or
     index) onto the preset `onto` (a path, or a bundled preset's name) and write `out`
     atomically (.bvh, .glb/.gltf, .usd*, or .json: the preset with its clip). An existing
     `out` is kept unless `force`. RetargetError (a ValueError) naming the file and the
@@ -63,15 +66,17 @@ def retarget_file(src, onto, out, *, animation=None, force=False) -> RetargetSum
     from rigedit.core.retarget.onto import play_on
     from rigedit.core.rig import Rig
     from rigedit.import_cli import _named
-    from rigedit.io.export import FORMATS, export_rig, preset_source
+    from rigedit.io.export import export_rig, preset_source
     from rigedit.io.preset import save_preset
     from rigedit.lint_cli import load_clip
 
     src, onto, out = os.fspath(src), os.fspath(onto), os.fspath(out)
     suffix = Path(out).suffix.lower()
+    as_preset = formats.PRESET.matches(out)
     try:
-        if suffix != ".json" and suffix not in FORMATS:
-            raise ValueError(f"{out}: cannot tell what to write from {suffix or 'no suffix'!r}; use .json or one of {', '.join(FORMATS)}")
+        if not as_preset and formats.of(out, formats.EXPORTS) is None:
+            written = formats.suffixes((formats.PRESET,) + formats.EXPORTS)
+            raise ValueError(f"{out}: cannot tell what to write from {suffix or 'no suffix'!r}; use one of {', '.join(written)}")
         if not Path(out).parent.is_dir():
             raise ValueError(f"{out}: no such folder {str(Path(out).parent)!r} to write into")
         if os.path.exists(out) and not force:
@@ -85,7 +90,7 @@ def retarget_file(src, onto, out, *, animation=None, force=False) -> RetargetSum
         clip = result.clip
         clip.source = ClipSource(Path(src).name, animation=None if animation is None else str(animation))
         warnings: list[str] = []
-        if suffix == ".json":
+        if as_preset:
             play_on(rig, clip)
             save_preset(rig, out)
         else:
@@ -103,14 +108,14 @@ def retarget_file(src, onto, out, *, animation=None, force=False) -> RetargetSum
 def cmd_retarget(argv: list[str]) -> int:
     p = argparse.ArgumentParser(
         prog="rigedit retarget",
-        description="Retarget a BVH or glTF clip onto another skeleton (a preset): joints matched by role (hips, "
+        description=f"Retarget a {formats.names(formats.CLIPS)} clip onto another skeleton (a preset): joints matched by role (hips, "
         "spine, head, legs, arms), rest poses aligned, the root's motion scaled by the leg-length ratio, hands and "
         "feet solved onto the source's goals and feet locked on their contacts.",
     )
-    p.add_argument("source", metavar="SRC", help="a .bvh, .glb or .gltf clip")
+    p.add_argument("source", metavar="SRC", help=f"a {formats.listing(formats.CLIPS, 'or')} clip")
     p.add_argument("--onto", required=True, metavar="PRESET", help="a rig preset (.json) or a bundled preset's name (humanoid)")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
-                   help=".bvh, .glb/.gltf, .usd/.usda/.usdc, or .json (the preset with the clip, saved beside it)")
+                   help=f"{formats.listing(formats.EXPORTS, 'or')}, or .json (the preset with the clip, saved beside it)")
     p.add_argument("--animation", metavar="NAME", help="glTF source: the animation to retarget, by name or index (default: the first)")
     p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     args = p.parse_args(argv)

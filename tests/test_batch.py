@@ -127,7 +127,7 @@ def test_a_glob_and_no_matches(tmp_path, capsys):
     assert main(["batch", "lint", str(clips / "**" / "*walk*.bvh"), "-o", str(out), "-q"]) == 0
     assert set(summary(out, "lint")) == {"takes/walk_right.bvh"}
     assert main(["batch", "lint", str(clips / "*.fbx"), "-o", str(out), "-q"]) == 1
-    assert "no .bvh, .glb or .gltf files" in capsys.readouterr().err
+    assert "no .bvh, .glb, .gltf, .usd, .usda or .usdc files" in capsys.readouterr().err
 
 
 def test_outputs_never_replace_inputs(tmp_path, capsys):

@@ -76,7 +76,7 @@ def test_an_output_over_an_input_refuses_the_batch(tmp_path, kind, fix):
     assert names(plan("lint", [str(tmp_path / "in")], str(tmp_path / "in"))) == ["a.bvh"]
 
 
-@pytest.mark.parametrize("spec, message", [("nowhere", "no such file or folder"), ("in/*.fbx", "no .bvh, .glb or .gltf"),
+@pytest.mark.parametrize("spec, message", [("nowhere", "no such file or folder"), ("in/*.fbx", "no .bvh, .glb, .gltf, .usd, .usda or .usdc files"),
                                            ("in/readme.txt", "not a clip")])
 def test_nothing_to_do_is_an_error_naming_the_input(tmp_path, monkeypatch, spec, message):
     touch(tmp_path, "in/readme.txt")

@@ -143,10 +143,9 @@ def test_fix_gltf(tmp_path, capsys):
     assert code == 0
     flips = [(f["chain"], f["frame_start"], f["frame_end"]) for f in report["findings"] if f["kind"] == "pole_flip"]
     assert flips == [("left_leg", flip[0], flip[-1])]
-    # The thigh's rotation jumps into the flip and out of it: that is the same fault.
-    jumps = [(f["joint"], f["frame_start"], f["frame_end"]) for f in report["findings"] if f["kind"] == "discontinuity"]
-    assert jumps == [(sk.names[left.root], flip[0] - 1, flip[0]), (sk.names[left.root], flip[-1], flip[-1] + 1)]
-    assert len(report["fix"]["repaired"]) == 3 and report["fix"]["remaining"] == []
+    # The thigh's rotation jumps into the flip and out of it: that is the same fault, one finding.
+    assert not [f for f in report["findings"] if f["kind"] == "discontinuity"]
+    assert len(report["fix"]["repaired"]) == 1 and report["fix"]["remaining"] == []
     code, again = _json(capsys, out)
     assert again["findings"] == []
     p0 = sk.fk(Pose(imp.clip.rotations, imp.clip.translations))[0]

@@ -116,7 +116,7 @@ def test_an_existing_output_is_kept_without_force(tmp_path):
 @pytest.mark.parametrize("make, problem", [
     (lambda d: _write(d / "tentacle.bvh", NO_LEGS), "no left and right legs"),
     (lambda d: _write(d / "notes.bvh", "this is not motion capture\n"), "notes.bvh"),
-    (lambda d: _write(d / "notes.txt", "hello\n"), "reads .bvh, .glb or .gltf clips"),
+    (lambda d: _write(d / "notes.txt", "hello\n"), "reads .bvh, .glb, .gltf, .usd, .usda or .usdc clips"),
     (lambda d: DATA / "RiggedSimple.glb", "no left and right legs"),
     (lambda d: d / "missing.bvh", "no such file"),
 ])
@@ -138,7 +138,7 @@ def test_bad_targets_and_outputs_are_named(tmp_path):
         retarget_file(CMU, "humanoid", tmp_path / "o.fbx")
     with pytest.raises(RetargetError, match="o.bvh: no such folder"):
         retarget_file(CMU, "humanoid", tmp_path / "nowhere" / "o.bvh")
-    with pytest.raises(RetargetError, match="a BVH file has one clip"):
+    with pytest.raises(RetargetError, match="a BVH file holds one motion"):
         retarget_file(CMU, "humanoid", tmp_path / "o.bvh", animation="Walk")
 
 

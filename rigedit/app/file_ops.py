@@ -13,6 +13,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QFileDialog
 
 from rigedit import Rig
+from rigedit.io import formats
 from rigedit.io.preset import bundled_presets
 
 from . import dialogs, recovery, settings
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from .main_window import MainWindow
 
 AUTOSAVE_MS = 60_000
-FILTER = "Rig presets (*.json);;All files (*)"
+FILTER = formats.dialog_filter([formats.PRESET])
 
 
 class FileController(QObject):
@@ -131,7 +132,7 @@ class FileController(QObject):
         if not path:
             return False
         if not Path(path).suffix:
-            path += ".json"
+            path += formats.PRESET.suffixes[0]
         return self.save_preset(path)
 
     @staticmethod

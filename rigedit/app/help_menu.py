@@ -14,7 +14,7 @@ import html
 import platform
 import sys
 from importlib import metadata
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .timeline.plot import COMMAND_KEYS
 from .viewport import navigation
 
 if TYPE_CHECKING:
@@ -63,19 +64,27 @@ _MODIFIERS = ((Qt.KeyboardModifier.ControlModifier, "Ctrl"), (Qt.KeyboardModifie
               (Qt.KeyboardModifier.AltModifier, "Alt"), (Qt.KeyboardModifier.MetaModifier, "Meta"))
 
 
-def install_help_menu(w: "MainWindow") -> None:
+class HelpMenu(NamedTuple):
+    menu: QMenu
+    shortcuts: QAction
+    about: QAction
+
+
+def install_help_menu(w: "MainWindow") -> HelpMenu:
+    """Help > Keyboard Shortcuts (F1) and About rigedit: the window's show_shortcuts and
+    show_about open them."""
     m = w.menuBar().addMenu("&Help")
-    w.help_menu = m
-    w.action_shortcuts = QAction("&Keyboard Shortcuts", w)
-    w.action_shortcuts.setObjectName("actionShortcuts")
-    w.action_shortcuts.setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
-    w.action_shortcuts.triggered.connect(lambda _c=False: show_shortcuts(w))
-    m.addAction(w.action_shortcuts)
-    w.action_about = QAction("&About rigedit", w)
-    w.action_about.setObjectName("actionAbout")
-    w.action_about.setMenuRole(QAction.MenuRole.AboutRole)
-    w.action_about.triggered.connect(lambda _c=False: show_about(w))
-    m.addAction(w.action_about)
+    shortcuts = QAction("&Keyboard Shortcuts", w)
+    shortcuts.setObjectName("actionShortcuts")
+    shortcuts.setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
+    shortcuts.triggered.connect(lambda _c=False: w.show_shortcuts())
+    m.addAction(shortcuts)
+    about = QAction("&About rigedit", w)
+    about.setObjectName("actionAbout")
+    about.setMenuRole(QAction.MenuRole.AboutRole)
+    about.triggered.connect(lambda _c=False: w.show_about())
+    m.addAction(about)
+    return HelpMenu(m, shortcuts, about)
 
 
 # --- shortcuts ------------------------------------------------------------------------------
@@ -120,10 +129,6 @@ def _menu_rows(menu: QMenu, path: list[str], rows, seen) -> None:
 
 
 def _timeline_keys() -> list:
-    try:
-        from .timeline.plot import COMMAND_KEYS
-    except ImportError:  # the timeline is a plug-in (main_window.py); without it, no keys
-        return []
     return [Qt.Key(k) for k in COMMAND_KEYS]
 
 
@@ -192,7 +197,6 @@ class ShortcutsDialog(QDialog):
 def show_shortcuts(w: "MainWindow") -> ShortcutsDialog:
     dialog = ShortcutsDialog(shortcut_rows(w), w)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    w.shortcuts_dialog = dialog
     dialog.show()
     return dialog
 
@@ -268,6 +272,5 @@ class AboutDialog(QDialog):
 def show_about(w: "MainWindow") -> AboutDialog:
     dialog = AboutDialog(versions(w), w)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    w.about_dialog = dialog
     dialog.show()
     return dialog

@@ -1,4 +1,4 @@
-"""File > Import (BVH, glTF) and File > Export (glTF, USD, BVH) for the main window.
+"""File > Import and File > Export (every format of io/formats.py's table) for the main window.
 
 Import reads the file, proposes chains (the dialog lets the user keep, rename and re-solve
 them) and opens the result as a new, untitled rig with the file's animation under the IK.
@@ -18,13 +18,12 @@ editor keeps the rig (and the file on disk) it had.
 
 Automation surface: `window.importer.import_file(path, ask=False, up=..., animation=...)` and
 `window.importer.export_file(path)` (`export_bvh` is the older name), the actions
-`window.action_import` and `window.action_export` (also `window.action_export_bvh`).
+`window.action_import` and `window.action_export`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction
@@ -33,15 +32,13 @@ from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QProgressDialo
 from rigedit.core.autochains import propose_chains
 from rigedit.core.bake import BakeCancelled
 from rigedit.core.character import CharacterRef
-from rigedit.core.clip import Clip
 from rigedit.core.clip_goals import follow_kwargs
 from rigedit.core.rig import Rig
-from rigedit.core.skeleton import Skeleton
-from rigedit.io.bvh import read_bvh
-from rigedit.io.clip_source import bvh_layout, remember_source
-from rigedit.io.export import ExportSource, bvh_source, export_rig, read_gltf_source
-from rigedit.io.gltf import GltfImport, list_animations
+from rigedit.io import formats
+from rigedit.io.clip_source import bvh_layout
+from rigedit.io.export import ExportSource, export_rig
 from rigedit.io.gltf_mesh import read_gltf_mesh
+from rigedit.io.loaded import Loaded, load, read_gltf_source
 
 from . import dialogs, settings
 from .import_dialog import ChainProposalDialog
@@ -49,8 +46,8 @@ from .import_dialog import ChainProposalDialog
 if TYPE_CHECKING:
     from .main_window import MainWindow
 
-IMPORT_FILTER = "Motion and characters (*.bvh *.glb *.gltf);;BVH (*.bvh);;glTF (*.glb *.gltf);;All files (*)"
-EXPORT_FILTER = "glTF (*.glb *.gltf);;USD (*.usd *.usda *.usdc);;BVH (*.bvh);;All files (*)"
+IMPORT_FILTER = formats.dialog_filter(formats.IMPORTS, "Motion and characters")
+EXPORT_FILTER = formats.dialog_filter(formats.EXPORTS)
 # A bake shorter than this shows no progress dialog at all (the CMU walk takes ~0.1 s).
 PROGRESS_DELAY_MS = 400
 
@@ -94,26 +91,26 @@ class ImportController(QObject):
 
         def reread(up: str, animation=animation):
             """Read (again) with this up axis and animation: the dialog's overrides."""
-            r = _read(path, up, animation)
+            r = read_for_editing(path, up, animation)
             proposals = propose_chains(r.skeleton, r.skeleton.rest_pose() if r.clip is None else r.clip.frame(0))
             read.update(read=r, up=up)
-            return proposals, f"{path.name}: {r.summary}"
+            return proposals, f"{path.name}: {status_line(r)}"
 
         try:
             proposals, head = reread(up)
-            anims = [(a.label, a.duration) for a in list_animations(path)] if _is_gltf(path) else []
+            anims = [(a.label, a.duration) for a in animations_in(path)]
         except Exception as e:  # BvhError / GltfError name file, line or field; nothing else may escape either
             message = str(e)
             self._fail("Cannot import", message if str(path) in message else f"{path}: {message}")
             return False
         if ask:
-            first = read["read"].animation or 0
+            first = read["read"].animation_index or 0
             dialog = ChainProposalDialog(proposals, head, self.w, up_axis=up, reread=reread, animations=anims, animation=first)
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return False
             proposals = dialog.chains()
-        r: _Read = read["read"]
-        skeleton, clip, source, summary = r.skeleton, r.clip, r.source, r.summary
+        r: Loaded = read["read"]
+        skeleton, clip, source, summary = r.skeleton, r.clip, r.source, status_line(r)
         try:
             rig = Rig(skeleton, clip=clip, name=path.stem)
             for c in proposals:  # following the clip: it plays as recorded until a goal moves
@@ -132,7 +129,7 @@ class ImportController(QObject):
         self.last_error = None
         # A name survives the file being re-exported with its animations in another order;
         # an index is kept where the name is missing or not the only one of its kind.
-        chosen = r.animation
+        chosen = r.animation_index
         if r.animation_name and [label for label, _ in anims].count(r.animation_name) == 1:
             chosen = r.animation_name
         self.last_options = {"up": read["up"], "animation": chosen}
@@ -167,11 +164,11 @@ class ImportController(QObject):
     def export_dialog(self) -> None:
         rig = self.w.document.rig
         source = self._source(rig)
-        suffix = ".bvh" if source.bvh_layout is not None else ".glb"
-        path, chosen = QFileDialog.getSaveFileName(self.w, "Export", f"{rig.name or 'rig'}_baked{suffix}", EXPORT_FILTER)
+        fmt = _export_format(source)
+        path, chosen = QFileDialog.getSaveFileName(self.w, "Export", f"{rig.name or 'rig'}_baked{fmt.suffixes[0]}", EXPORT_FILTER)
         if path:
             if not Path(path).suffix:
-                path += {"glTF": ".glb", "USD": ".usdc", "BVH": ".bvh"}.get(chosen.split(" ")[0], suffix)
+                path += (formats.by_label(chosen, formats.EXPORTS) or fmt).suffixes[0]
             self.export_file(path)
 
     def _source(self, rig: Rig) -> ExportSource:
@@ -222,37 +219,28 @@ class ImportController(QObject):
             dialogs.show_error(self.w, title, message)
 
 
-@dataclass
-class _Read:
-    skeleton: Skeleton
-    clip: Clip | None
-    source: ExportSource  # what an export needs of the file
-    summary: str  # one line
-    animation: int | None = None  # a glTF's animation index
-    animation_name: str = ""  # its name in the file ("" when unnamed)
-    gltf: GltfImport | None = None  # a glTF import, for its mesh
+def read_for_editing(path: Path, up: str = "auto", animation: int | str | None = None) -> Loaded:
+    """The file as File > Import reads it, by its format's reader (io/formats.py)."""
+    return load(path, up=up, animation=animation)
 
 
-def _is_gltf(path: Path) -> bool:
-    return path.suffix.lower() in (".glb", ".gltf")
+def animations_in(path: Path) -> list:
+    """The animations of a file that may hold several (io/formats.py), else none to choose."""
+    fmt = formats.of(path, formats.IMPORTS)
+    return fmt.animation_lister()(path) if fmt is not None and fmt.animations else []
 
 
-def _read(path: Path, up: str = "auto", animation: int | str | None = None) -> _Read:
-    ext = path.suffix.lower()
-    if ext == ".bvh":
-        if animation is not None:
-            raise ValueError(f"{path}: an animation was asked for, but a BVH file holds one motion")
-        imp = read_bvh(path, up_axis=up)
-        remember_source(imp)  # saved with the rig, for its summary
-        return _Read(imp.skeleton, imp.clip, bvh_source(path, imp.layout), imp.summary())
-    if _is_gltf(path):
-        imp, gltf = read_gltf_source(path, up=up, animation=0 if animation is None else animation)
-        remember_source(imp)
-        turned = [w for w in imp.warnings if w.startswith("turned")]
-        name = "" if imp.animation is None or imp.animation == f"animations[{imp.animation_index}]" else imp.animation
-        source = ExportSource(str(path), gltf=gltf)
-        return _Read(imp.skeleton, imp.clip, source, "; ".join([imp.summary()] + turned), imp.animation_index, name, imp)
-    raise ValueError(f"{path}: rigedit imports .bvh, .glb and .gltf files")
+def status_line(r: Loaded) -> str:
+    return "; ".join([r.summary] + r.notes)
+
+
+def _export_format(source: ExportSource) -> formats.Format:
+    """What File > Export offers first: the format the rig was imported from where rigedit
+    writes it, a BVH clip's BVH, else glTF."""
+    came_from = formats.of(source.path, formats.EXPORTS) if source.path else None
+    if came_from is not None:
+        return came_from
+    return formats.BVH if source.bvh_layout is not None else formats.GLTF
 
 
 def _mesh_of(path: Path, gltf) -> tuple[object, str]:
@@ -269,19 +257,24 @@ def _mesh_of(path: Path, gltf) -> tuple[object, str]:
     return got.mesh, "; ".join([f"mesh of {len(got.mesh)} vertices"] + got.warnings)
 
 
-def install_import_actions(window: "MainWindow") -> ImportController:
-    """Add File > Import… and File > Export… (above Save) and `window.importer`."""
+class ImportActions(NamedTuple):
+    importer: ImportController
+    action_import: QAction
+    action_export: QAction
+
+
+def install_import_actions(window: "MainWindow") -> ImportActions:
+    """File > Import… and File > Export… (above Save), and the controller behind them."""
     ctl = ImportController(window)
-    window.importer = ctl
     menu = window.file_menu
     before = window.action_save
-    window.action_import = QAction("&Import BVH / glTF…", window)
-    window.action_import.setShortcut("Ctrl+I")
-    window.action_import.triggered.connect(lambda _c=False: ctl.import_dialog())
-    window.action_export = window.action_export_bvh = QAction("&Export (glTF, USD, BVH)…", window)
-    window.action_export_bvh.setShortcut("Ctrl+E")
-    window.action_export_bvh.triggered.connect(lambda _c=False: ctl.export_dialog())
-    menu.insertAction(before, window.action_import)
-    menu.insertAction(before, window.action_export_bvh)
+    action_import = QAction(f"&Import {' / '.join(f.name for f in formats.IMPORTS)}…", window)
+    action_import.setShortcut("Ctrl+I")
+    action_import.triggered.connect(lambda _c=False: ctl.import_dialog())
+    action_export = QAction(f"&Export ({', '.join(f.name for f in formats.EXPORTS)})…", window)
+    action_export.setShortcut("Ctrl+E")
+    action_export.triggered.connect(lambda _c=False: ctl.export_dialog())
+    menu.insertAction(before, action_import)
+    menu.insertAction(before, action_export)
     menu.insertSeparator(before)
-    return ctl
+    return ImportActions(ctl, action_import, action_export)

@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from .qt_setup import prepare_qt
+from rigedit.io import formats  # the table only: no numpy behind it
 
-IMPORTABLE = (".bvh", ".glb", ".gltf")
+from .qt_setup import prepare_qt
 
 DEMO_CHAIN = "left_arm"
 DEMO_GOAL = (0.55, 1.45, 0.35)  # metres: reaching forward and up, well inside the arm's reach
@@ -32,19 +32,26 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _multi() -> str:
+    """'.glb or .gltf': the files that may hold several animations."""
+    return formats.listing([f for f in formats.IMPORTS if f.animations], "or")
+
+
 def parse(argv: Sequence[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="rigedit", description="Pose character rigs with inverse kinematics.")
-    p.add_argument("file", nargs="?", metavar="FILE", help="a rig preset (.json), or a .bvh/.glb/.gltf to import; default: the bundled humanoid")
+    p.add_argument("file", nargs="?", metavar="FILE",
+                   help=f"a rig preset (.json), or a {formats.listing(formats.IMPORTS, 'or')} file to import; default: the bundled humanoid")
     p.add_argument("--screenshot", metavar="OUT.png", help="save a screenshot of the window and exit")
     p.add_argument("--demo", metavar="OUT.png", help="drag the left-hand target, save a screenshot and exit")
     p.add_argument("--animation", metavar="NAME|INDEX",
-                   help="when FILE is a .glb/.gltf to import: its animation, by name or index from 0 (default: the first)")
+                   help=f"when FILE is a {_multi()} file to import: its animation, by name or index from 0 (default: the first)")
     p.add_argument("--size", type=_size, default=(1280, 800), metavar="WxH", help="window size (default 1280x800)")
     p.add_argument("--view", choices=("mesh", "bones", "both"),
                    help="show the skinned mesh, the bones or both (default: as View > Mesh / Bones / Both was last left)")
     args = p.parse_args(list(argv))
-    if args.animation is not None and not (args.file and Path(args.file).suffix.lower() in (".glb", ".gltf")):
-        p.error("--animation picks the animation of a .glb or .gltf FILE to import")
+    fmt = formats.of(args.file, formats.IMPORTS) if args.file else None
+    if args.animation is not None and not (fmt is not None and fmt.animations):
+        p.error(f"--animation picks the animation of a {_multi()} FILE to import")
     return args
 
 
@@ -60,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .main_window import MainWindow
 
     capturing = bool(args.screenshot or args.demo)
-    if args.file and Path(args.file).suffix.lower() in IMPORTABLE:
+    if args.file and formats.importable(args.file):
         return _open_imported(app, args, capturing)
     rig = None
     if args.file:

@@ -8,14 +8,13 @@ pole flips, knee pops and foot slides (the core's `rigedit lint --fix`) in one u
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPixmap
+from PySide6.QtGui import QAction, QBrush, QColor, QFont, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QDockWidget,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -308,22 +307,25 @@ class LintPanel(QWidget):
         return True
 
 
-def install_lint_panel(window: "MainWindow") -> QDockWidget:
-    """The `lint` dock (right, under the properties) and the Clip menu: Lint Clip (Ctrl+L),
-    Fix Selected Findings, Fix All Findings (Ctrl+Shift+L)."""
-    dock = QDockWidget("Lint", window)
-    dock.setObjectName("lint")
-    panel = LintPanel(window, window.lint, dock)
-    dock.setWidget(panel)
-    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
-    window.splitDockWidget(window.properties, dock, Qt.Orientation.Vertical)
+def create_lint_panel(window: "MainWindow") -> LintPanel:
+    """The `lint` dock's content (docks.py: right, under the properties)."""
+    return LintPanel(window, window.lint)
 
+
+class ClipMenu(NamedTuple):
+    menu: QMenu
+    lint: QAction
+    fix_selected: QAction
+    fix_all: QAction
+
+
+def build_clip_menu(window: "MainWindow", panel: LintPanel) -> ClipMenu:
+    """The Clip menu (before Help): Lint Clip (Ctrl+L), Fix Selected Findings, Fix All
+    Findings (Ctrl+Shift+L), each doing what the Lint dock's button does."""
     menu = QMenu("&Clip", window)
     menu.setObjectName("clipMenu")
     window.menuBar().insertMenu(window.help_menu.menuAction(), menu)
-    window.clip_menu = menu
-    window.action_lint = _action(window, menu, "&Lint Clip", "Ctrl+L", panel.run)
-    window.action_fix_selected = _action(window, menu, "Fix &Selected Findings", "", panel.fix_selected)
-    window.action_fix_all = _action(window, menu, "Fix &All Findings", "Ctrl+Shift+L", panel.fix_all)
-    window.panels_menu.addAction(dock.toggleViewAction())
-    return dock
+    return ClipMenu(menu,
+                    _action(window, menu, "&Lint Clip", "Ctrl+L", panel.run),
+                    _action(window, menu, "Fix &Selected Findings", "", panel.fix_selected),
+                    _action(window, menu, "Fix &All Findings", "Ctrl+Shift+L", panel.fix_all))

@@ -1,82 +1,122 @@
-"""The editor's main window: viewport in the middle, property and timeline docks, menus,
-status bar, and the solver thread behind it all.
+"""The editor's main window: viewport in the middle, docks around it, menus, status bar, and
+the solver thread behind it all.
 
-Automation surface (DESIGN.md): `window.rig`, `window.viewport.world_to_screen(xyz)`,
-`window.undo_stack`, `window.open_preset(path)`, `window.save_preset(path)`; objectNames
-`viewport`, `properties`, `chainSelector`, `blendWeight`, `timeline`, `lint`.
+Automation surface (scripts and tests): `window.rig`, `window.viewport.world_to_screen(xyz)`,
+`window.undo_stack`, `window.open_preset(path)`, `window.save_preset(path)`, `window.document`;
+objectNames `viewport`, `properties`, `chainSelector`, `blendWeight`, `timeline`, `lint`.
 
-Plug-ins from other parts of the app, each optional (the window works without them):
-- `rigedit/app/timeline_dock.py`: `create_timeline_widget(window) -> QWidget` fills the
-  `timeline` dock (the window's `document` has `set_time`, `set_clip`, `edit_chain`,
-  `set_chain_live` and the signals); without it the dock holds a placeholder.
-- `rigedit/app/import_actions.py`: `install_import_actions(window)` adds its File menu items
-  (`window.file_menu`, `window.action_save` to insert before).
-- `rigedit/app/retarget_action.py`: File > Retarget onto This Rig… (after Import; not optional).
-A plug-in that fails to load is reported on stderr and left out; the editor still opens.
+Every part of the window is a field declared below and set once, in __init__: modules build
+the parts and hand them back (menus.py, help_menu.py, lint_panel.py, import_actions.py,
+retarget_action.py); the docks come from the list in docks.py, each into the field its entry
+names. A part that fails to build stops the window from opening, with the part named.
 """
 from __future__ import annotations
 
-import importlib
-import sys
-import traceback
+import inspect
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
+from PySide6.QtGui import QAction, QUndoStack
+from PySide6.QtWidgets import QMainWindow, QMenu
 
 from rigedit import Rig
 
-from . import settings
+from . import docks, help_menu, settings
+from .docks import Dock
 from .document import Document
 from .file_ops import FileController
-from .lint_panel import install_lint_panel
+from .import_actions import ImportController, install_import_actions
+from .lint_panel import build_clip_menu
 from .lint_state import LintState
 from .menus import build_menus, fill_recent
-from .properties_dock import PropertiesDock
-from .retarget_action import install_retarget_action
+from .retarget_action import RetargetController, install_retarget_action
 from .solver_thread import Goals, Solution, SolverThread
 from .status import StatusReadout
 from .viewport import Viewport
 
 
 class MainWindow(QMainWindow):
+    # --- the window's parts, in the order __init__ makes them --------------------------------
+    document: Document  # the rig being edited, its selection, undo stack and signals
+    undo_stack: QUndoStack  # the document's
+    viewport: Viewport  # the central 3D view
+    lint: LintState  # the clip's lint findings: the Lint dock's and the timeline's
+    files: FileController  # New / Open / Save, Open Recent, autosave and recovery
+    # menus.py (File, Edit, View, Help)
+    file_menu: QMenu
+    action_open: QAction
+    recent_menu: QMenu
+    action_save: QAction
+    action_save_as: QAction
+    action_quit: QAction
+    edit_menu: QMenu
+    action_undo: QAction
+    action_redo: QAction
+    view_menu: QMenu
+    action_reset_camera: QAction
+    action_frame: QAction
+    view_actions: dict[str, QAction]  # View > Viewpoint, by view name ("front", "left", ...)
+    navigation_actions: dict[str, QAction]  # View > Navigation, by preset ("blender", "maya")
+    action_show_limits: QAction
+    action_show_reach: QAction
+    view_mode_actions: dict[str, QAction]  # View > Mesh / Bones / Both, by mode
+    panels_menu: QMenu  # View > Panels: one entry per dock
+    help_menu: QMenu
+    action_shortcuts: QAction
+    action_about: QAction
+    # docks.DOCKS: each entry's dock, in its field
+    properties: Dock  # "properties": the selected chain's settings
+    timeline_dock: Dock  # "timeline": keys, playhead and playback
+    lint_dock: Dock  # "lint": the clip's findings
+    # lint_panel.py: the Clip menu
+    clip_menu: QMenu
+    action_lint: QAction
+    action_fix_selected: QAction
+    action_fix_all: QAction
+    # import_actions.py and retarget_action.py: File > Import, Export, Retarget
+    importer: ImportController
+    action_import: QAction
+    action_export: QAction
+    retargeter: RetargetController
+    action_retarget: QAction
+    status: StatusReadout  # the status bar's readout
+    solver: SolverThread  # made last: nothing above failed, so it will be stopped on close
+    # the window's state
+    keep_layout: bool  # restore and save the window layout
+    solves: int  # solutions applied
+    posted_serial: int  # goals posted so far
+    solved_serial: int  # the newest goals whose pose the window has applied
+    shortcuts_dialog: help_menu.ShortcutsDialog | None  # the last Help > Keyboard Shortcuts opened
+    about_dialog: help_menu.AboutDialog | None  # the last Help > About opened
+
     def __init__(self, rig: Rig | None = None, path: str | Path | None = None, *, keep_layout: bool = True) -> None:
         """keep_layout=False neither restores nor saves the window layout (screenshots want
         the same layout every time)."""
         super().__init__()
         self.setObjectName("mainWindow")
+        self.keep_layout = keep_layout
+        self.solves = self.posted_serial = self.solved_serial = 0
+        self.shortcuts_dialog = self.about_dialog = None
+
         self.document = Document(rig if rig is not None else Rig.default(), path, self)
         self.undo_stack = self.document.undo_stack
+        self.viewport = Viewport(self.document, self)
+        self.setCentralWidget(self.viewport.container)  # the GL window's widget (view.py says why)
+        self.lint = LintState(self.document, self)
+        self.files = FileController(self)
+        self._take_menus()
+        for spec in docks.DOCKS:
+            self._take_dock(spec)
+        self.clip_menu, self.action_lint, self.action_fix_selected, self.action_fix_all = build_clip_menu(
+            self, self.lint_dock.panel)
+        self.importer, self.action_import, self.action_export = install_import_actions(self)
+        self.retargeter, self.action_retarget = install_retarget_action(self)
+        self.status = StatusReadout(self.statusBar(), self.document, lambda: self.solves, lambda: self.viewport.frames)
         self.solver = SolverThread(self)
         self.solver.worker.solved.connect(self._solved)
         # Bound methods of this window, not lambdas: a lambda has no thread of its own, so Qt
         # would call it in the solver thread; a method of a QObject is queued to the GUI thread.
         self.solver.worker.failed.connect(self._solver_failed)
-        self.solves = 0
-        self.posted_serial = 0  # goals posted so far
-        self.solved_serial = 0  # the newest goals whose pose the window has applied
-
-        self.viewport = Viewport(self.document, self)
-        self.setCentralWidget(self.viewport.container)  # the GL window's widget (view.py says why)
-        self.properties = PropertiesDock(self.document, self)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.properties)
-        self.properties.panel.problem.connect(lambda msg: self.statusBar().showMessage(msg, 8000))
-        self.viewport.dragging.connect(self.properties.panel.set_dragging)
-        self.lint = LintState(self.document, self)  # the clip's lint findings: the Lint dock's and the timeline's
-        self.timeline_dock = QDockWidget("Timeline", self)
-        self.timeline_dock.setObjectName("timeline")
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.timeline_dock)
-        self._install_timeline()
-
-        self.keep_layout = keep_layout
-        self.files = FileController(self)
-        build_menus(self)
-        self._plugin("import_actions", "install_import_actions", self)
-        install_retarget_action(self)
-        self.panels_menu.addAction(self.properties.toggleViewAction())
-        self.panels_menu.addAction(self.timeline_dock.toggleViewAction())
-        self.lint_dock = install_lint_panel(self)
-        self.status = StatusReadout(self.statusBar(), self.document, lambda: self.solves, lambda: self.viewport.frames)
 
         self.document.goals_changed.connect(self.post_goals)
         self.document.rig_replaced.connect(self._post_rig)
@@ -94,6 +134,26 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._post_rig()
         self.lint.run()
+
+    def _take_menus(self) -> None:
+        m = build_menus(self)
+        self.file_menu, self.action_open, self.recent_menu = m.file_menu, m.action_open, m.recent_menu
+        self.action_save, self.action_save_as, self.action_quit = m.action_save, m.action_save_as, m.action_quit
+        self.edit_menu, self.action_undo, self.action_redo = m.edit_menu, m.action_undo, m.action_redo
+        self.view_menu, self.action_reset_camera, self.action_frame = m.view_menu, m.action_reset_camera, m.action_frame
+        self.view_actions, self.navigation_actions = m.view_actions, m.navigation_actions
+        self.action_show_limits, self.action_show_reach = m.action_show_limits, m.action_show_reach
+        self.view_mode_actions, self.panels_menu = m.view_mode_actions, m.panels_menu
+        self.help_menu, self.action_shortcuts, self.action_about = m.help
+
+    def _take_dock(self, spec: docks.DockSpec) -> None:
+        """The dock of `spec` into its declared field, and its entry into View > Panels."""
+        if not any(spec.field in inspect.get_annotations(c) for c in type(self).__mro__):
+            raise docks.DockBuildError(f"the {spec.title} dock's field {spec.field!r} is not declared on "
+                                       f"{type(self).__name__}")
+        dock = docks.build_dock(self, spec)
+        setattr(self, spec.field, dock)
+        self.panels_menu.addAction(dock.toggleViewAction())
 
     # --- automation surface ------------------------------------------------------------------
 
@@ -141,32 +201,6 @@ class MainWindow(QMainWindow):
 
     # --- window ------------------------------------------------------------------------------
 
-    def _plugin(self, module: str, function: str, *args):
-        """Call rigedit.app.MODULE.FUNCTION(*args) if that module exists; None if not or if it fails."""
-        try:
-            mod = importlib.import_module(f".{module}", __package__)
-        except ModuleNotFoundError as e:
-            if e.name == f"{__package__}.{module}":
-                return None
-            mod = e
-        try:
-            if isinstance(mod, Exception):
-                raise mod
-            fn = getattr(mod, function, None)
-            return fn(*args) if fn is not None else None
-        except Exception:
-            print(f"rigedit: the {module} plug-in failed and is left out:", file=sys.stderr)
-            traceback.print_exc()
-            return None
-
-    def _install_timeline(self) -> None:
-        widget: QWidget | None = self._plugin("timeline_dock", "create_timeline_widget", self)
-        if widget is None:
-            widget = QLabel("Timeline: blend-weight keys will appear here.")
-            widget.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            widget.setMinimumHeight(60)
-        self.timeline_dock.setWidget(widget)
-
     def fit_docks(self) -> None:
         """Default dock sizes for the window's size: the viewport is what the user works in."""
         self.resizeDocks([self.properties], [min(430, int(0.36 * self.width()))], Qt.Orientation.Horizontal)
@@ -177,6 +211,14 @@ class MainWindow(QMainWindow):
 
     def refresh_recent_menu(self) -> None:
         fill_recent(self)
+
+    def show_shortcuts(self) -> None:
+        """Help > Keyboard Shortcuts."""
+        self.shortcuts_dialog = help_menu.show_shortcuts(self)
+
+    def show_about(self) -> None:
+        """Help > About rigedit."""
+        self.about_dialog = help_menu.show_about(self)
 
     def _update_title(self) -> None:
         self.setWindowTitle(f"{self.files.display_name}[*] — rigedit")
@@ -210,8 +252,7 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """Stop timers and join the solver thread (closing the window does this)."""
         self.files.autosave_timer.stop()
-        self.status.timer.stop()
-        self.status._chain_timer.stop()
+        self.status.stop()
         self.solver.stop()
         try:
             self.document.rig_replaced.disconnect(self.viewport.reset_camera)

@@ -1,13 +1,16 @@
-"""The menu bar: File, Edit, View (camera, viewpoints, navigation, overlays, Mesh / Bones / Both)."""
+"""The menu bar: File, Edit, View (camera, viewpoints, navigation, overlays, Mesh / Bones / Both,
+Panels) and Help (help_menu.py). build_menus hands back what it made (Menus) for MainWindow's fields."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QMenu
 
 from . import settings
-from .help_menu import install_help_menu
+from .help_menu import HelpMenu, install_help_menu
 from .recent import fill_recent  # noqa: F401 - the window refreshes Open Recent through here
 from .viewport import navigation
 
@@ -15,12 +18,36 @@ if TYPE_CHECKING:
     from .main_window import MainWindow
 
 
-def build_menus(w: "MainWindow") -> None:
+@dataclass
+class Menus:
+    """What build_menus made: MainWindow keeps each in its field of the same name."""
+    file_menu: QMenu
+    action_open: QAction
+    recent_menu: QMenu
+    action_save: QAction
+    action_save_as: QAction
+    action_quit: QAction
+    edit_menu: QMenu
+    action_undo: QAction
+    action_redo: QAction
+    view_menu: QMenu
+    action_reset_camera: QAction
+    action_frame: QAction
+    view_actions: dict[str, QAction]
+    navigation_actions: dict[str, QAction]
+    action_show_limits: QAction
+    action_show_reach: QAction
+    view_mode_actions: dict[str, QAction]
+    panels_menu: QMenu  # View > Panels: MainWindow adds each dock's entry
+    help: HelpMenu
+
+
+def build_menus(w: "MainWindow") -> Menus:
     bar = w.menuBar()
     files = w.files
 
     m = bar.addMenu("&File")
-    w.file_menu = m
+    file_menu = m
     new_menu = m.addMenu("&New from bundled rig")
     new_menu.setObjectName("newMenu")
     for preset in files.bundled():
@@ -29,44 +56,47 @@ def build_menus(w: "MainWindow") -> None:
         act.triggered.connect(lambda _c=False, p=preset: files.new_dialog(p))
     if not files.bundled():
         new_menu.addAction("(no bundled rigs found)").setEnabled(False)
-    w.action_open = _action(w, m, "&Open…", QKeySequence.StandardKey.Open, files.open_dialog)
-    w.recent_menu = m.addMenu("Open &Recent")
-    w.recent_menu.setObjectName("recentMenu")
-    w.recent_menu.aboutToShow.connect(w.refresh_recent_menu)
+    action_open = _action(w, m, "&Open…", QKeySequence.StandardKey.Open, files.open_dialog)
+    recent_menu = m.addMenu("Open &Recent")
+    recent_menu.setObjectName("recentMenu")
+    recent_menu.aboutToShow.connect(w.refresh_recent_menu)
     m.addSeparator()
-    w.action_save = _action(w, m, "&Save", QKeySequence.StandardKey.Save, files.save)
-    w.action_save_as = _action(w, m, "Save &As…", QKeySequence.StandardKey.SaveAs, files.save_as)
+    action_save = _action(w, m, "&Save", QKeySequence.StandardKey.Save, files.save)
+    action_save_as = _action(w, m, "Save &As…", QKeySequence.StandardKey.SaveAs, files.save_as)
     m.addSeparator()
-    w.action_quit = _action(w, m, "&Quit", QKeySequence.StandardKey.Quit, w.close)
+    action_quit = _action(w, m, "&Quit", QKeySequence.StandardKey.Quit, w.close)
 
     m = bar.addMenu("&Edit")
-    w.edit_menu = m
+    edit_menu = m
     undo = w.undo_stack.createUndoAction(w, "&Undo")
     undo.setShortcuts(QKeySequence.StandardKey.Undo)
     redo = w.undo_stack.createRedoAction(w, "&Redo")
     redo.setShortcuts(QKeySequence.StandardKey.Redo)
     m.addAction(undo)
     m.addAction(redo)
-    w.action_undo, w.action_redo = undo, redo
 
     m = bar.addMenu("&View")
-    w.view_menu = m
-    w.action_reset_camera = _action(w, m, "&Reset Camera", QKeySequence("Home"), w.viewport.reset_camera)
-    w.action_frame = _action(w, m, "&Frame Selected", QKeySequence("F"), w.viewport.frame_selected)
+    view_menu = m
+    action_reset_camera = _action(w, m, "&Reset Camera", QKeySequence("Home"), w.viewport.reset_camera)
+    action_frame = _action(w, m, "&Frame Selected", QKeySequence("F"), w.viewport.frame_selected)
     # Numpad period as in Blender (Delete is the same key with Num Lock off).
-    w.action_frame.setShortcuts([QKeySequence("F"), _keypad(Qt.Key.Key_Period), _keypad(Qt.Key.Key_Delete)])
-    _viewpoints(w, m.addMenu("&Viewpoint"))
-    _navigation(w, m.addMenu("&Navigation"))
+    action_frame.setShortcuts([QKeySequence("F"), _keypad(Qt.Key.Key_Period), _keypad(Qt.Key.Key_Delete)])
+    view_actions = _viewpoints(w, m.addMenu("&Viewpoint"))
+    navigation_actions = _navigation(w, m.addMenu("&Navigation"))
     m.addSeparator()
-    w.action_show_limits = _toggle(w, m, "Show &Limits", w.viewport.show_limits, w.viewport.set_show_limits)
-    w.action_show_reach = _toggle(w, m, "Show Rea&ch", w.viewport.show_reach, w.viewport.set_show_reach)
+    action_show_limits = _toggle(w, m, "Show &Limits", w.viewport.show_limits, w.viewport.set_show_limits)
+    action_show_reach = _toggle(w, m, "Show Rea&ch", w.viewport.show_reach, w.viewport.set_show_reach)
     m.addSeparator()
-    _view_modes(w, m)
+    view_mode_actions = _view_modes(w, m)
     m.addSeparator()
-    panels = m.addMenu("&Panels")
-    w.panels_menu = panels
+    panels_menu = m.addMenu("&Panels")
 
-    install_help_menu(w)
+    return Menus(file_menu=file_menu, action_open=action_open, recent_menu=recent_menu, action_save=action_save,
+                 action_save_as=action_save_as, action_quit=action_quit, edit_menu=edit_menu, action_undo=undo,
+                 action_redo=redo, view_menu=view_menu, action_reset_camera=action_reset_camera,
+                 action_frame=action_frame, view_actions=view_actions, navigation_actions=navigation_actions,
+                 action_show_limits=action_show_limits, action_show_reach=action_show_reach,
+                 view_mode_actions=view_mode_actions, panels_menu=panels_menu, help=install_help_menu(w))
 
 
 # Blender's numpad views: (name, label, key, the key with Num Lock off); Ctrl gives the opposite.
@@ -82,22 +112,23 @@ def _keypad(key, ctrl: bool = False) -> QKeySequence:
     return QKeySequence(mods | key)
 
 
-def _viewpoints(w: "MainWindow", menu) -> None:
-    w.view_actions = {}
+def _viewpoints(w: "MainWindow", menu) -> dict[str, QAction]:
+    actions = {}
     for name, opposite, label, opposite_label, key, numlock_off in _NUMPAD_VIEWS:
         for view, text, ctrl in ((name, label, False), (opposite, opposite_label, True)):
             act = QAction(text, w)
             act.setShortcuts([_keypad(key, ctrl), _keypad(numlock_off, ctrl)])
             act.triggered.connect(lambda _c=False, v=view: w.viewport.view_from(v))
             menu.addAction(act)
-            w.view_actions[view] = act
+            actions[view] = act
+    return actions
 
 
-def _navigation(w: "MainWindow", menu) -> None:
+def _navigation(w: "MainWindow", menu) -> dict[str, QAction]:
     """Blender or Maya mouse navigation, remembered across runs."""
     group = QActionGroup(w)
     group.setExclusive(True)
-    w.navigation_actions = {}
+    actions = {}
     current = navigation.saved_preset()
     hints = {"blender": "middle-drag orbits, Shift+middle pans, wheel or Ctrl+middle zooms",
              "maya": "Alt+left orbits, Alt+middle pans, Alt+right or the wheel zooms"}
@@ -111,9 +142,10 @@ def _navigation(w: "MainWindow", menu) -> None:
         group.addAction(act)
         menu.addAction(act)
         act.toggled.connect(lambda on, p=preset: on and set_navigation(w, p))
-        w.navigation_actions[preset] = act
+        actions[preset] = act
     menu.setToolTipsVisible(True)
     w.viewport.set_navigation(current)
+    return actions
 
 
 _VIEW_MODES = [("mesh", "&Mesh", "the character's skinned mesh (bones where it has none)"),
@@ -121,12 +153,11 @@ _VIEW_MODES = [("mesh", "&Mesh", "the character's skinned mesh (bones where it h
                ("both", "Mesh &and Bones", "the mesh, with the bones drawn over it")]
 
 
-def _view_modes(w: "MainWindow", menu) -> None:
+def _view_modes(w: "MainWindow", menu) -> dict[str, QAction]:
     """View > Mesh / Bones / Both, remembered across runs."""
     group = QActionGroup(w)
     group.setExclusive(True)
-    w.view_mode_actions = {}
-    w.remember_view_mode = True
+    actions = {}
     current = settings.view_mode()
     for mode, label, tip in _VIEW_MODES:
         act = QAction(label, w)
@@ -136,9 +167,11 @@ def _view_modes(w: "MainWindow", menu) -> None:
         act.setData(mode)
         group.addAction(act)
         menu.addAction(act)
-        act.toggled.connect(lambda on, m=mode: on and set_view_mode(w, m, remember=w.remember_view_mode))
-        w.view_mode_actions[mode] = act
+        # Not when the viewport shows the mode already: set_view_mode checked the entry.
+        act.toggled.connect(lambda on, m=mode: on and w.viewport.view_mode != m and set_view_mode(w, m))
+        actions[mode] = act
     w.viewport.set_view_mode(current)
+    return actions
 
 
 def set_view_mode(w: "MainWindow", mode: str, *, remember: bool = True) -> None:
@@ -147,13 +180,7 @@ def set_view_mode(w: "MainWindow", mode: str, *, remember: bool = True) -> None:
     w.viewport.set_view_mode(mode)
     if remember:
         settings.save_view_mode(mode)
-    act = w.view_mode_actions[mode]
-    if not act.isChecked():
-        w.remember_view_mode = remember  # checking it calls this again, from the action
-        try:
-            act.setChecked(True)
-        finally:
-            w.remember_view_mode = True
+    w.view_mode_actions[mode].setChecked(True)
 
 
 def set_navigation(w: "MainWindow", preset: str) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QStandardItemModel
@@ -11,13 +12,11 @@ from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
     QComboBox,
-    QDockWidget,
     QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QScrollArea,
     QSlider,
     QSpinBox,
     QVBoxLayout,
@@ -33,6 +32,9 @@ from .full_body_fields import FullBodyFields
 from .limits_table import LimitsTable
 from .poles import default_pole
 from .uses_fields import UsesFields
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
 
 SOLVERS = [(s.name, s.label) for s in registry.SOLVERS]  # the solver combo's items, in order
 WEIGHT_STEPS = 1000  # slider resolution: 0.001 of blend weight per step
@@ -341,12 +343,10 @@ class PropertiesPanel(QWidget):
             self._edit("Remove pole", pole=None)
 
 
-class PropertiesDock(QDockWidget):
-    def __init__(self, document: Document, parent=None) -> None:
-        super().__init__("Properties", parent)
-        self.setObjectName("properties")
-        self.panel = PropertiesPanel(document)
-        scroll = QScrollArea()
-        scroll.setWidget(self.panel)
-        scroll.setWidgetResizable(True)
-        self.setWidget(scroll)
+def create_properties_panel(window: "MainWindow") -> PropertiesPanel:
+    """The `properties` dock's content (docks.py): it says in the status bar why an edit was
+    refused, and redraws its plot less often while a handle is dragged."""
+    panel = PropertiesPanel(window.document)
+    panel.problem.connect(lambda msg: window.statusBar().showMessage(msg, 8000))
+    window.viewport.dragging.connect(panel.set_dragging)
+    return panel

@@ -9,12 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rigedit.io import formats
+
 from . import dialogs, settings
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
-
-IMPORTABLE = (".bvh", ".glb", ".gltf")
 
 
 def fill_recent(w: "MainWindow") -> None:
@@ -53,7 +53,7 @@ def open_recent(w: "MainWindow", path: str) -> bool:
         dialogs.show_error(w, "Cannot open recent file", f"{path} no longer exists; it was removed from Open Recent.")
         return False
     options = settings.recent_import_options(path)
-    if options is None and Path(path).suffix.lower() not in IMPORTABLE:
+    if options is None and not formats.importable(path):
         if not w.files.maybe_save():
             return False
         return w.files.open_preset(path)

@@ -1,4 +1,4 @@
-"""File > Retarget onto This Rig…: a BVH or glTF clip from another skeleton, retargeted onto
+"""File > Retarget onto This Rig…: a clip (any of io/formats.py's CLIPS) from another skeleton, retargeted onto
 the open rig (rigedit/core/retarget), becomes its clip.
 
 The whole change (the clip, and every chain's goal set to follow it, as an import sets them)
@@ -21,13 +21,16 @@ from PySide6.QtWidgets import QFileDialog
 
 from rigedit.core.clip_goals import follow_kwargs
 from rigedit.core.retarget import retarget_clip
+from rigedit.io import formats
 
 from . import dialogs, settings
 from .commands import NewClipCommand
-from .import_actions import IMPORT_FILTER, _read
+from .import_actions import read_for_editing
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
+
+CLIP_FILTER = formats.dialog_filter(formats.CLIPS, "Motion")
 
 
 class RetargetController(QObject):
@@ -39,7 +42,7 @@ class RetargetController(QObject):
         self.last_result = None  # the core RetargetResult of the last retarget
 
     def retarget_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.w, "Retarget a clip onto this rig", settings.last_folder("import"), IMPORT_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self.w, "Retarget a clip onto this rig", settings.last_folder("import"), CLIP_FILTER)
         if path:
             settings.set_last_folder("import", Path(path).parent)
             self.retarget_file(path)
@@ -49,7 +52,7 @@ class RetargetController(QObject):
         doc = self.w.document
         rig = doc.rig
         try:
-            read = _read(path, "auto", animation)
+            read = read_for_editing(path, "auto", animation)
             if read.clip is None:
                 raise ValueError(f"{path}: the file has no animation to retarget")
             own = rig.clip.frame(0) if rig.clip is not None else None  # a rest pose may be no pose (Bandai's)
@@ -75,11 +78,10 @@ class RetargetController(QObject):
             dialogs.show_error(self.w, "Cannot retarget", message)
 
 
-def install_retarget_action(window: MainWindow) -> RetargetController:
-    """Add File > Retarget onto This Rig… after Import and `window.retargeter`."""
+def install_retarget_action(window: MainWindow) -> tuple[RetargetController, QAction]:
+    """File > Retarget onto This Rig… (after Import), and the controller behind it."""
     ctl = RetargetController(window)
-    window.retargeter = ctl
-    window.action_retarget = QAction("&Retarget onto This Rig…", window)
-    window.action_retarget.triggered.connect(lambda _c=False: ctl.retarget_dialog())
-    window.file_menu.insertAction(window.action_export_bvh, window.action_retarget)
-    return ctl
+    action = QAction("&Retarget onto This Rig…", window)
+    action.triggered.connect(lambda _c=False: ctl.retarget_dialog())
+    window.file_menu.insertAction(window.action_export, action)
+    return ctl, action

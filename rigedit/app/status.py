@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QLabel, QStatusBar
 
 from rigedit import ChainReport, Rig
@@ -89,10 +89,13 @@ def readout_style(rig: Rig, chain: str, report: ChainReport | None) -> str:
     return GAVE_WAY_STYLE if gave_way(rig, chain, report) else OFF_STYLE
 
 
-class StatusReadout:
-    """Labels in the window's status bar, refreshed on every solve and once a second for rates."""
+class StatusReadout(QObject):
+    """Labels in the window's status bar, refreshed on every solve and once a second for rates.
+    A child of the bar, its timers children of it: they end with the window (a timer of no
+    parent outlived a closed window and fired into its deleted labels)."""
 
     def __init__(self, bar: QStatusBar, document: Document, solves_counter, frames_counter) -> None:
+        super().__init__(bar)
         self.doc = document
         self.chain = QLabel()
         self.chain.setObjectName("chainStatus")
@@ -108,13 +111,13 @@ class StatusReadout:
         self._last = (time.perf_counter(), solves_counter(), frames_counter())
         self.solves_per_second = 0.0
         self.frames_per_second = 0.0
-        self.timer = QTimer()
+        self.timer = QTimer(self)
         self.timer.setInterval(1000)
         self.timer.timeout.connect(self.tick)
         self.timer.start()
         # The chain readout follows solves at most ~15 times a second: restyling a label at
         # mouse rate costs the viewport frames.
-        self._chain_timer = QTimer()
+        self._chain_timer = QTimer(self)
         self._chain_timer.setSingleShot(True)
         self._chain_timer.setInterval(66)
         self._chain_timer.timeout.connect(self.refresh_chain)
@@ -122,6 +125,7 @@ class StatusReadout:
         document.pose_changed.connect(self._pose_changed)
         document.selection_changed.connect(self.refresh_chain)
         document.rig_replaced.connect(self.refresh_chain)
+        self._listening = True
         self.refresh_chain()
         self.tick()
 
@@ -156,3 +160,13 @@ class StatusReadout:
         self.solver.setText(f"solver {self.solves_per_second:.0f} solves/s")
         # An idle viewport draws nothing, and "0 fps" would read as a hang.
         self.fps.setText(f"viewport {self.frames_per_second:.0f} fps" if frames > f0 else "viewport idle")
+
+    def stop(self) -> None:
+        """The window closed: no more ticks, and a late solve no longer refreshes the labels."""
+        self.timer.stop()
+        self._chain_timer.stop()
+        if self._listening:
+            self._listening = False
+            self.doc.pose_changed.disconnect(self._pose_changed)
+            self.doc.selection_changed.disconnect(self.refresh_chain)
+            self.doc.rig_replaced.disconnect(self.refresh_chain)

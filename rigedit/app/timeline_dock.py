@@ -1,6 +1,6 @@
 """The timeline dock: blend-weight curves per chain, keys to edit, a playhead to scrub, play.
 
-The main window calls `create_timeline_widget(window)` and puts the result in its `timeline`
+The dock list (docks.py) calls `create_timeline_widget(window)` and puts the result in the `timeline`
 dock. The panel edits `window.rig.timeline` (saved with the preset) through undo commands
 on `window.undo_stack`, one per key edit, and drives the rig at the playhead: each keyed
 chain's weight, target and pole go in as live settings (no undo step: scrubbing is not an

@@ -25,6 +25,7 @@ MODULES = (
     "rigedit.core.lint.fix",
     "rigedit.io.bvh",
     "rigedit.io.gltf",
+    "rigedit.io.loaded",
     "rigedit.io.export",
     "rigedit.io.export_gltf",
     "rigedit.io.preset",

@@ -1,6 +1,6 @@
 """The job list of a batch: which clips, and where each one's outputs go.
 
-An input is a folder (every .bvh, .glb and .gltf in it and its subfolders), a glob
+An input is a folder (every clip file in it and its subfolders: io/formats.py's CLIPS), a glob
 ('takes/**/*.bvh', quoted so the shell leaves it alone) or a file (the shell's own expansion of
 an unquoted glob gives many). Each clip's outputs go to OUTDIR under its path relative to the
 folder, or to the glob's fixed leading folders, so a library's subfolders are kept:
@@ -21,9 +21,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from rigedit.io import formats
+
 from .jobs import Job, Result, findings_in, describe_findings
 
-SUFFIXES = (".bvh", ".glb", ".gltf")
+SUFFIXES = formats.suffixes(formats.CLIPS)
+OUTPUT = formats.BVH  # what bake and retarget write
 _MAGIC = re.compile(r"[*?[]")
 
 
@@ -79,7 +82,7 @@ def output_names(kind: str, rel: Path, fix: bool) -> tuple[Path, ...]:
     if kind == "lint":
         report = stem.with_name(stem.name + ".lint.json")
         return (rel, report) if fix else (report,)
-    return (stem.with_name(stem.name + ".bvh"),)
+    return (stem.with_name(stem.name + OUTPUT.suffixes[0]),)
 
 
 def find_clips(inputs: list[str], out_root: Path) -> list[tuple[Path, Path]]:
@@ -95,7 +98,7 @@ def find_clips(inputs: list[str], out_root: Path) -> list[tuple[Path, Path]]:
                 continue
             found[path] = path.relative_to(base)
     if not found:
-        raise PlanError(f"{' '.join(inputs)}: no .bvh, .glb or .gltf files found")
+        raise PlanError(f"{' '.join(inputs)}: no {formats.listing(formats.CLIPS, 'or')} files found")
     return sorted(found.items(), key=lambda kv: kv[1].as_posix())
 
 

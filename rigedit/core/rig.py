@@ -12,6 +12,7 @@ from typing import Callable, Iterable, Mapping
 
 import numpy as np
 
+from . import persistence
 from .chain import Chain, ChainReport, check_finite
 from .character import CharacterRef
 from .clip import Clip
@@ -35,16 +36,10 @@ from .timeline import Timeline
 # Bundled presets live beside the package: <checkout>/resources/presets.
 BUNDLED_PRESETS = Path(__file__).resolve().parents[2] / "resources" / "presets"
 
-# Reading and writing files is the io layer's job and core never imports io (the layering
-# contract), so rigedit.io.preset registers its reader and writer here when imported
-# (rigedit/__init__.py imports it, so `import rigedit` is enough).
-_preset_reader: Callable[[str | Path], "Rig"] | None = None
-_preset_writer: Callable[["Rig", str | Path], None] | None = None
-
 
 def register_preset_io(reader: Callable[[str | Path], "Rig"], writer: Callable[["Rig", str | Path], None]) -> None:
-    global _preset_reader, _preset_writer
-    _preset_reader, _preset_writer = reader, writer
+    """The preset reader and writer behind Rig.load / Rig.save (core/persistence.py keeps them)."""
+    persistence.register(reader, writer)
 
 
 class Rig:
@@ -92,19 +87,17 @@ class Rig:
     @classmethod
     def load(cls, path: str | Path) -> "Rig":
         """Read a JSON preset; rigedit.PresetError names the file, field path and problem."""
-        return _reader()(path)
+        return persistence.reader()(path)
 
     @classmethod
     def default(cls) -> "Rig":
         """The bundled humanoid."""
-        return _reader()(BUNDLED_PRESETS / "humanoid.json")
+        return persistence.reader()(BUNDLED_PRESETS / "humanoid.json")
 
     def save(self, path: str | Path) -> None:
         """Write a JSON preset atomically; the previous file is kept as NAME.json.bak. A clip
         that is not the preset's own (an imported take) goes in NAME.clip.npz beside it."""
-        if _preset_writer is None:
-            raise RuntimeError("no preset writer registered: import rigedit (or rigedit.io.preset) first")
-        _preset_writer(self, path)
+        persistence.writer()(self, path)
 
     # --- structure -------------------------------------------------------------------------
 
@@ -470,7 +463,3 @@ class Rig:
         return f"Rig({self.name!r}, {len(self._skeleton)} joints, chains={self.chain_names})"
 
 
-def _reader() -> Callable[[str | Path], Rig]:
-    if _preset_reader is None:
-        raise RuntimeError("no preset reader registered: import rigedit (or rigedit.io.preset) first")
-    return _preset_reader

@@ -1,4 +1,4 @@
-"""Read a clip (BVH or glTF) for a skeleton that already exists, such as a preset's.
+"""Read a clip (BVH, glTF, USD: io/formats.py) for a skeleton that already exists, such as a preset's.
 
 A BVH file's unit and axes are guesses when read on its own. Here they are not guessed: the
 file's OFFSETs are matched to the skeleton's offsets, which fixes the scale (least squares)
@@ -18,7 +18,7 @@ from rigedit.core.transforms import quat_rotate
 
 from .bvh import BvhError, BvhLayout, read_bvh
 from .bvh_axes import UP_TO_Y
-from .gltf import read_gltf
+from . import formats
 
 # Offsets are written with 6+ significant digits in real files; a fit this close (relative
 # to the largest offset) means the same skeleton, anything worse a different one.
@@ -33,7 +33,7 @@ class ClipMismatch(ValueError):
 class MatchedClip:
     clip: Clip
     layout: BvhLayout  # how to write the result back as BVH in the clip's own units and axes
-    source: str  # "bvh" or "gltf"
+    source: str  # the format's name ("BVH", "glTF", "USD")
 
 
 def read_clip_for(
@@ -44,20 +44,28 @@ def read_clip_for(
     resamples a glTF clip (a BVH clip keeps its frames); `animation` picks a glTF's clip by
     name or index (read_gltf's rule)."""
     path = os.fspath(path)
-    ext = os.path.splitext(path)[1].lower()
-    if ext == ".bvh":
-        return _bvh_for(skeleton, path)
-    if ext in (".glb", ".gltf"):
-        imp = read_gltf(path, fps=fps, animation=animation)
-        if imp.clip is None:
-            raise ClipMismatch(f"{path}: the file has no animation")
-        clip = _reorder(imp.skeleton, imp.clip, skeleton, path)
-        _check_fit(skeleton, imp.skeleton, 1.0, "+y", path)
-        return MatchedClip(clip, BvhLayout(), "gltf")
-    raise ClipMismatch(f"{path}: a clip must be a .bvh, .glb or .gltf file")
+    fmt = formats.of(path, formats.CLIPS)
+    if fmt is None:
+        raise ClipMismatch(f"{path}: a clip must be a {formats.listing(formats.CLIPS, 'or')} file")
+    if fmt.clip_for is not None:
+        return fmt.clip_reader()(skeleton, path, fps=fps, animation=animation)
+    return _clip_in_metres(skeleton, fmt, path, fps=fps, animation=animation)
 
 
-def _bvh_for(skeleton: Skeleton, path: str) -> MatchedClip:
+def _clip_in_metres(skeleton: Skeleton, fmt: formats.Format, path: str, *, fps, animation) -> MatchedClip:
+    """A clip from a format that states its units and axes (glTF, USD): read as the file
+    says (no guessing of its up axis), and required to fit the skeleton as it is."""
+    fmt.require("import")
+    imp = fmt.reader()(path, up=None, animation=animation if fmt.animations else None, fps=fps, scale=None, skin=None)
+    if imp.clip is None:
+        raise ClipMismatch(f"{path}: the file has no animation")
+    clip = _reorder(imp.skeleton, imp.clip, skeleton, path)
+    _check_fit(skeleton, imp.skeleton, 1.0, "+y", path)
+    return MatchedClip(clip, BvhLayout(), fmt.name)
+
+
+def bvh_clip_for(skeleton: Skeleton, path: str, **_) -> MatchedClip:
+    """BVH's entry in io/formats.py: the file's unit and up axis fitted to the skeleton."""
     imp = read_bvh(path, scale=1.0, up_axis="y")  # the file's own numbers, to fit against
     if imp.clip is None:
         raise BvhError(path, None, "the file has no motion frames")
@@ -76,7 +84,7 @@ def _bvh_for(skeleton: Skeleton, path: str) -> MatchedClip:
     _check_fit(skeleton, imp.skeleton, scale, up, path, fixed)
     matched = read_bvh(path, scale=scale, up_axis=up)
     clip = _reorder(matched.skeleton, matched.clip, skeleton, path)
-    return MatchedClip(clip, matched.layout, "bvh")
+    return MatchedClip(clip, matched.layout, formats.BVH.name)
 
 
 def _same_names(a: Skeleton, b: Skeleton, path: str) -> None:

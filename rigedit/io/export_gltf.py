@@ -27,12 +27,13 @@ from rigedit.core.clip import Clip
 from rigedit.core.skeleton import Pose, Skeleton
 from rigedit.core.transforms import quat_conj, quat_from_matrix, quat_mul, quat_normalize, quat_rotate, quat_to_matrix
 
+from . import formats
 from .atomic import atomic_write_bytes
 from .gltf_blob import Blob, document_bytes
 from .gltf import compose_world
 from .gltf_data import GltfDocument
 
-GLTF_SUFFIXES = (".glb", ".gltf")
+GLTF_SUFFIXES = formats.GLTF.suffixes
 GENERATOR = "rigedit"
 
 
@@ -56,8 +57,8 @@ def write_gltf(
 ) -> None:
     """Write `clip` on `skeleton` as glTF, atomically; the suffix of `path` picks GLB or JSON."""
     suffix = Path(path).suffix.lower()
-    if suffix not in GLTF_SUFFIXES:
-        raise ValueError(f"{path}: a glTF file ends in .glb or .gltf")
+    if not formats.GLTF.matches(path):
+        raise ValueError(f"{path}: a glTF file ends in {formats.listing([formats.GLTF], 'or')}")
     if clip.rotations.shape[1] != len(skeleton):
         raise ValueError(f"clip has {clip.rotations.shape[1]} joints, skeleton has {len(skeleton)}")
     if source is None:
@@ -74,7 +75,7 @@ def write_gltf(
     gltf.asset.generator = GENERATOR
     animation = _animation(blob, nodes, clip.frame_time, translations, rotations, animation_name)
     gltf.animations = [animation] + list(gltf.animations or [])
-    atomic_write_bytes(path, document_bytes(gltf, blob, suffix == ".glb"), backup=False)
+    atomic_write_bytes(path, document_bytes(gltf, blob, suffix == ".glb"), backup=False)  # .gltf: JSON with the buffer inline
 
 
 def _skeleton_document(skeleton: Skeleton):

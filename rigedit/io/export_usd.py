@@ -4,7 +4,7 @@ Needs usd-core (`pip install rigedit[usd]`); without it `require_usd` raises a V
 says so, before any work is done.
 
 Layout: /<name> is a SkelRoot, /<name>/Skeleton the Skeleton (joint paths such as
-"Hips/Spine/Chest", the rest pose as restTransforms, its world matrices as bindTransforms),
+"Hips/Spine/Chest", the joints' own names as jointNames, the rest pose as restTransforms, its world matrices as bindTransforms),
 /<name>/Skeleton/Animation the SkelAnimation bound to it: per frame, every joint's local
 translation and rotation (float, as UsdSkel stores them), at the clip's frame rate as
 timeCodesPerSecond, frame i at time code i. The stage is Y up, in metres, as rigedit is.
@@ -22,18 +22,17 @@ from rigedit.core.clip import Clip
 from rigedit.core.skeleton import Pose, Skeleton
 from rigedit.core.transforms import quat_normalize, quat_to_matrix
 
+from . import formats
 from .atomic import file_mode
 
-USD_SUFFIXES = (".usd", ".usda", ".usdc")
-INSTALL_HINT = "USD export needs usd-core: pip install 'rigedit[usd]' (or pip install usd-core)"
+USD_SUFFIXES = formats.USD.suffixes
 
 
 def require_usd():
     """The pxr modules, or a ValueError saying how to install them."""
-    try:
-        from pxr import Gf, Sdf, Usd, UsdGeom, UsdSkel, Vt
-    except ImportError:
-        raise ValueError(INSTALL_HINT) from None
+    formats.USD.require("export")
+    from pxr import Gf, Sdf, Usd, UsdGeom, UsdSkel, Vt  # usd-core is an optional extra: checked just above
+
     return Gf, Sdf, Usd, UsdGeom, UsdSkel, Vt
 
 
@@ -66,8 +65,8 @@ def write_usd(path: str | os.PathLike, skeleton: Skeleton, clip: Clip, *, name: 
     from pxr import Tf
 
     path = Path(path)
-    if path.suffix.lower() not in USD_SUFFIXES:
-        raise ValueError(f"{path}: a USD file ends in .usd, .usda or .usdc")
+    if not formats.USD.matches(path):
+        raise ValueError(f"{path}: a USD file ends in {formats.listing([formats.USD], 'or')}")
     if clip.rotations.shape[1] != len(skeleton):
         raise ValueError(f"clip has {clip.rotations.shape[1]} joints, skeleton has {len(skeleton)}")
     stage = Usd.Stage.CreateInMemory()
@@ -84,6 +83,7 @@ def write_usd(path: str | os.PathLike, skeleton: Skeleton, clip: Clip, *, name: 
     skel = UsdSkel.Skeleton.Define(stage, root_path.AppendChild("Skeleton"))
     joints = Vt.TokenArray(joint_paths(skeleton))
     skel.CreateJointsAttr(joints)
+    skel.CreateJointNamesAttr(Vt.TokenArray(list(skeleton.names)))  # the names as they are; paths must be identifiers
     rest = skeleton.rest_pose()
     skel.CreateRestTransformsAttr(_matrices(Gf, Vt, rest.rotations, rest.translations))
     if bind is None:

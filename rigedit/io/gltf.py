@@ -429,11 +429,14 @@ def _frame_times(doc: GltfDocument, key_times: list[np.ndarray], fps, nodes: int
     if fps is not None:
         dt = 1.0 / fps
     else:
-        keys = np.unique(np.concatenate(key_times))
+        keys = np.unique(np.concatenate(key_times)).astype(np.float64)
         steps = np.diff(keys)
         dt = 1.0 / DEFAULT_FPS
         if len(steps) and np.ptp(steps) <= EVEN_SPACING_RTOL * steps.mean():
-            dt = float(t1 - t0) / len(steps)
+            # The keys are the frames, read at their own stored times: t0 + k * dt lands up to
+            # a float32 rounding (4e-6 s at 80 s) beside a key, and interpolating there moves a
+            # fast joint by micrometres, more than a round trip's 1e-6 of the figure allows.
+            return keys, float(t1 - t0) / len(steps)
     count = int(np.floor((t1 - t0) / dt + 1e-6)) + 1
     budget = max(MIN_NODE_FRAMES, doc.size // BYTES_PER_NODE_FRAME)
     if count * nodes > budget:

@@ -48,7 +48,7 @@ def test_menu_has_import_and_export_above_save(window):
     texts = [a.text() for a in window.file_menu.actions()]
     save = texts.index(window.action_save.text())
     assert texts.index(window.action_import.text()) < save
-    assert texts.index(window.action_export_bvh.text()) < save
+    assert texts.index(window.action_export.text()) < save
 
 
 @pytest.mark.parametrize("name, chains", [("cmu_12_01_walk.bvh", 6), ("CesiumMan.glb", 6), ("RiggedSimple.glb", 1)])  # limbs, spine, head

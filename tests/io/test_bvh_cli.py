@@ -44,7 +44,7 @@ def test_import_errors_are_one_line_and_write_nothing(tmp_path, capsys):
     assert err.strip() == f"{bad}, line 5: unknown channel 'Qrotation' in 'Hips' (expected X/Y/Z position or rotation)"
     assert not out.exists()
     assert cmd_import([str(tmp_path / "x.fbx"), "-o", str(out)]) == 1
-    assert "imports .bvh, .glb and .gltf" in capsys.readouterr().err
+    assert "imports .bvh, .glb, .gltf, .usd, .usda and .usdc files" in capsys.readouterr().err
     assert cmd_import([str(DATA / "cmu_12_01_walk.bvh"), "-o", str(out), "--scale", "furlong"]) == 1
     assert "unknown unit" in capsys.readouterr().err
 

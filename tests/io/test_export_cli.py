@@ -47,7 +47,7 @@ def test_a_preset_without_a_clip_exports_its_pose(tmp_path, capsys):
         (["{data}/cmu_12_01_walk.bvh", "-o", "{tmp}/out.fbx"], "cannot tell the format from '.fbx'"),
         (["{tmp}/missing.bvh", "-o", "{tmp}/out.glb"], "missing.bvh"),
         (["{data}/CesiumMan.glb", "--animation", "nope", "-o", "{tmp}/o.glb"], "no animation named 'nope'"),
-        (["{data}/cmu_12_01_walk.bvh", "--animation", "x", "-o", "{tmp}/o.glb"], "a BVH file has one clip"),
+        (["{data}/cmu_12_01_walk.bvh", "--animation", "x", "-o", "{tmp}/o.glb"], "a BVH file holds one motion"),
         (["{data}/SOURCES.md", "-o", "{tmp}/o.glb"], "rigedit exports from a preset"),
     ],
 )

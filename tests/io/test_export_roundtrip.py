@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rigedit.io.bvh import read_bvh
+from rigedit.io import formats
 from rigedit.io.export import export_rig
 from rigedit.io.figure import world_positions
-from rigedit.io.gltf import read_gltf
+from rigedit.io.loaded import load
 
 from .export_checks import DATA, ROUND_TRIP_RTOL, SHARED, Result
 
@@ -17,19 +17,10 @@ FORMATS = [".glb", ".gltf", ".bvh", ".usda", ".usdc"]
 
 def _import(path):
     """(joint names, positions (frames, joints, 3)) as rigedit's import reads the file."""
-    suffix = path.suffix
-    if suffix == ".bvh":
-        imp = read_bvh(path)
-        return imp.skeleton.names, world_positions(imp.skeleton, imp.clip)
-    if suffix in (".glb", ".gltf"):
-        imp = read_gltf(path, up_axis="auto")
-        return imp.skeleton.names, world_positions(imp.skeleton, imp.clip)
-    # rigedit reads no USD: pxr's UsdSkel is the importer here.
-    pytest.importorskip("pxr", reason="usd-core is not installed (pip install 'rigedit[usd]')")
-    from .test_export_usd import usd_world
-
-    joints, world = usd_world(path)
-    return [j.rsplit("/", 1)[-1] for j in joints], world[..., 3, :3]
+    if formats.USD.matches(path):
+        pytest.importorskip("pxr", reason="usd-core is not installed (pip install 'rigedit[usd]')")
+    imp = load(path)
+    return imp.skeleton.names, world_positions(imp.skeleton, imp.clip)
 
 
 @pytest.mark.parametrize("suffix", FORMATS)
@@ -39,8 +30,6 @@ def test_export_then_import_gives_the_same_joint_positions(name, suffix, tmp_pat
     out = tmp_path / f"again{suffix}"
     export_rig(result.rig, out, result.source, only_result=True)
     names, positions = _import(out)
-    if suffix.startswith(".usd"):
-        names = result.names  # USD prim names are the joint names made valid identifiers
     index = {n: i for i, n in enumerate(names)}
     got = positions[:, [index[n] for n in result.names]]
     assert got.shape == result.positions.shape

@@ -13,7 +13,9 @@ quadruped (the Fox) get, on any frame of their clips:
   FABRIK when the limb has more joints (twist joints, a three-bone hind leg);
 - a FABRIK spine from above the hips to the chest and the neck's first bone, a FABRIK
   neck/head chain above it, and FABRIK tails off the hips;
-- no finger or toe chains: a figure with no legs or arms gets one FABRIK chain per
+- a hand alone (hand.py: a wrist with four to six fingers pointing one way and nothing
+  else below the root) gets one FABRIK chain per finger (thumb, index ... or finger_<k>), no legs or spine;
+- no finger or toe chains on a body: a figure with no legs or arms gets one FABRIK chain per
   unbranched branch instead, so every import has something to drag.
 
 `find_hips` gives the joint the legs branch from: the body handle sits there.
@@ -21,11 +23,13 @@ quadruped (the Fox) get, on any frame of their clips:
 from __future__ import annotations
 
 from ..skeleton import Pose, Skeleton
+from .figure import Figure
+from .hand import find_hand
 from .names import name_words
 from .proposal import ChainProposal
 from .propose import find_hips_index, forward_of, propose
 
-__all__ = ["ChainProposal", "facing_of", "find_hips", "name_words", "propose_chains"]
+__all__ = ["ChainProposal", "facing_of", "find_hips", "hand_alone", "name_words", "propose_chains"]
 
 
 def propose_chains(skeleton: Skeleton, pose: Pose | None = None) -> list[ChainProposal]:
@@ -46,3 +50,10 @@ def facing_of(skeleton: Skeleton, pose: Pose | None = None):
     """The horizontal unit vector the figure faces in `pose` (default: the rest pose), as the
     proposer decides it for poles and sides (facing.py), or None when nothing says."""
     return forward_of(skeleton, pose or skeleton.rest_pose())
+
+
+def hand_alone(skeleton: Skeleton, pose: Pose | None = None) -> bool:
+    """The skeleton is a hand alone, not a body (hand.py): a wrist with four to six fingers
+    pointing one way and nothing else but the joints above the wrist; so a reader can size
+    the figure as a hand (about 0.19 m from wrist to fingertip), not as a person."""
+    return find_hand(Figure(skeleton, pose or skeleton.rest_pose())) is not None

@@ -10,6 +10,7 @@ branches that reach the ground in the pose (limbs.leg_hubs).
 from __future__ import annotations
 
 from .figure import Figure
+from .hand import find_hand
 from .limbs import Limb, cut_limb, leg_hubs, level_with
 from .pairs import find_hips, walk_up
 from .torso import body_path, chest_on, head_end
@@ -25,11 +26,13 @@ class Body:
         self.chest: int | None = None
         self.arms: list[Limb] = []
         self.leg_joints: set[int] = set()
-        found = find_hips(fig)
-        if found is not None:
-            self._from_pairs(*found)
-        else:
-            self._from_the_ground()
+        self.hand = find_hand(fig)  # a hand alone: fingers, no body
+        if self.hand is None:
+            found = find_hips(fig)
+            if found is not None:
+                self._from_pairs(*found)
+            else:
+                self._from_the_ground()
         self.hips = next(iter(self.legs), None)
         self.front = next(iter(list(self.legs)[1:]), None)  # a quadruped's chest
         self.top = self.hips

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..skeleton import Pose, Skeleton
-from .names import hints
+from .names import hints, splits_bone
 
 UP = np.array([0.0, 1.0, 0.0])
 # Bones shorter than this fraction of the figure's size are joints on top of each other
@@ -30,6 +30,10 @@ class Figure:
             if p >= 0:
                 self.children[p].append(j)
         self.hints = [hints(name) for name in self.names]
+        # Joints part way down a bone, turning it only about itself: twist and roll joints, and
+        # the numbered parts of a split bone (names.splits_bone).
+        self.midbone = [self.hints[j].twist or (p >= 0 and splits_bone(self.names[p], self.names[j]))
+                        for j, p in enumerate(self.parents)]
         par = np.maximum(np.array(self.parents, dtype=np.int64), 0)
         lengths = np.linalg.norm(self.pos - self.pos[par], axis=1) if n else np.zeros(0)
         self.bone = np.where(np.array(self.parents) >= 0, lengths, 0.0)

@@ -9,6 +9,7 @@ limb's own bones are.
   segments: a zero-length bone or a twist joint (named so) does not end one. The limb's
   end (hand, foot, paw) is the end of its last long segment, one at least half as long as
   the longest: fingers and toes are shorter than that, a paw's bone is not.
+- An arm ends at the hand where its fingers branch (hand_on), when they do; else as above.
 - An arm is the last two segments up to its end: a collar bone before them is not the arm's
   (the two-bone solver bends the shoulder and the elbow). A leg is the whole run of long
   segments up to its end: two for a person (thigh, shin), three for a dog's hind leg down to
@@ -33,6 +34,7 @@ FOOT_BAND = 0.15  # how far above the lowest point a foot may be (a walk lifts o
 LONG_SEGMENT = 0.5  # a limb's segment is long when at least this fraction of its longest
 ARM_REACH = 0.15  # an arm's run from the chest, as a fraction of the figure's height
 TWIN = 0.25  # a leg's twin reaches as far as it, within this fraction
+HAND = 0.5  # the fingers below a hand reach less than this fraction of the way down to it
 
 
 @dataclass(frozen=True)
@@ -109,11 +111,26 @@ def segments(fig: Figure, line: list[int]) -> list[tuple[int, int, float]]:
         if start is None:
             start = i - 1
         length += b
-        if fig.hints[line[i]].twist and i < len(line) - 1:
+        if fig.midbone[line[i]] and i < len(line) - 1:
             continue  # a twist joint turns the bone about itself: the segment goes on
         out.append((start, i, length))
         start, length = None, 0.0
     return out
+
+
+def hand_on(fig: Figure, line: list[int]) -> int | None:
+    """Where along an arm's line the fingers branch: the first joint with two branches or more
+    below it that reach less than HAND of the way from the line's start down to it (fingers,
+    not a twist joint beside the forearm); None when no joint fans out so (a mitten, an End
+    Site, a robot's long palms)."""
+    down = 0.0
+    for i in range(1, len(line)):
+        j = line[i]
+        down += fig.bone[j]
+        kids = [c for c in fig.children[j] if fig.bone[c] + fig.reach[c] > fig.tiny]
+        if i >= 2 and len(kids) >= 2 and fig.reach[j] < HAND * down:
+            return i
+    return None
 
 
 def cut_limb(fig: Figure, hub: int, child: int, kind: str) -> Limb | None:
@@ -124,6 +141,12 @@ def cut_limb(fig: Figure, hub: int, child: int, kind: str) -> Limb | None:
     longest = max(s[2] for s in segs)
     long = [s[2] >= LONG_SEGMENT * longest for s in segs]
     end = max(i for i, ok in enumerate(long) if ok)
+    hand = hand_on(fig, line) if kind == "arm" else None
+    if hand is not None and segs[0][1] < hand:
+        # The arm ends at the hand, whatever the hand's length: a cartoon's hand may be as
+        # long as its forearm, and the fingers then pass for the limb's last long segment.
+        end = max(k for k, s in enumerate(segs) if s[1] <= hand)
+        long[end] = True
     first = end
     if kind == "leg":
         while first > 0 and long[first - 1]:

@@ -11,6 +11,10 @@ from dataclasses import dataclass
 
 SIDE_WORDS = {"left": "left", "l": "left", "right": "right", "r": "right"}
 TWIST_WORDS = {"twist", "roll"}
+# A limb bone split in numbered parts (MakeHuman's upperarm01, upperarm02): a joint whose stem
+# is its parent's and names a limb segment sits part way down one bone. "leg" or "arm" alone is
+# not enough: CesiumMan's leg_joint_L_1 .. _3 are hip, knee and ankle.
+SEGMENT_STEM = re.compile(r"(upper|lower|up|low|fore)(arm|leg)|forearm|thigh|shin|calf|shldr|humerus|femur|tibia")
 HEAD_WORDS = {"head"}
 
 
@@ -32,3 +36,14 @@ def hints(name: str) -> NameHints:
     words = name_words(name)
     side = next((SIDE_WORDS[w] for w in words if w in SIDE_WORDS), None)
     return NameHints(side, any(w in TWIST_WORDS for w in words), any(w in HEAD_WORDS for w in words))
+
+
+def stem(name: str) -> str:
+    """The name's words without numbers and side words: upperarm02.L -> upperarm."""
+    return "".join(w for w in name_words(name) if not w.isdigit() and w not in SIDE_WORDS)
+
+
+def splits_bone(parent: str, name: str) -> bool:
+    """`name` is a numbered part of the same limb bone as `parent` (it only twists that bone)."""
+    s = stem(name)
+    return s == stem(parent) and SEGMENT_STEM.fullmatch(s) is not None

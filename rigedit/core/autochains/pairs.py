@@ -26,7 +26,7 @@ def _same(fig: Figure, p: float, q: float, span: float) -> bool:
     return abs(p - q) <= SAME_BONE * max(p, q) + SLACK * span
 
 
-def _mirrored(fig: Figure, a: int, b: int, span: float, segs: dict[int, list[float]]) -> bool:
+def mirrored(fig: Figure, a: int, b: int, span: float, segs: dict[int, list[float]]) -> bool:
     """The same bone from the hub and the same segments down the main lines (segments: a
     twist joint on one side only, or a zero-length joint, changes nothing)."""
     if not _same(fig, fig.bone[a], fig.bone[b], span):
@@ -54,7 +54,7 @@ def pair_at(fig: Figure, h: int, skip: set[int] = frozenset()) -> tuple[int, int
         for b in kids[i + 1:]:
             if not _same(fig, fig.reach[a], fig.reach[b], span):
                 break  # shorter still from here on
-            if _mirrored(fig, a, b, span, segs):
+            if mirrored(fig, a, b, span, segs):
                 return (a, b) if a < b else (b, a)
     return None
 

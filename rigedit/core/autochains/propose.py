@@ -6,6 +6,7 @@ from ..skeleton import Pose, Skeleton
 from .body import Body
 from .facing import facing, sides
 from .figure import Figure
+from .hand import finger_name
 from .proposal import ChainProposal, make, pole_for
 from .torso import spine_and_head, tails
 
@@ -32,6 +33,8 @@ def propose(skeleton: Skeleton, pose: Pose) -> list[ChainProposal]:
     hind, front, forward, cue = _facing(fig, body)
     general = registry.general().name
     out: list[ChainProposal] = []
+    if body.hand is not None:
+        return _fingers(fig, body.hand, general)
 
     spine, head = spine_and_head(fig, body.path, body.chest)
     if len(spine) >= 2:
@@ -63,6 +66,17 @@ def propose(skeleton: Skeleton, pose: Pose) -> list[ChainProposal]:
             out.append(make(fig, "tail" if k == 0 else f"tail_{k + 1}", general, tail, None, "a long branch off the hips"))
     if not out:
         out.extend(_branches(fig, general))
+    return out
+
+
+def _fingers(fig: Figure, hand, solver: str) -> list[ChainProposal]:
+    wrist, fingers = hand
+    out, seen = [], set()
+    for k, finger in enumerate(fingers, 1):
+        name = finger_name(fig, finger, k)
+        name = name if name not in seen else f"{name}_{k}"
+        seen.add(name)
+        out.append(make(fig, name, solver, finger, None, f"a finger of a hand alone, off {fig.names[wrist]}"))
     return out
 
 

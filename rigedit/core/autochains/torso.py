@@ -10,6 +10,7 @@ import numpy as np
 
 from .figure import Figure
 from .limbs import ARM_REACH
+from .pairs import mirrored
 
 
 def head_end(fig: Figure, legs: set[int], hips: int) -> int | None:
@@ -70,8 +71,13 @@ def spine_and_head(fig: Figure, path: list[int], chest: int | None) -> tuple[lis
 
 
 def tails(fig: Figure, hips: int, skip: set[int]) -> list[list[int]]:
+    """Long branches off the hips that are neither legs nor the spine, and have no mirror
+    twin beside them (a skirt's bones come in left-right pairs; a tail is one)."""
     out = []
-    for c in long_branches(fig, hips, skip):
+    branches = long_branches(fig, hips, skip)
+    for c in branches:
+        if any(mirrored(fig, c, d, fig.span, {}) for d in branches if d != c):
+            continue
         line = fig.main_line(c)
         cut = next((i for i, j in enumerate(line) if j in skip), len(line))
         line = fig.trimmed(line[:cut])  # not on into a leg further along

@@ -1,9 +1,8 @@
 """Re-solve a lint's flagged spans with continuity, leaving every other frame as it was.
 
-- Pole flips: on each flipped frame the whole limb is turned about its root -> end line onto
-  the bend plane the frames around the span have (their bend directions in the root's parent
-  frame, blended across the span), so the end stays where it was and the knee or elbow goes
-  back to its usual side; the previous frame's plane carries on through the span.
+- Pole flips and joints turned away for a few frames and back (fix_turn.py): every frame of
+  the span, first and last included, gets the turn its neighbours agree on, the limb turned
+  about its root -> end line so the end stays where it was.
 - Knee pops: the end's place relative to the root (in the parent frame) and the bend
   direction are blended across the span from the frames on either side, and the limb is
   solved onto that with two-bone IK through soft IK (core/ik/soft.py: the last SOFTNESS leg
@@ -15,13 +14,18 @@
 - Euler wraps are the file's curves, not the clip's rotations: the BVH writer unwraps them
   (lint_cli writes the output with the source's angles unwrapped as reference).
 
-Reference frames, rotation and root jumps and limits are reported, not repaired (a jump's
-right answer is a question for the animator). Frames outside the repairs' spans (a slide's
-runs on to its contact's last flat frame, plus the ease) are not touched: `changed` says which.
+Reference frames, lone rotation and root jumps and limits are reported, not repaired (a
+jump's right answer is a question for the animator). Frames outside the repairs' spans (a
+slide's runs on to its contact's last flat frame, plus the ease) are not touched: `changed`
+says which.
+
+A repair never leaves a finding that was not there: the result is linted again, and a repair
+whose frames a new finding touches is undone (`refused`; its finding stays in `remaining`),
+up to REFUSALS rounds. So what fix_clip returns is never worse than what it was given.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -29,14 +33,18 @@ from ..clip import Clip
 from ..ik import two_bone_ik
 from ..ik.soft import effective_target
 from ..skeleton import Pose, write_chain_positions
-from ..transforms import quat_conj, quat_from_axis_angle, quat_mul, quat_normalize, quat_rotate
+from ..transforms import quat_conj, quat_mul, quat_normalize, quat_rotate
 from .findings import Finding, runs
+from .fix_turn import untwist, unturn
 from .run import lint_clip
 from .pole_flip import bend_angle, bend_direction, usual_side, world_bend
 from .slides import flat_frames
 
-# The kinds fix_clip re-solves; the others are reported, not repaired.
+# The kinds fix_clip re-solves; the others are reported, not repaired, but for the
+# discontinuities of REPAIRED_CAUSES (a joint turned away and back).
 REPAIRED_KINDS = ("pole_flip", "knee_pop", "foot_slide")
+REPAIRED_CAUSES = ("turned_span",)
+REFUSALS = 3
 EASE_S = 0.15
 SOFTNESS = 0.02  # leg lengths of reach that soft IK eases
 REACH_CLAMP = 0.999
@@ -57,6 +65,7 @@ class FixResult:
     introduced: list[Finding]
     changed: np.ndarray  # (frames,) bool: the frames the repair wrote
     after: object  # the second lint's LintReport
+    refused: list[Finding] = field(default_factory=list)  # repairs undone: they made a new finding
 
     def changed_description(self) -> str:
         spans = runs(self.changed)
@@ -97,27 +106,60 @@ class _Work:
 
 
 def fix_clip(report) -> FixResult:
-    """The clip with `report`'s pole flips, knee pops and foot slides repaired."""
-    w = _Work(report)
-    order = {kind: i for i, kind in enumerate(REPAIRED_KINDS)}
-    for f in sorted(report.findings, key=lambda f: (order.get(f.kind, 3), f.frame_start)):
-        limb = w.limbs.get(f.chain)
-        if f.kind == "pole_flip" and limb is not None:
-            _fix_flip(w, limb, f.frame_start, f.frame_end)
-        elif f.kind == "knee_pop" and limb is not None:
-            _fix_pop(w, limb, f.frame_start, f.frame_end)
-        elif f.kind == "foot_slide" and limb is not None:
-            _fix_slide(w, limb, f.frame_start, _contact_end(report, f))
-        # Euler wraps are the writer's business (nothing in the clip to change); the rest
-        # is reported, not repaired.
+    """The clip with `report`'s pole flips, turned spans, knee pops and foot slides repaired,
+    but for repairs that would make a new finding (those are undone and `refused`)."""
     m = report.motion
-    clip = Clip(w.rot, m.clip.translations.copy(), m.clip.frame_time, m.clip.source)
-    # The output is written with its Euler curves unwrapped, so the second lint has no wraps.
-    after = lint_clip(m.skeleton, clip, report.chains, limits=report.limits)
+    todo = [f for f in report.findings if _repairs(f, report)]
+    refused: list[Finding] = []
+    for _ in range(REFUSALS + 1):
+        w, touched = _repair(report, todo)
+        clip = Clip(w.rot, m.clip.translations.copy(), m.clip.frame_time, m.clip.source)
+        # The output is written with its Euler curves unwrapped, so the second lint has no wraps.
+        after = lint_clip(m.skeleton, clip, report.chains, limits=report.limits)
+        introduced = [g for g in after.findings if not any(same_finding(f, g) for f in report.findings)]
+        bad = [f for f, t in zip(todo, touched) if any(_touches(t, g) for g in introduced)]
+        if not introduced or not bad:
+            break
+        refused += bad
+        todo = [f for f in todo if f not in bad]
     remaining = [f for f in report.findings if any(same_finding(f, g) for g in after.findings)]
     repaired = [f for f in report.findings if not any(same_finding(f, g) for g in after.findings)]
-    introduced = [g for g in after.findings if not any(same_finding(f, g) for f in report.findings)]
-    return FixResult(clip, repaired, remaining, introduced, w.changed, after)
+    return FixResult(clip, repaired, remaining, introduced, w.changed, after, refused)
+
+
+def _repairs(f: Finding, report) -> bool:
+    limb = any(l.chain == f.chain for l in report.motion.limbs)
+    return (f.kind in REPAIRED_KINDS and limb) or (f.kind == "discontinuity" and f.cause in REPAIRED_CAUSES and f.joint is not None)
+
+
+def _repair(report, todo: list[Finding]) -> tuple[_Work, list[np.ndarray]]:
+    """The repairs of `todo` in order (flips and turns first, then pops, then slides), and the
+    frames each wrote."""
+    w = _Work(report)
+    order = {kind: i for i, kind in enumerate(("discontinuity",) + REPAIRED_KINDS)}
+    touched = [np.zeros(w.m.n_frames, dtype=bool) for _ in todo]
+    for i in sorted(range(len(todo)), key=lambda i: (order.get(todo[i].kind, 9), todo[i].frame_start)):
+        f, before = todo[i], w.changed.copy()
+        w.changed[:] = False
+        limb = w.limbs.get(f.chain)
+        if f.kind == "discontinuity":
+            unturn(w, w.sk.index(f.joint), f.frame_start, f.frame_end)
+        elif f.kind == "pole_flip" and f.cause == "turned_mid":
+            unturn(w, limb.mid, f.frame_start, f.frame_end)
+        elif f.kind == "pole_flip":
+            untwist(w, limb, f.frame_start, f.frame_end)
+        elif f.kind == "knee_pop":
+            _fix_pop(w, limb, f.frame_start, f.frame_end)
+        elif f.kind == "foot_slide":
+            _fix_slide(w, limb, f.frame_start, _contact_end(report, f))
+        touched[i] = w.changed.copy()
+        w.changed |= before
+    return w, touched
+
+
+def _touches(frames: np.ndarray, g: Finding, near: int = 2) -> bool:
+    lo, hi = max(g.frame_start - near, 0), min(g.frame_end + near + 1, len(frames))
+    return bool(frames[lo:hi].any())
 
 
 def same_finding(f: Finding, g: Finding) -> bool:
@@ -154,26 +196,6 @@ def _blend(w: _Work, limb, a: int, b: int, f: int, which: int) -> np.ndarray:
         return values[0]
     u = (f - anchors[0]) / (anchors[1] - anchors[0])
     return (1.0 - u) * values[0] + u * values[1]
-
-
-def _fix_flip(w: _Work, limb, a: int, b: int) -> None:
-    for f in range(a, b + 1):
-        pos, q = w.fk(f)
-        axis = pos[limb.end] - pos[limb.root]
-        length = np.linalg.norm(axis)
-        if length < 1e-12:
-            continue
-        axis = axis / length
-        want = quat_rotate(w.parent_q(q, limb), _blend(w, limb, a, b, f, 0))
-        want = want - axis * (want @ axis)
-        now = world_bend(pos, limb)
-        if np.linalg.norm(want) < 1e-9 or np.linalg.norm(now) < 1e-9:
-            continue
-        angle = np.arctan2(axis @ np.cross(now, want), now @ want)
-        turn = quat_from_axis_angle(axis, angle)
-        rot = w.rot[f].copy()
-        rot[limb.root] = quat_normalize(quat_mul(quat_mul(quat_conj(w.parent_q(q, limb)), turn), q[limb.root]))
-        w.write(f, rot)
 
 
 def _solve(w: _Work, limb, f: int, target: np.ndarray, bend_world: np.ndarray, keep_end_world: bool) -> None:

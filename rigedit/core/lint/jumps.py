@@ -1,11 +1,11 @@
 """Discontinuities: a rotation, the root or an Euler curve jumping between two frames.
 
-- Rotation jumps: a joint's local rotation turning further from one frame to the next than
-  JUMP_FACTOR times its own TYPICAL_PERCENT-percentile frame-to-frame turn over the clip, and
-  at least MIN_JUMP_DEG (the clip's own typical change is the yardstick: fast motion is not a
-  fault). The 90th percentile, not a higher one, so that a short clip's few faulty steps do
-  not raise their own yardstick (2 steps of 135 are past its 99th percentile); the shared
-  walks' largest steps are 3.5 (Bandai) and 5.6 (CMU) times it.
+- Rotation jumps: a step whose turn is far off what the joint's own recent motion says it
+  should be (rates.py: an acceleration spike, not a large steady speed). A jump away and a
+  jump back within MAX_TURNED_S, the rotation after them within RETURN of the one before, are
+  one span turned away (every frame off reported, the first and the last included); a limb's
+  such span is its pole flip (pole_flip.py), any other joint's a discontinuity. A lone jump
+  is an error at SEVERE times its yardstick or more, a warning below.
 - Root jumps: the root's translation stepping further than JUMP_FACTOR times its
   TYPICAL_PERCENT-percentile step, and at least MIN_ROOT_JUMP leg lengths.
 - Euler wraps: a BVH file's rotation channel jumping by more than 180 degrees between frames
@@ -18,20 +18,25 @@
   REFERENCE_JOINTS of the joints that move and nothing else in the clip jumps that much,
   frame 0 is a reference pose: reported once, as info, and the motion is linted from frame 1.
 
-Each finding's span is the two frames the jump is between.
+A lone jump's span is the two frames it is between.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..transforms import quat_angle, quat_conj, quat_mul
 from .findings import Finding
 from .motion import Motion
+from .rates import SEVERE, jumps
 
-JUMP_FACTOR = 8.0
+JUMP_FACTOR = 8.0  # the reference frame's and the root's yardstick (their typical step)
 TYPICAL_PERCENT = 90.0
-MIN_JUMP_DEG = 10.0
+MAX_TURNED_S = 1.0  # a jump away and one back within this long are one span
+RETURN = 0.5  # back: the rotation after the span is this close (of the jumps) to the one before
 MIN_ROOT_JUMP = 0.1
+MIN_JUMP_DEG = 10.0  # the reference frame's joints that jump turn at least this much
 REFERENCE_JOINTS = 0.25
 MANY_JOINTS = 4  # more joints than this jumping on one step is reported as one finding
 WRAP_DEG = 180.0
@@ -64,7 +69,50 @@ def reference_frame(rotations: np.ndarray) -> bool:
     return bool(jumped.sum() >= max(2, REFERENCE_JOINTS * moving.sum()))
 
 
-def discontinuities(motion: Motion) -> list[Finding]:
+@dataclass(frozen=True)
+class Turned:
+    """A joint's rotation jumping (rates.py): alone, between frames start and start + 1, or
+    turned away and back (`back`): start..end are the frames off."""
+
+    joint: int
+    start: int
+    end: int
+    degrees: float  # the largest jump
+    ratio: float  # its surprise over its yardstick
+    back: bool
+
+
+def turned(motion: Motion) -> list[Turned]:
+    """Every rotation jump of the motion, a jump away and one back paired into a span."""
+    s = motion.first
+    rot = motion.clip.rotations[s:]
+    if len(rot) < 3:
+        return []
+    jumped, sur, yard = jumps(rot, motion.fps)
+    size = np.degrees(quat_angle(quat_mul(quat_conj(rot[:-1]), rot[1:])))
+    longest = max(1, int(MAX_TURNED_S * motion.fps))
+    out = []
+    for j in range(rot.shape[1]):
+        steps = list(np.nonzero(jumped[:, j])[0])
+        i = 0
+        while i < len(steps):
+            f = int(steps[i])
+            g = int(steps[i + 1]) if i + 1 < len(steps) else None
+            if g is not None and g - f <= longest:
+                away = float(np.degrees(quat_angle(quat_mul(quat_conj(rot[f, j]), rot[g + 1, j]))))
+                if away < RETURN * min(size[f, j], size[g, j]):
+                    ratio = float(max(sur[f, j] / yard[f, j], sur[g, j] / yard[g, j]))
+                    out.append(Turned(j, s + f + 1, s + g, float(max(size[f, j], size[g, j])), ratio, True))
+                    i += 2
+                    continue
+            out.append(Turned(j, s + f, s + f + 1, float(size[f, j]), float(sur[f, j] / yard[f, j]), False))
+            i += 1
+    return out
+
+
+def discontinuities(motion: Motion, events: list[Turned] | None = None) -> list[Finding]:
+    """Reference frame, rotation jumps and turned-away spans (`events`, default all of the
+    motion's: pass those no other check has claimed), root jumps and Euler wraps."""
     out = []
     s = motion.first
     names = motion.skeleton.names
@@ -76,23 +124,29 @@ def discontinuities(motion: Motion) -> list[Finding]:
             f"{int((steps0 > MIN_JUMP_DEG).sum())} joints turn up to {float(steps0.max()):.0f} degrees into frame 1; "
             f"linted from frame 1", "reference_frame",
         ))
-    rot = motion.clip.rotations[s:]
-    if len(rot) < 3:
+    if motion.n_frames - s < 3:
         return out
-    steps = rotation_steps(rot)
-    limit = _thresholds(steps)
-    jumped = steps > limit
-    for f in np.nonzero(jumped.any(axis=1))[0]:
-        joints = np.nonzero(jumped[f])[0]
-        a = s + int(f)
-        worst = int(joints[np.argmax(steps[f, joints])])
-        if len(joints) > MANY_JOINTS:
-            out.append(Finding("discontinuity", _chain_of(motion, worst), None, a, a + 1, "error",
-                               f"{len(joints)} joints' rotations jump (up to {float(steps[f, worst]):.0f} degrees at {names[worst]})", "rotation_jump"))
+    events = turned(motion) if events is None else events
+    lone: dict[int, list[Turned]] = {}
+    for e in events:
+        if e.back:
+            out.append(Finding("discontinuity", _chain_of(motion, e.joint), names[e.joint], e.start, e.end, "error",
+                               f"turned {e.degrees:.0f} degrees away for {e.end - e.start + 1} frame{'s' if e.end > e.start else ''} "
+                               f"and back ({e.ratio:.1f} times what its own recent motion allows)", "turned_span"))
+        else:
+            lone.setdefault(e.start, []).append(e)
+    for a, group in sorted(lone.items()):
+        worst = max(group, key=lambda e: e.ratio)
+        severity = "error" if worst.ratio >= SEVERE else "warning"
+        if len(group) > MANY_JOINTS:
+            out.append(Finding("discontinuity", _chain_of(motion, worst.joint), None, a, a + 1, severity,
+                               f"{len(group)} joints' rotations jump (up to {worst.degrees:.0f} degrees at {names[worst.joint]})", "rotation_jump"))
             continue
-        for j in joints:
-            out.append(Finding("discontinuity", _chain_of(motion, int(j)), names[j], a, a + 1, "error",
-                               f"rotation jumps {float(steps[f, j]):.0f} degrees (typically under {float(np.percentile(steps[:, j], TYPICAL_PERCENT)):.1f})", "rotation_jump"))
+        for e in group:
+            out.append(Finding("discontinuity", _chain_of(motion, e.joint), names[e.joint], a, a + 1,
+                               "error" if e.ratio >= SEVERE else "warning",
+                               f"rotation jumps {e.degrees:.0f} degrees, {e.ratio:.1f} times what its own recent motion allows",
+                               "rotation_jump"))
     root = np.nonzero(motion.skeleton.parents < 0)[0]
     for r in root:
         step = np.linalg.norm(np.diff(motion.clip.translations[s:, r], axis=0), axis=-1)
@@ -101,6 +155,11 @@ def discontinuities(motion: Motion) -> list[Finding]:
         for f in np.nonzero(step > lim)[0]:
             out.append(Finding("discontinuity", None, names[r], s + int(f), s + int(f) + 1, "error",
                                f"the root jumps {100 * float(step[f]):.1f} cm in one frame (typically under {100 * typical:.1f} cm)", "root_jump"))
+    jumped = np.zeros((motion.n_frames - s - 1, len(names)), dtype=bool)
+    for e in events:
+        jumped[e.start - s, e.joint] = True
+        if e.back:
+            jumped[e.end - s, e.joint] = True
     out += euler_wraps(motion, jumped, s)
     return out
 

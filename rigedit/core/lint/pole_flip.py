@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .findings import Finding, runs
+from .findings import Finding, merge_close, runs
 from .motion import Limb, Motion
 
 MIN_BEND_DEG = 10.0
@@ -67,29 +67,48 @@ def usual_side(motion: Motion, limb: Limb, angle: np.ndarray, local: np.ndarray)
     return None if n < 1e-9 else m / n
 
 
-def pole_flips(motion: Motion) -> list[Finding]:
-    out = []
+def pole_flips(motion: Motion, events: list | None = None) -> tuple[list[Finding], list]:
+    """The pole flips, and the turned-away spans (jumps.Turned in `events`) they take: a
+    limb's upper bone or its middle joint turned away and back is its flip, all of it (the
+    frames where the limb is straight too: their knee has no side, but the leg is turned)."""
+    out, taken = [], []
     longest = max(1, int(MAX_FLIP_S * motion.fps))
     for limb in motion.limbs:
         angle = bend_angle(motion, limb)
         local = bend_direction(motion, limb)
         usual = usual_side(motion, limb, angle, local)
-        if usual is None:
-            continue
-        cos = local @ usual
-        flipped = (angle > MIN_BEND_DEG) & (cos < 0.0)
-        flipped[: motion.first] = False
-        straight = angle <= MIN_BEND_DEG
-        for a, b in runs(flipped):
-            if b - a + 1 > longest or not (_sudden(local, straight, a, a - 1, motion.first) and _sudden(local, straight, b, b + 1, motion.first)):
-                continue
-            worst = float(np.degrees(np.arccos(np.clip(cos[a : b + 1].min(), -1, 1))))
+        spans = []
+        if usual is not None:
+            cos = local @ usual
+            flipped = (angle > MIN_BEND_DEG) & (cos < 0.0)
+            flipped[: motion.first] = False
+            straight = angle <= MIN_BEND_DEG
+            for a, b in runs(flipped):
+                if b - a + 1 <= longest and _sudden(local, straight, a, a - 1, motion.first) and _sudden(local, straight, b, b + 1, motion.first):
+                    spans.append((a, b))
+        mine = [e for e in events or () if e.back and e.joint in (limb.root, limb.mid)]
+        mid = []  # spans where the middle joint itself turned (the fixer turns it back, not the limb)
+        for e in mine:
+            if usual is None or any(a <= e.end and e.start <= b for a, b in spans) or _off_side(cos, angle, e):
+                spans.append((e.start, e.end))
+                taken.append(e)
+                if e.joint == limb.mid:
+                    mid.append((e.start, e.end))
+        for a, b in merge_close(spans, 0):
+            worst = "" if usual is None else f" up to {float(np.degrees(np.arccos(np.clip(cos[a : b + 1].min(), -1, 1)))):.0f} degrees"
             out.append(Finding(
                 "pole_flip", limb.chain, motion.name(limb.mid), a, b, "error",
-                f"the {motion.name(limb.mid)} bends up to {worst:.0f} degrees away from its usual side "
-                f"for {b - a + 1} frame{'s' if b > a else ''} (bent {float(angle[a:b + 1].max()):.0f} degrees)",
+                f"the {motion.name(limb.mid)} is turned{worst} away from its usual side "
+                f"for {b - a + 1} frame{'s' if b > a else ''} (bent {float(angle[a:b + 1].max()):.0f} degrees at most)",
+                "turned_mid" if any(a <= c and d <= b for c, d in mid) else "",
             ))
-    return out
+    return out, taken
+
+
+def _off_side(cos: np.ndarray, angle: np.ndarray, e) -> bool:
+    """A turned span is a flip when its bent frames (if any) have the knee on the wrong side."""
+    bent = angle[e.start : e.end + 1] > MIN_BEND_DEG
+    return not bent.any() or bool((cos[e.start : e.end + 1][bent] < 0.0).any())
 
 
 def _sudden(local: np.ndarray, straight: np.ndarray, f: int, beside: int, first: int) -> bool:

@@ -11,13 +11,12 @@ from ..clip import Clip
 from ..skeleton import Skeleton
 from .contacts import foot_contacts
 from .findings import KINDS, Finding
-from .jumps import discontinuities, reference_frame
+from .jumps import discontinuities, reference_frame, turned
 from .limits import limit_findings
 from .motion import Motion, limbs_from_chains
 from .pole_flip import pole_flips
 from .pops import knee_pops
 from .slides import foot_slides
-
 
 
 @dataclass
@@ -58,7 +57,10 @@ def lint_clip(
     first = 1 if reference_frame(clip.rotations) else 0
     motion = Motion(skeleton, clip, limbs, joints, first=first, euler=dict(euler) if euler else None)
     contacts = {l.chain: foot_contacts(motion, l.end) for l in limbs if l.leg}
-    findings = discontinuities(motion) + pole_flips(motion) + knee_pops(motion) + foot_slides(motion, contacts)
+    events = turned(motion)
+    flips, taken = pole_flips(motion, events)
+    rest = [e for e in events if e not in taken]
+    findings = discontinuities(motion, rest) + flips + knee_pops(motion) + foot_slides(motion, contacts)
     if limits:
         findings += limit_findings(motion, limits)
     findings.sort(key=lambda f: (f.frame_start, f.frame_end, KINDS.index(f.kind), f.chain or "", f.joint or ""))

@@ -1,0 +1,51 @@
+"""Windows opened one after another in one process (scripts, test runs): what a window made
+ends with it, and nothing of a closed window fires into the next one."""
+from __future__ import annotations
+
+import shiboken6
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QApplication
+
+from rigedit.app.main_window import MainWindow
+
+from .helpers import wait_solved
+
+
+def _open(qtbot) -> MainWindow:
+    w = MainWindow(keep_layout=False)
+    w.resize(900, 640)
+    w.show()
+    qtbot.waitExposed(w)
+    wait_solved(qtbot, w)
+    return w
+
+
+def test_the_status_readouts_timers_end_with_their_window(qtbot):
+    first = _open(qtbot)
+    readout = first.status
+    timers = (readout.timer, readout._chain_timer)
+    assert readout.timer.isActive()
+    first.document.mark_saved()
+    first.close()
+    assert not any(t.isActive() for t in timers)
+    # A solve on its way when the window closed arrives: the closed window's readout does not
+    # start refreshing again.
+    first.document.pose_changed.emit()
+    assert not any(t.isActive() for t in timers)
+    first.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert not any(shiboken6.isValid(t) for t in timers)  # gone with the window, not left to fire
+    assert not shiboken6.isValid(readout)
+
+    second = _open(qtbot)
+    try:
+        for _ in range(2):  # two ticks of the second window's readout: the first's would fire between
+            with qtbot.waitSignal(second.status.timer.timeout, timeout=5000):
+                pass
+        second.document.select("left_leg")
+        wait_solved(qtbot, second)
+        qtbot.waitUntil(lambda: second.status.chain.text().startswith("left_leg:"))
+    finally:
+        second.document.mark_saved()
+        second.close()
+    assert not second.solver.is_running()
