@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 import pyqtgraph.opengl as gl
-from PySide6.QtCore import QPointF, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QMatrix4x4, QVector3D
 from PySide6.QtWidgets import QWidget
 
@@ -475,14 +475,34 @@ class Viewport(GLWindow):
             self.dragging.emit(False)
             self.schedule_sync()
 
+    def event(self, ev) -> bool:
+        # The numpad is the viewport's own (navigation.numpad_command says why): claimed
+        # before the window's shortcuts see it, so numpad 7 is not Home (Reset Camera).
+        if ev.type() == QEvent.Type.ShortcutOverride and navigation.numpad_command(ev.key(), ev.modifiers()):
+            ev.accept()
+            return True
+        return super().event(ev)
+
     def keyPressEvent(self, ev) -> None:  # noqa: N802
         if ev.key() == Qt.Key.Key_Escape and self.drag.active is not None:
             self.cancel_drag()
             ev.accept()
             return
+        command = navigation.numpad_command(ev.key(), ev.modifiers())
+        if command is not None:  # before pyqtgraph, whose PageDown (numpad 3) would zoom
+            ev.accept()
+            if command == navigation.FRAME:
+                self.frame_selected()
+            else:
+                self.view_from(command)
+            return
         if ev.key() in self.noRepeatKeys:  # pyqtgraph's arrow keys orbit
             self._camera_moved = True
         super().keyPressEvent(ev)
+
+    def keyReleaseEvent(self, ev) -> None:  # noqa: N802
+        if navigation.numpad_command(ev.key(), ev.modifiers()) is None:
+            super().keyReleaseEvent(ev)
 
     def cancel_drag(self) -> None:
         """Put the dragged handle back and end the drag for good: moving on with the button
