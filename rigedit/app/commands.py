@@ -133,8 +133,9 @@ class EditClipCommand(QUndoCommand):
 
 class NewClipCommand(QUndoCommand):
     """A new clip under the IK (any length, unlike a lint repair's EditClipCommand) with the
-    chains' settings that go with it; undo restores both, and whether the old clip was the
-    preset's own."""
+    chains' settings that go with it; undo restores both, whether the old clip was the
+    preset's own, and the timeline's frame rate and range (the timeline dock fits them to a
+    new clip; with no clip to fit to, undo would leave the new clip's)."""
 
     def __init__(self, doc: "Document", text: str, clip, chains: dict) -> None:
         super().__init__(text)
@@ -142,9 +143,14 @@ class NewClipCommand(QUndoCommand):
         rig = doc.rig
         self.old = (rig.clip, {name: rig.chain(name).settings() for name in chains}, getattr(rig, "clip_in_preset", False))
         self.new = (clip, dict(chains), False)
+        tl = rig.timeline
+        self.old_span = (tl.frame_rate, tl.start, tl.end)
 
     def redo(self) -> None:
         self.doc.replace_clip(*self.new)
 
     def undo(self) -> None:
+        tl = self.doc.rig.timeline
+        tl.frame_rate = self.old_span[0]
+        tl.set_range(*self.old_span[1:])
         self.doc.replace_clip(*self.old)

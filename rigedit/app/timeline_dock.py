@@ -282,13 +282,15 @@ class TimelinePanel(QWidget):
         self.play_button.setText("❚❚ Pause" if running else "▶ Play")
 
     def _fit_to_clip(self) -> None:
-        """A clip under the IK sets the range and frame rate to its own."""
+        """A clip under the IK sets the range and frame rate to its own. No clip (an undone
+        retarget) leaves the range as it is (the undo put the old one back) and shows it:
+        the range, the playhead within it, Key plants off."""
         clip = self.doc.rig.clip
         if clip is not None and clip.duration > 0:
             self.timeline.frame_rate = clip.frame_rate
             self.timeline.set_range(0.0, clip.duration)
-            self.redraw()
-            self.scrub_to(self.time)
+        self.redraw()
+        self.scrub_to(self.time)
 
     def _show_findings(self, *_) -> None:
         """The lint's findings as marks over their frames (the clip's frames, half a frame
