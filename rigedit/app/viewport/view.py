@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QWidget
 from rigedit.core.ik import registry
 
 from ..document import Document
+from ..status import gave_way
 from . import camera, navigation, palette
 from .drag import DragController
 from .gizmos import GizmoView, Handle
@@ -184,7 +185,9 @@ class Viewport(GLWindow):
             idx = rig.skeleton.chain_indices(ch.joints)
             mids[name] = pos[idx[len(idx) // 2]] if len(idx) > 2 else pos[idx[0]]
             rep = self.doc.reports.get(name)
-            if rep is not None and not rep.reached:
+            # A goal outpulled under full body (the spine's, left behind as the body leans
+            # to a hand) is no failure to put right: drawn in its colour, not red.
+            if rep is not None and not rep.reached and not gave_way(rig, name, rep):
                 out.add(name)
         anchors = {n for n in rig.chain_names if rig.chain(n).pull == 0.0 and not registry.get(rig.chain(n).solver).aims} \
             if rig.full_body else ()
