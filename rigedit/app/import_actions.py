@@ -44,6 +44,7 @@ from rigedit.io.gltf import GltfImport, list_animations
 from rigedit.io.gltf_mesh import read_gltf_mesh
 
 from . import dialogs, settings
+from .export_dialog import ask_export_path
 from .import_dialog import ChainProposalDialog
 
 if TYPE_CHECKING:
@@ -168,10 +169,11 @@ class ImportController(QObject):
         rig = self.w.document.rig
         source = self._source(rig)
         suffix = ".bvh" if source.bvh_layout is not None else ".glb"
-        path, chosen = QFileDialog.getSaveFileName(self.w, "Export", f"{rig.name or 'rig'}_baked{suffix}", EXPORT_FILTER)
-        if path:
-            if not Path(path).suffix:
-                path += {"glTF": ".glb", "USD": ".usdc", "BVH": ".bvh"}.get(chosen.split(" ")[0], suffix)
+        folder = Path(settings.last_folder("export") or Path.cwd())
+        path = ask_export_path(self.w, folder / f"{rig.name or 'rig'}_baked{suffix}", EXPORT_FILTER)
+        if path is not None:
+            if self.remember:
+                settings.set_last_folder("export", path.parent)
             self.export_file(path)
 
     def _source(self, rig: Rig) -> ExportSource:
@@ -207,7 +209,7 @@ class ImportController(QObject):
             self.progress.deleteLater()
             self.progress = None
         self.last_error = None
-        self.w.statusBar().showMessage(f"Exported {Path(path).name}: {report.format}, {report.frames} frames", 8000)
+        self.w.statusBar().showMessage(f"Exported {report.format}, {report.frames} frames, to {Path(path).resolve()}", 10_000)
         return True
 
     def _step(self, done: int, total: int) -> bool:
