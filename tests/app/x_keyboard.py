@@ -18,12 +18,8 @@ NUM_LOCK, CONTROL_L = 0xFF7F, 0xFFE3
 
 
 class XInput:
-    def __init__(self, x11, xtst) -> None:
-        self._x11, self._xtst = x11, xtst
-        x11.XOpenDisplay.restype = ctypes.c_void_p
-        self._dpy = ctypes.c_void_p(x11.XOpenDisplay(None))
-        if not self._dpy.value:
-            pytest.skip("no X display to send real input to")
+    def __init__(self, x11, xtst, display: ctypes.c_void_p) -> None:
+        self._x11, self._xtst, self._dpy = x11, xtst, display
 
     def _code(self, keysym: int) -> int:
         return self._x11.XKeysymToKeycode(self._dpy, ctypes.c_ulong(keysym))
@@ -58,12 +54,12 @@ def x_input() -> XInput:
     if not all(libs):
         pytest.skip("libX11 or libXtst is not installed")
     x11, xtst = (ctypes.CDLL(lib) for lib in libs)
-    dummy = (ctypes.c_int * 4)()
     x11.XOpenDisplay.restype = ctypes.c_void_p
-    probe = ctypes.c_void_p(x11.XOpenDisplay(None))
-    has = probe.value and xtst.XTestQueryExtension(probe, *[ctypes.byref(dummy, 4 * i) for i in range(4)])
-    if probe.value:
-        x11.XCloseDisplay(probe)
-    if not has:
+    display = ctypes.c_void_p(x11.XOpenDisplay(None))  # the one Qt uses ($DISPLAY)
+    if not display.value:
+        pytest.skip("cannot open the X display")
+    out = (ctypes.c_int * 4)()
+    if not xtst.XTestQueryExtension(display, *[ctypes.byref(out, 4 * i) for i in range(4)]):
+        x11.XCloseDisplay(display)
         pytest.skip("the X server has no XTest extension")
-    return XInput(x11, xtst)
+    return XInput(x11, xtst, display)
