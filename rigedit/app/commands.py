@@ -17,11 +17,13 @@ class EditChainCommand(QUndoCommand):
     """Set some fields of one chain's ChainSettings; undo puts the old values back.
 
     Only the changed fields are stored, so undoing one edit never rewinds a field another
-    edit (or a live timeline) changed since.
+    edit (or a live timeline) changed since. `keyed`, when given, is the auto-key of the edit
+    (the timeline's key command): done after the fields and undone before them, in this one
+    undo step, and merged along with them (a slider drag keys once).
     """
 
     def __init__(self, doc: "Document", chain: str, text: str, old: Mapping[str, Any], new: Mapping[str, Any],
-                 merge_key: Any = None, solved_before=None) -> None:
+                 merge_key: Any = None, solved_before=None, keyed: QUndoCommand | None = None) -> None:
         super().__init__(text)
         self.doc = doc
         self.chain = chain
@@ -31,11 +33,16 @@ class EditChainCommand(QUndoCommand):
         # A full-body drag: the solve depends on where the body was, so undo puts back the
         # solution it started from (Rig.solved_state) as well as the goal.
         self.solved_before = solved_before
+        self.keyed = keyed
 
     def redo(self) -> None:
         self.doc._apply_fields(self.chain, self.new)
+        if self.keyed is not None:
+            self.keyed.redo()
 
     def undo(self) -> None:
+        if self.keyed is not None:
+            self.keyed.undo()
         self.doc._apply_fields(self.chain, self.old)
         if self.solved_before is not None:
             self.doc.restore_solution(self.solved_before)
@@ -46,7 +53,9 @@ class EditChainCommand(QUndoCommand):
     def mergeWith(self, other: QUndoCommand) -> bool:
         if not isinstance(other, EditChainCommand) or other.merge_key != self.merge_key or other.chain != self.chain:
             return False
-        if set(other.new) != set(self.new):
+        if set(other.new) != set(self.new) or (self.keyed is None) != (other.keyed is None):
+            return False
+        if self.keyed is not None and not self.keyed.mergeWith(other.keyed):
             return False
         self.new = dict(other.new)
         return True
@@ -124,8 +133,9 @@ class EditClipCommand(QUndoCommand):
 
 class NewClipCommand(QUndoCommand):
     """A new clip under the IK (any length, unlike a lint repair's EditClipCommand) with the
-    chains' settings that go with it; undo restores both, and whether the old clip was the
-    preset's own."""
+    chains' settings that go with it; undo restores both, whether the old clip was the
+    preset's own, and the timeline's frame rate and range (the timeline dock fits them to a
+    new clip; with no clip to fit to, undo would leave the new clip's)."""
 
     def __init__(self, doc: "Document", text: str, clip, chains: dict) -> None:
         super().__init__(text)
@@ -133,9 +143,14 @@ class NewClipCommand(QUndoCommand):
         rig = doc.rig
         self.old = (rig.clip, {name: rig.chain(name).settings() for name in chains}, getattr(rig, "clip_in_preset", False))
         self.new = (clip, dict(chains), False)
+        tl = rig.timeline
+        self.old_span = (tl.frame_rate, tl.start, tl.end)
 
     def redo(self) -> None:
         self.doc.replace_clip(*self.new)
 
     def undo(self) -> None:
+        tl = self.doc.rig.timeline
+        tl.frame_rate = self.old_span[0]
+        tl.set_range(*self.old_span[1:])
         self.doc.replace_clip(*self.old)

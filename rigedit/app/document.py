@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QUndoStack
+from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rigedit import ChainReport, ChainSettings, Rig
 from rigedit.core import rig_match
@@ -84,6 +84,10 @@ class Document(QObject):
         # The character's mesh (core.mesh.Mesh) bound to this rig's skeleton, when it was
         # imported from a glTF file; the viewport draws it posed (issue 15).
         self.mesh = None
+        # Auto-key (the timeline dock sets it): keyer(chain, old, new) hands back the command
+        # keying an edit's new values at the playhead, or None; edit_chain makes it part of
+        # the edit's undo step, so every field and drag keys alike.
+        self.keyer: Callable[[str, Mapping[str, Any], Mapping[str, Any]], QUndoCommand | None] | None = None
         # A method, not a lambda: Qt drops it when this object goes, before the stack does.
         self.undo_stack.cleanChanged.connect(self._clean_changed)
 
@@ -300,7 +304,9 @@ class Document(QObject):
             return False
         probe = ch.copy()
         probe.apply(dataclasses.replace(current, **changes))  # validates; raises before any push
-        self.undo_stack.push(EditChainCommand(self, chain, text, old, changes, merge_key, solved_before))
+        keyed = self.keyer(chain, old, changes) if self.keyer is not None else None
+        self.undo_stack.push(EditChainCommand(self, chain, f"{text}, keyed" if keyed else text, old, changes,
+                                              merge_key, solved_before, keyed))
         return True
 
     def _apply_fields(self, chain: str, fields: Mapping[str, Any]) -> None:

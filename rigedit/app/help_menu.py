@@ -3,7 +3,8 @@
 The shortcuts list is made when the dialog opens, from what the editor has at that moment:
 every action in the menus and the window that has a shortcut (its menu path and its keys, as
 Qt shows them), the camera drags of each navigation preset (viewport/navigation.py), and the
-keys a widget handles itself (the timeline's COMMAND_KEYS, the viewport's arrow keys and Esc).
+keys a widget handles itself (the timeline's COMMAND_KEYS, the viewport's arrow keys and Esc),
+and every way to make a key (timeline_dock.HOW_TO_KEY).
 A shortcut added to an action shows up without anyone editing this file; a key added to a
 widget's own handling shows up as "(no description)" until it is described here (a test
 checks there is none).
@@ -34,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from .timeline.plot import COMMAND_KEYS
+from .timeline_dock import HOW_TO_KEY
 from .viewport import navigation
 
 if TYPE_CHECKING:
@@ -107,6 +109,7 @@ def shortcut_rows(w: "MainWindow") -> list[tuple[str, str, str]]:
             rows.append((_key_text(QKeySequence(key)), VIEWPORT_KEYS.get(key, NO_DESCRIPTION), "Viewport"))
     for key in _timeline_keys():
         rows.append((_key_text(QKeySequence(key)), TIMELINE_KEYS.get(key, NO_DESCRIPTION), "Timeline (plot focused)"))
+    rows.extend((how, does, "Timeline: keying") for how, does in HOW_TO_KEY)
     current = getattr(w.viewport, "navigation", navigation.DEFAULT_PRESET)
     for preset, label in navigation.PRESETS.items():
         where = f"Viewport, {label} navigation" + (" (in use)" if preset == current else "")

@@ -41,6 +41,7 @@ from rigedit.io.gltf_mesh import read_gltf_mesh
 from rigedit.io.loaded import Loaded, load, read_gltf_source
 
 from . import dialogs, settings
+from .export_dialog import ask_export_path
 from .import_dialog import ChainProposalDialog
 
 if TYPE_CHECKING:
@@ -165,10 +166,11 @@ class ImportController(QObject):
         rig = self.w.document.rig
         source = self._source(rig)
         fmt = _export_format(source)
-        path, chosen = QFileDialog.getSaveFileName(self.w, "Export", f"{rig.name or 'rig'}_baked{fmt.suffixes[0]}", EXPORT_FILTER)
-        if path:
-            if not Path(path).suffix:
-                path += (formats.by_label(chosen, formats.EXPORTS) or fmt).suffixes[0]
+        folder = Path(settings.last_folder("export") or Path.cwd())
+        path = ask_export_path(self.w, folder / f"{rig.name or 'rig'}_baked{fmt.suffixes[0]}", EXPORT_FILTER)
+        if path is not None:
+            if self.remember:
+                settings.set_last_folder("export", path.parent)
             self.export_file(path)
 
     def _source(self, rig: Rig) -> ExportSource:
@@ -204,7 +206,7 @@ class ImportController(QObject):
             self.progress.deleteLater()
             self.progress = None
         self.last_error = None
-        self.w.statusBar().showMessage(f"Exported {Path(path).name}: {report.format}, {report.frames} frames", 8000)
+        self.w.statusBar().showMessage(f"Exported {report.format}, {report.frames} frames, to {Path(path).resolve()}", 10_000)
         return True
 
     def _step(self, done: int, total: int) -> bool:

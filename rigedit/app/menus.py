@@ -79,7 +79,8 @@ def build_menus(w: "MainWindow") -> Menus:
     view_menu = m
     action_reset_camera = _action(w, m, "&Reset Camera", QKeySequence("Home"), w.viewport.reset_camera)
     action_frame = _action(w, m, "&Frame Selected", QKeySequence("F"), w.viewport.frame_selected)
-    # Numpad period as in Blender (Delete is the same key with Num Lock off).
+    # Numpad period as in Blender (Delete is the same key with Num Lock off). With the viewport
+    # focused the viewport reads the numpad itself (navigation.numpad_command says why).
     action_frame.setShortcuts([QKeySequence("F"), _keypad(Qt.Key.Key_Period), _keypad(Qt.Key.Key_Delete)])
     view_actions = _viewpoints(w, m.addMenu("&Viewpoint"))
     navigation_actions = _navigation(w, m.addMenu("&Navigation"))
@@ -99,12 +100,8 @@ def build_menus(w: "MainWindow") -> Menus:
                  view_mode_actions=view_mode_actions, panels_menu=panels_menu, help=install_help_menu(w))
 
 
-# Blender's numpad views: (name, label, key, the key with Num Lock off); Ctrl gives the opposite.
-_NUMPAD_VIEWS = [
-    ("front", "back", "&Front", "&Back", Qt.Key.Key_1, Qt.Key.Key_End),
-    ("right", "left", "&Right", "&Left", Qt.Key.Key_3, Qt.Key.Key_PageDown),
-    ("top", "bottom", "&Top", "Botto&m", Qt.Key.Key_7, Qt.Key.Key_Home),
-]
+_VIEW_LABELS = {"front": "&Front", "back": "&Back", "right": "&Right", "left": "&Left", "top": "&Top",
+                "bottom": "Botto&m"}
 
 
 def _keypad(key, ctrl: bool = False) -> QKeySequence:
@@ -114,10 +111,12 @@ def _keypad(key, ctrl: bool = False) -> QKeySequence:
 
 def _viewpoints(w: "MainWindow", menu) -> dict[str, QAction]:
     actions = {}
-    for name, opposite, label, opposite_label, key, numlock_off in _NUMPAD_VIEWS:
-        for view, text, ctrl in ((name, label, False), (opposite, opposite_label, True)):
-            act = QAction(text, w)
-            act.setShortcuts([_keypad(key, ctrl), _keypad(numlock_off, ctrl)])
+    for keys, views in navigation.NUMPAD:
+        for ctrl, view in enumerate(views):
+            if view == navigation.FRAME:
+                continue
+            act = QAction(_VIEW_LABELS[view], w)
+            act.setShortcuts([_keypad(key, bool(ctrl)) for key in keys])
             act.triggered.connect(lambda _c=False, v=view: w.viewport.view_from(v))
             menu.addAction(act)
             actions[view] = act

@@ -79,6 +79,7 @@ class SolverWorker(QObject):
         self._rig: Rig | None = None
         self._generation = -1
         self._body: BodyState | None = None  # the last body applied to self._rig
+        self._last: tuple[Goals, Solution] | None = None  # the last goals solved and their solution
         self.stats = SolverStats()
         self._taken = threading.Event()  # the GUI thread has the last solution (set: none pending)
         self._taken.set()
@@ -121,7 +122,7 @@ class SolverWorker(QObject):
             goals, self._goals = self._goals, None
             new_rig, self._new_rig = self._new_rig, None
         if new_rig is not None:
-            (self._rig, self._generation), self._body = new_rig, None
+            (self._rig, self._generation), self._body, self._last = new_rig, None, None
         if goals is None or self._rig is None or goals.generation != self._generation:
             return
         start = time.perf_counter()
@@ -141,6 +142,8 @@ class SolverWorker(QObject):
 
     def _solve(self, goals: Goals) -> Solution:
         rig = self._rig
+        if self._last is not None and _same_goals(self._last[0], goals):
+            return self._repeat(goals)
         if goals.body is not None and goals.body is not self._body:
             apply_body(rig, goals.body)
             self._body = goals.body
@@ -156,7 +159,32 @@ class SolverWorker(QObject):
             curve = _error_curve(rig, goals.plot_chain, reports[goals.plot_chain])
             if curve is not None:
                 errors[goals.plot_chain] = curve
-        return Solution(goals.generation, rig.pose, reports, errors, 0.0, goals.serial, rig.solved_state())
+        solution = Solution(goals.generation, rig.pose, reports, errors, 0.0, goals.serial, rig.solved_state())
+        self._last = (goals, solution)
+        return solution
+
+    def _repeat(self, goals: Goals) -> Solution:
+        """The goals just solved, posted again (a drag's release re-posts its last move): the
+        last solution, figures and all. Solved again, the rig would report the passes of a
+        solve that had nothing left to do ("0 body passes" after a full-body drag)."""
+        last_goals, last = self._last
+        errors = last.errors
+        if goals.plot_chain != last_goals.plot_chain and goals.plot_chain in last.reports:
+            curve = _error_curve(self._rig, goals.plot_chain, last.reports[goals.plot_chain])
+            errors = {goals.plot_chain: curve} if curve is not None else {}
+        self._last = (goals, last)
+        return Solution(goals.generation, last.pose, last.reports, errors, 0.0, goals.serial, last.solved)
+
+
+def _same_goals(a: Goals, b: Goals) -> bool:
+    """Whether solving `b` after `a` has nothing to do: the same settings, time, full-body
+    switch and body (the same BodyState object: the document makes a new one per move)."""
+    if (a.generation, a.time, a.full_body) != (b.generation, b.time, b.full_body) or a.body is not b.body:
+        return False
+    try:
+        return a.settings == b.settings
+    except ValueError:  # a field holding an array compares element-wise: call it changed
+        return False
 
 
 def _error_curve(rig: Rig, name: str, report) -> tuple[float, ...] | None:

@@ -103,7 +103,9 @@ class StatusReadout(QObject):
         self.solver.setObjectName("solverRate")
         self.fps = QLabel()
         self.fps.setObjectName("frameRate")
-        bar.addPermanentWidget(self.chain, 1)  # takes the free width: its text changes length as it goes
+        # Takes the free width (its text changes length as it goes), as a normal widget: a
+        # permanent one covered every message shown in the bar ("Exported ...", "Imported ...").
+        bar.addWidget(self.chain, 1)
         bar.addPermanentWidget(self.solver)
         bar.addPermanentWidget(self.fps)
         self._solves = solves_counter

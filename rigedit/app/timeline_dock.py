@@ -9,8 +9,10 @@ edit) and the document's time moves the clip under the IK; the solver thread fol
 Lint findings (window.lint, lint_state.py) are marked over their frames; a click on a mark
 selects the finding, and selecting one (here or in the Lint dock) moves the playhead to it.
 
-Auto-key: with it on, finishing a target or pole drag in the viewport keys that value at the
-playhead (updating a key already there), in one undo step with the move.
+Auto-key: with it on, every edit of a chain's weight, target or pole (a dock field, the slider,
+a handle drag in the viewport) keys that value at the playhead (updating a key already there),
+in the edit's own undo step (Document.keyer). Key target keys the goal by hand; a double-click
+on the plot adds a weight key.
 """
 from __future__ import annotations
 
@@ -43,6 +45,21 @@ from .timeline.plot import TimelinePlot
 
 INTERPOLATION_LABELS = [("ease", "Ease in-out"), ("linear", "Linear"), ("constant", "Constant (hold)")]
 
+# Every way to make a key: in the key buttons' tooltips and in Help > Keyboard Shortcuts.
+HOW_TO_KEY = [
+    ("Double-click the plot", "add a weight key there (drag it to move it, right-click it for its easing, "
+                              "Delete removes the selected key)"),
+    ("Key target button", "key the selected chain's target where it is now, at the playhead"),
+    ("Auto-key ticked", "any edit of a weight, target or pole (a dock field, the slider, a handle drag) "
+                        "keys it at the playhead"),
+    ("Ease in / Ease out here", "key the weight rising 0 → 1 to the playhead / falling 1 → 0 from it"),
+]
+
+
+def _key_tip(own: str) -> str:
+    """A key button's tooltip: what it does, then the other ways to key."""
+    return own + "\n\nWays to key:\n" + "\n".join(f"• {how}: {does}" for how, does in HOW_TO_KEY)
+
 
 def create_timeline_widget(window) -> "TimelinePanel":
     return TimelinePanel(window)
@@ -66,6 +83,7 @@ class TimelinePanel(QWidget):
 
         self.plot = TimelinePlot()
         self.plot.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.plot.setToolTip(_key_tip("The selected chain's blend weight over time (the others faint)"))
         self.play_button = QToolButton()
         self.play_button.setObjectName("playButton")
         self.play_button.setCheckable(True)
@@ -78,10 +96,10 @@ class TimelinePanel(QWidget):
         self.readout.setMinimumWidth(120)  # two short lines: the row must fit a 760 px window
         self.ease_in_button = QPushButton("Ease in here")
         self.ease_in_button.setObjectName("easeIn")
-        self.ease_in_button.setToolTip("Weight rises 0 → 1 with ease in-out, reaching 1 at the playhead (a foot plants)")
+        self.ease_in_button.setToolTip(_key_tip("Weight rises 0 → 1 with ease in-out, reaching 1 at the playhead (a foot plants)"))
         self.ease_out_button = QPushButton("Ease out here")
         self.ease_out_button.setObjectName("easeOut")
-        self.ease_out_button.setToolTip("Weight falls 1 → 0 with ease in-out, starting at the playhead (a foot lifts)")
+        self.ease_out_button.setToolTip(_key_tip("Weight falls 1 → 0 with ease in-out, starting at the playhead (a foot lifts)"))
         self.duration = QDoubleSpinBox()
         self.duration.setObjectName("easeDuration")
         self.duration.setRange(EASE_MIN_S, EASE_MAX_S)
@@ -92,7 +110,7 @@ class TimelinePanel(QWidget):
         self.duration.setToolTip("How long an ease in or out takes")
         self.key_target_button = QPushButton("Key target")
         self.key_target_button.setObjectName("keyTarget")
-        self.key_target_button.setToolTip("Key the selected chain's target where it is now, at the playhead")
+        self.key_target_button.setToolTip(_key_tip("Key the selected chain's target where it is now, at the playhead"))
         self.plants_button = QToolButton()
         self.plants_button.setObjectName("keyPlants")
         self.plants_button.setText("Key plants")
@@ -107,7 +125,8 @@ class TimelinePanel(QWidget):
         self.plants_button.setMenu(plants_menu)
         self.auto_key = QCheckBox("Auto-key")
         self.auto_key.setObjectName("autoKey")
-        self.auto_key.setToolTip("Dragging a target or pole keys it at the playhead")
+        self.auto_key.setToolTip(_key_tip("Ticked, any edit of a chain's weight, target or pole (a dock field, the "
+                                          "slider,\na handle drag in the viewport) keys it at the playhead"))
 
         row = QHBoxLayout()
         row.setContentsMargins(4, 2, 4, 0)
@@ -133,7 +152,7 @@ class TimelinePanel(QWidget):
         self.playback.running_changed.connect(self._show_running)
         self._add_actions()
         self._connect()
-        self._hook_gizmo_drags(window.viewport.drag)
+        self.doc.keyer = self._auto_key
         self._show_running(False)
         if self.timeline == Timeline():  # as _rebind: a rig opened from the command line is fitted too
             self._fit_to_clip()
@@ -192,34 +211,25 @@ class TimelinePanel(QWidget):
         lint.jump_requested.connect(self.go_to_time)
         plot.finding_clicked.connect(lambda index: lint.select(index))
 
-    def _hook_gizmo_drags(self, drag) -> None:
-        """Wrap the viewport's drag controller so a finished handle drag can also key its value."""
-        finish = drag.finish
-
-        def finish_and_key() -> bool:
-            d = drag.active
-            if d is None or not d.moved or not self.auto_key.isChecked() or d.handle.kind not in ("target", "pole"):
-                return finish()  # a click on a handle keys nothing
-            chain, kind = d.handle.chain, d.handle.kind
-            if self.doc.rig.chain(chain).following:
-                return finish()  # its drag already keyed an offset at this frame (core/clip_goals.py)
-            value = getattr(self.doc.settings(chain), kind)
-            if value is None:
-                return finish()
-            before = self.timeline.track(chain)
-            after = before.with_curve(kind, before.curve(kind).with_key(self.timeline.snap(self.time), tuple(value)))
-            if after == before:
-                return finish()  # the key already holds this value: no empty macro
-            live = {**self._live(chain), kind: d.start}
-            self.undo_stack.beginMacro(f"Move {chain} {kind} and key it")
-            try:
-                moved = finish()
-                self._push(chain, before, after, f"Key {chain} {kind}", live)
-            finally:
-                self.undo_stack.endMacro()
-            return moved
-
-        drag.finish = finish_and_key
+    def _auto_key(self, chain: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> TrackEditCommand | None:
+        """The document's keyer: with Auto-key on, an edit's weight, target or pole (a dock
+        field, a handle drag) keyed at the playhead, updating a key already there."""
+        rig = self.doc.rig
+        if not self.auto_key.isChecked() or chain not in rig.chain_names:
+            return None
+        # A goal following the clip keys offsets with its own edit (core/clip_goals.py).
+        kinds = ("weight",) if rig.chain(chain).following else KINDS
+        t, before = self.timeline.snap(self.time), self.timeline.track(chain)
+        after = before
+        for kind in kinds:
+            value = new.get(kind)
+            if value is not None:
+                value = float(value) if kind == "weight" else tuple(value)
+                after = after.with_curve(kind, after.curve(kind).with_key(t, value))
+        if after == before:
+            return None
+        live = {**self._live(chain), **{k: v for k, v in old.items() if k in kinds}}
+        return TrackEditCommand(self.timeline, chain, before, after, f"Key {chain}", live, self._track_changed)
 
     # --- time ----------------------------------------------------------------------------
 
@@ -272,13 +282,15 @@ class TimelinePanel(QWidget):
         self.play_button.setText("❚❚ Pause" if running else "▶ Play")
 
     def _fit_to_clip(self) -> None:
-        """A clip under the IK sets the range and frame rate to its own."""
+        """A clip under the IK sets the range and frame rate to its own. No clip (an undone
+        retarget) leaves the range as it is (the undo put the old one back) and shows it:
+        the range, the playhead within it, Key plants off."""
         clip = self.doc.rig.clip
         if clip is not None and clip.duration > 0:
             self.timeline.frame_rate = clip.frame_rate
             self.timeline.set_range(0.0, clip.duration)
-            self.redraw()
-            self.scrub_to(self.time)
+        self.redraw()
+        self.scrub_to(self.time)
 
     def _show_findings(self, *_) -> None:
         """The lint's findings as marks over their frames (the clip's frames, half a frame

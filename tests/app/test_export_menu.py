@@ -7,7 +7,6 @@ from pathlib import Path
 import numpy as np
 import pygltflib
 import pytest
-from PySide6.QtWidgets import QFileDialog
 
 from rigedit.app.import_actions import install_import_actions
 from rigedit.core.autochains import propose_chains
@@ -57,14 +56,6 @@ def test_export_of_an_imported_gltf_keeps_its_document(cesium_window, tmp_path, 
     np.testing.assert_allclose(got, expected, atol=1e-5 * figure_size(rig.skeleton, result))
     assert np.abs(world_positions(rig.skeleton, rig.clip) - expected).max() > 1e-3
     assert "glTF" in window.statusBar().currentMessage()
-
-
-def test_the_dialog_adds_the_chosen_formats_suffix(cesium_window, tmp_path, monkeypatch, errors):
-    window = cesium_window
-    assert window.importer.import_file(CESIUM, ask=False)
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(tmp_path / "picked"), "BVH (*.bvh)")))
-    window.importer.export_dialog()
-    assert (tmp_path / "picked.bvh").exists() and errors == []
 
 
 def test_an_unknown_suffix_is_refused_in_the_error_dialog(cesium_window, tmp_path, errors):

@@ -34,3 +34,11 @@ class TrackEditCommand(QUndoCommand):
     def undo(self) -> None:
         self.timeline.set_track(self.chain, self.before)
         self._changed(self.chain, self.live_before)
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 (Qt's name)
+        """A later edit of the same track: this one now ends where that one does (an
+        auto-keyed slider drag, commands.EditChainCommand)."""
+        if not isinstance(other, TrackEditCommand) or other.chain != self.chain or other.timeline is not self.timeline:
+            return False
+        self.after = other.after
+        return True

@@ -45,6 +45,34 @@ RIGHT, LEFT = (0.0, 0.0), (180.0, 0.0)
 TOP, BOTTOM = (-90.0, 90.0), (-90.0, -90.0)
 VIEWS = {"front": FRONT, "back": BACK, "right": RIGHT, "left": LEFT, "top": TOP, "bottom": BOTTOM}
 
+FRAME = "frame"  # numpad period: Frame Selected
+_K = Qt.Key
+# Blender's numpad: key with Num Lock on, the same key with it off -> (view, view with Ctrl).
+# Qt marks both with KeypadModifier, which is what tells numpad 7 (Home with Num Lock off)
+# from the Home key.
+NUMPAD = [
+    ((_K.Key_1, _K.Key_End), ("front", "back")),
+    ((_K.Key_3, _K.Key_PageDown), ("right", "left")),
+    ((_K.Key_7, _K.Key_Home), ("top", "bottom")),
+    ((_K.Key_Period, _K.Key_Delete), (FRAME, FRAME)),
+]
+
+
+def numpad_command(key, modifiers) -> str | None:
+    """The view name (or FRAME) a numpad key press asks for, or None for any other key.
+
+    The viewport reads its key presses with this rather than leaving them to the View menu's
+    shortcuts: Qt matches shortcuts against the keys the X keyboard map gives for the key
+    pressed, and those carry no KeypadModifier, so a real numpad 1 matched no shortcut and a
+    numpad 7 with Num Lock off matched Home (Reset Camera)."""
+    if not modifiers & _M.KeypadModifier or modifiers & (_M.ShiftModifier | _M.AltModifier | _M.MetaModifier):
+        return None
+    ctrl = bool(modifiers & _M.ControlModifier)
+    for keys, views in NUMPAD:
+        if key in keys:
+            return views[ctrl]
+    return None
+
 
 def gesture(preset: str, button, modifiers) -> str | None:
     """What a drag with `button` and `modifiers` does to the camera under `preset`, or None."""

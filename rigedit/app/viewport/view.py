@@ -14,13 +14,14 @@ import math
 
 import numpy as np
 import pyqtgraph.opengl as gl
-from PySide6.QtCore import QPointF, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QMatrix4x4, QVector3D
 from PySide6.QtWidgets import QWidget
 
 from rigedit.core.ik import registry
 
 from ..document import Document
+from ..status import gave_way
 from . import camera, navigation, palette
 from .drag import DragController
 from .gizmos import GizmoView, Handle
@@ -184,7 +185,9 @@ class Viewport(GLWindow):
             idx = rig.skeleton.chain_indices(ch.joints)
             mids[name] = pos[idx[len(idx) // 2]] if len(idx) > 2 else pos[idx[0]]
             rep = self.doc.reports.get(name)
-            if rep is not None and not rep.reached:
+            # A goal outpulled under full body (the spine's, left behind as the body leans
+            # to a hand) is no failure to put right: drawn in its colour, not red.
+            if rep is not None and not rep.reached and not gave_way(rig, name, rep):
                 out.add(name)
         anchors = {n for n in rig.chain_names if rig.chain(n).pull == 0.0 and registry.get(rig.chain(n).solver).reaches} \
             if rig.full_body else ()
@@ -475,14 +478,34 @@ class Viewport(GLWindow):
             self.dragging.emit(False)
             self.schedule_sync()
 
+    def event(self, ev) -> bool:
+        # The numpad is the viewport's own (navigation.numpad_command says why): claimed
+        # before the window's shortcuts see it, so numpad 7 is not Home (Reset Camera).
+        if ev.type() == QEvent.Type.ShortcutOverride and navigation.numpad_command(ev.key(), ev.modifiers()):
+            ev.accept()
+            return True
+        return super().event(ev)
+
     def keyPressEvent(self, ev) -> None:  # noqa: N802
         if ev.key() == Qt.Key.Key_Escape and self.drag.active is not None:
             self.cancel_drag()
             ev.accept()
             return
+        command = navigation.numpad_command(ev.key(), ev.modifiers())
+        if command is not None:  # before pyqtgraph, whose PageDown (numpad 3) would zoom
+            ev.accept()
+            if command == navigation.FRAME:
+                self.frame_selected()
+            else:
+                self.view_from(command)
+            return
         if ev.key() in self.noRepeatKeys:  # pyqtgraph's arrow keys orbit
             self._camera_moved = True
         super().keyPressEvent(ev)
+
+    def keyReleaseEvent(self, ev) -> None:  # noqa: N802
+        if navigation.numpad_command(ev.key(), ev.modifiers()) is None:
+            super().keyReleaseEvent(ev)
 
     def cancel_drag(self) -> None:
         """Put the dragged handle back and end the drag for good: moving on with the button
