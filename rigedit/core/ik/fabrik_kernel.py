@@ -86,7 +86,7 @@ def fabrik_free(pts, target, tol, cap, options, hx, hy, hz, out, errors):
     rows = _NO_VS[0]
     err, count, _ = solve_row(
         pts, target, lengths, _NO_KINDS, rows, dirs, rows, hint, False, False, tol, cap, hint, (options & HAS_HINT) != 0,
-        (options & ARC_START) != 0, errors, (out, rows, rows, _NO_TS[0]), ps, _NO_VS, _NO_VS, _NO_TS,
+        (options & ARC_START) != 0, errors, (out, rows, rows, _NO_TS[0]), ps, _NO_VS, _NO_VS, _NO_TS, False,
     )  # fmt: skip
     return OK, err, count
 

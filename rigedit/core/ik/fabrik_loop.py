@@ -63,7 +63,7 @@ def _copy_rows(src, dst):
 @_jit
 def iterate(
     best, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
-    err, tol, cap, min_gain, stall, ccd_when_above, cones_only, own_ref, errors,
+    err, tol, cap, min_gain, stall, ccd_when_above, cones_only, own_ref, errors, sweeps,
 ):  # fmt: skip
     """The one FABRIK loop, from the pose `best` at tip error `err` (the other poses are
     work space; `ref` receives the reference the limited passes read frames against). A
@@ -78,7 +78,8 @@ def iterate(
     the reference (what a warm-started call would do); only a stall right after such a
     restart, with nothing better found since, ends the solve. `own_ref`: `best` is the
     reference pose itself (a warm start from a solve's own result), as after a restart.
-    Returns (error, steps)."""
+    `sweeps` (CCD, `limited` True): the step is one CCD sweep (fabrik_passes.ccd) instead
+    of the passes, with the same limits, stall rule and restarts. Returns (error, steps)."""
     _copy(best, work, limited)
     if limited:
         _copy_rows(ref_dirs, ref[2])
@@ -99,7 +100,9 @@ def iterate(
     memo_e = 0.0
     memo_ok = memo_own = False
     while best_e > tol and count < cap:
-        if limited:
+        if sweeps:
+            ccd(work, ref, kinds, params, root_dir, lengths, target, swept, sweep, cand)
+        elif limited:
             backward(work[0], work[1], kinds, params, work[2], lengths, target, True, aim)
             aim[0, 0], aim[0, 1], aim[0, 2] = root
             step(aim, ref, kinds, params, root_dir, lengths, cand)
@@ -109,7 +112,7 @@ def iterate(
             forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, False, cand[0], cand[1], cand[2], cand[3])
         ce = _gap(cand[0], target)
         kept = False  # memo holds the sweep from this step's pass, which the step keeps
-        if limited and ce > work_e * ccd_when_above:  # the pass is stalling: try the sweeps
+        if limited and not sweeps and ce > work_e * ccd_when_above:  # the pass is stalling: try the sweeps
             ccd(cand, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare)
             se = _gap(spare[0], target)
             lost = not se < ce

@@ -69,7 +69,7 @@ def start_directions(pts, root_dir, has_root_dir, toward, out):
 @_inline
 def solve_row(
     start, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, limited, conform, tol, cap, hint, has_hint,
-    arc_start, errors, out, ps, lps, vs, ts,
+    arc_start, errors, out, ps, lps, vs, ts, sweeps,
 ):  # fmt: skip
     """FABRIK on one chain, from the points `start` (n, 3) toward `target` (3,), bones
     `lengths` (m,), limits as the module says (kinds all NONE and limited False for none;
@@ -81,7 +81,10 @@ def solve_row(
     to `errors`. Work space from the caller (workspace()): `ps` (>= 6, n, 3), `vs` (8, m, 3)
     and `ts` (5, m, 4), `lps` the points of the limited-only poses (ps itself, or any
     (>= 6, ., 3) array when unlimited: then vs, ts and lps are never touched, and may be
-    empty). Returns (error, steps, moved: whether the pose is not the start's own)."""
+    empty). `sweeps`: CCD's step instead of FABRIK's passes (fabrik_loop.iterate), called
+    `limited` whether or not a joint has a limit (the sweep reads the pose's directions);
+    with no limit it takes the straight out-of-reach shortcut as FABRIK does. Returns
+    (error, steps, moved: whether the pose is not the start's own)."""
     n = start.shape[0]
     m = n - 1
     # Three poses and the limited passes' reference pose, the backward pass's points (also
@@ -107,7 +110,7 @@ def solve_row(
             for k in range(m):
                 out[3][k, 0], out[3][k, 1], out[3][k, 2], out[3][k, 3] = 0.0, 0.0, 0.0, 1.0
     reach = math.sqrt(toward[0] * toward[0] + toward[1] * toward[1] + toward[2] * toward[2])
-    if not limited and reach > total:
+    if (not limited or (sweeps and _no_limit(kinds))) and reach > total:
         # Out of reach: straight toward the target (no limit can forbid it), no passes.
         u = (toward[0] / reach, toward[1] / reach, toward[2] / reach)
         pts = out[0]
@@ -147,13 +150,23 @@ def solve_row(
         best_e, count = iterate(
             out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, True,
             err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL, when, cones_only, not (conform or arc_taken), errors,
+            sweeps,
         )  # fmt: skip
     else:
         best_e, count = _iterate_inlined(
             out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, False,
-            err, tol, cap, STALL_RELATIVE * total, 0.0, when, cones_only, not (conform or arc_taken), errors,
+            err, tol, cap, STALL_RELATIVE * total, 0.0, when, cones_only, not (conform or arc_taken), errors, False,
         )  # fmt: skip
     return best_e, count, moved or best_e < err
+
+
+@_jit
+def _no_limit(kinds):
+    """Whether no joint of the chain has a limit."""
+    for k in range(kinds.shape[0]):
+        if kinds[k] != 0:
+            return False
+    return True
 
 
 @_jit
