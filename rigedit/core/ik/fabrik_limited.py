@@ -13,11 +13,11 @@ import numpy as np
 
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache, jitable
-from . import fabrik_arc, fabrik_loop, fabrik_passes, fabrik_row, limits, soft
+from . import fabrik_arc, fabrik_loop, fabrik_newton, fabrik_passes, fabrik_row, limits, soft
 from .fabrik_passes import _jit, _row3q, qconj, qmul
 from .fabrik_row import _lengths_ok, solve_row, workspace  # noqa: F401 (_lengths_ok: fabrik()'s check)
 
-fresh_cache(__file__, sq, limits, soft, fabrik_passes, fabrik_loop, fabrik_arc, fabrik_row)
+fresh_cache(__file__, sq, limits, soft, fabrik_passes, fabrik_newton, fabrik_loop, fabrik_arc, fabrik_row)
 jitable(soft.soft_distance_float, soft.effective_target_float)
 
 

@@ -15,7 +15,8 @@ import numpy as np
 
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache
-from . import fabrik_passes, limits
+from . import fabrik_newton, fabrik_passes, limits
+from .fabrik_newton import dls
 from .fabrik_passes import TINY, _gap, _inline, _jit, _row3, backward, ccd, forward, step
 
 # The stall rule: the passes stop once the best tip error of the last STALL_PASSES passes
@@ -36,7 +37,7 @@ LIMITED_STALL = 1e-3
 RESTART_TURN = 0.02
 RESTART_COS = math.cos(RESTART_TURN)
 
-fresh_cache(__file__, sq, limits, fabrik_passes)
+fresh_cache(__file__, sq, limits, fabrik_passes, fabrik_newton)
 
 
 # --- the loop -------------------------------------------------------------------------------
@@ -146,6 +147,15 @@ def iterate(
                         cand, spare = spare, cand
                         ce = se
                         kept = False
+        # A stalling step (passes and sweeps, or CCD's sweep) is followed by the damped
+        # least-squares step from the nearest pose it found: every joint at once, where the
+        # passes and sweeps move one at a time against the limits.
+        if limited and ce > work_e * ccd_when_above and dls(cand, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare):
+            se = _gap(spare[0], target)
+            if se < ce:
+                cand, spare = spare, cand
+                ce = se
+                kept = False
         memo_ok = kept
         work, cand = cand, work
         work_e = ce
@@ -197,3 +207,72 @@ def _turned_less(dirs, ref_dirs, lengths):
         if lengths[k] > TINY and dirs[k, 0] * ref_dirs[k, 0] + dirs[k, 1] * ref_dirs[k, 1] + dirs[k, 2] * ref_dirs[k, 2] < RESTART_COS:
             return False
     return True
+
+
+# --- other starts --------------------------------------------------------------------------
+
+# A limited solve that stalls short of a target within the chain's length, with passes left
+# under its cap, goes on from up to SHAKES other starts (each a pose of random bone
+# directions conformed to the limits), keeping the nearest pose: the limits make the tip's
+# distance a function with more than one valley, and no local step leaves the one it started in.
+SHAKES = 6
+
+
+@_jit
+def _hash01(x):
+    """A number in [0, 1) that jumps about as x moves (the starts need no statistics, only
+    to differ from one another and from solve to solve)."""
+    s = math.sin(x) * 43758.5453
+    return s - math.floor(s)
+
+
+@_jit
+def shake(
+    best, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, best_e,
+    count, tol, cap, min_gain, cones_only, when, errors, sweeps,
+):  # fmt: skip
+    """`iterate` again from other starts while the best error `best_e` (of the pose `best`,
+    after `count` steps) is above tol and steps are left: each run's steps count toward the
+    cap, less one (a solve that ends short of its cap has stalled: the rig reads it so, and
+    tries a start of its own), errors[i] stays the best error after step i, and `best` takes a run's pose only
+    when nearer. The starts are seeded by where the tip stopped, so a warm-started solve
+    that stalls in the same place tries other starts than the last one did. Returns
+    (error, steps)."""
+    m = lengths.shape[0]
+    run = (np.empty_like(best[0]), np.empty_like(best[1]), np.empty_like(best[2]), np.empty_like(best[3]))
+    root = _row3(best[0], 0)
+    seed = 12.9898 * best[0][m, 0] + 78.233 * best[0][m, 1] + 37.719 * best[0][m, 2]
+    attempt = 0
+    while best_e > tol and count < cap - 1 and attempt < SHAKES:
+        attempt += 1
+        x, y, z = root
+        aim[0, 0], aim[0, 1], aim[0, 2] = root
+        for k in range(m):
+            h = _hash01(seed + 1.618 * (attempt * (m + 1) + k))
+            g = _hash01(seed - 2.718 * (attempt * (m + 1) + k))
+            c = 2.0 * h - 1.0
+            s = math.sqrt(max(0.0, 1.0 - c * c))
+            x += lengths[k] * s * math.cos(2.0 * math.pi * g)
+            y += lengths[k] * s * math.sin(2.0 * math.pi * g)
+            z += lengths[k] * c
+            aim[k + 1, 0], aim[k + 1, 1], aim[k + 1, 2] = x, y, z
+        fabrik_passes.forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, True, run[0], run[1], run[2], run[3])
+        run_e = _gap(run[0], target)
+        steps = 0
+        if run_e > tol:
+            run_e, steps = iterate(
+                run, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths,
+                target, True, run_e, tol, cap - 1 - count, min_gain, LIMITED_STALL, when, cones_only, False, errors[count:],
+                sweeps,
+            )  # fmt: skip
+        for i in range(count, count + steps):
+            if errors[i] > best_e:
+                errors[i] = best_e
+        if steps == 0:  # the start itself: a step of its own, so that errors ends at the error
+            errors[count] = min(run_e, best_e)
+            steps = 1
+        count += steps
+        if run_e < best_e:
+            _copy(run, best, True)
+            best_e = run_e
+    return best_e, count
