@@ -1,10 +1,13 @@
-"""FABRIK's one iteration loop (`iterate`), in the manner of Godot's `_process_joints`: the
-step is a backward and a forward pass (fabrik_passes.py), the limit of each joint a call
-inside the step, plus CCD sweeps when a limited pass stalls (a pass cannot turn a hinge
-plane). The loop stops within tolerance, at the cap, or when the best error of the last
-STALL_PASSES passes fell by no more than the stall floor; a pass that ends farther off is
-not kept (the reported errors never grow), but the passes go on from it: limited FABRIK
-often gets worse for a pass on its way in.
+"""The one iteration loop of FABRIK and CCD (`iterate`), in the manner of Godot's
+`_process_joints`: the solver supplies its step (FABRIK: a backward and a forward pass,
+fabrik_passes.py, plus CCD sweeps when a limited pass stalls, since a pass cannot turn a
+hinge plane; CCD: one sweep), the limit of each joint a call inside the step. A stalling
+limited step is followed by a damped least-squares step (fabrik_newton.py). The loop stops
+within tolerance, at the cap, or when the best error of the last STALL_PASSES steps fell by
+no more than the stall floor; a step that ends farther off is not kept (the reported errors
+never grow), but the steps go on from it: limited FABRIK often gets worse for a pass on its
+way in. A limited solve stalled short of a target within its length goes on from other
+starts (`shake`) while steps are left.
 """
 from __future__ import annotations
 
