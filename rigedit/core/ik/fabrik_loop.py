@@ -219,6 +219,10 @@ def _turned_less(dirs, ref_dirs, lengths):
 # directions conformed to the limits), keeping the nearest pose: the limits make the tip's
 # distance a function with more than one valley, and no local step leaves the one it started in.
 SHAKES = 6
+# Another start's pose replaces the best only when it reaches the target or ends nearer by
+# this factor: a pose in another valley only a hair nearer is a different posture for
+# nothing (a warm-started chain would jump to it).
+SHAKE_GAIN = 0.9
 
 
 @_jit
@@ -236,17 +240,15 @@ def shake(
 ):  # fmt: skip
     """`iterate` again from other starts while the best error `best_e` (of the pose `best`,
     after `count` steps) is above tol and steps are left: each run's steps count toward the
-    cap, less one (a solve that ends short of its cap has stalled: the rig reads it so, and
-    tries a start of its own), errors[i] stays the best error after step i, and `best` takes a run's pose only
-    when nearer. The starts are seeded by where the tip stopped, so a warm-started solve
-    that stalls in the same place tries other starts than the last one did. Returns
-    (error, steps)."""
+    cap, errors[i] stays the best error after step i, and `best` takes
+    a run's pose only when it is within tol or SHAKE_GAIN nearer. The starts are seeded by
+    where the tip stopped. Returns (error, steps)."""
     m = lengths.shape[0]
     run = (np.empty_like(best[0]), np.empty_like(best[1]), np.empty_like(best[2]), np.empty_like(best[3]))
     root = _row3(best[0], 0)
     seed = 12.9898 * best[0][m, 0] + 78.233 * best[0][m, 1] + 37.719 * best[0][m, 2]
     attempt = 0
-    while best_e > tol and count < cap - 1 and attempt < SHAKES:
+    while best_e > tol and count < cap and attempt < SHAKES:
         attempt += 1
         x, y, z = root
         aim[0, 0], aim[0, 1], aim[0, 2] = root
@@ -265,17 +267,18 @@ def shake(
         if run_e > tol:
             run_e, steps = iterate(
                 run, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths,
-                target, True, run_e, tol, cap - 1 - count, min_gain, LIMITED_STALL, when, cones_only, False, errors[count:],
+                target, True, run_e, tol, cap - count, min_gain, LIMITED_STALL, when, cones_only, False, errors[count:],
                 sweeps,
             )  # fmt: skip
+        taken = run_e <= tol or run_e < SHAKE_GAIN * best_e
         for i in range(count, count + steps):
-            if errors[i] > best_e:
+            if not (taken and errors[i] < best_e):
                 errors[i] = best_e
         if steps == 0:  # the start itself: a step of its own, so that errors ends at the error
-            errors[count] = min(run_e, best_e)
+            errors[count] = run_e if taken else best_e
             steps = 1
         count += steps
-        if run_e < best_e:
+        if taken:
             _copy(run, best, True)
             best_e = run_e
     return best_e, count

@@ -112,14 +112,18 @@ def solve_row(
     reach = math.sqrt(toward[0] * toward[0] + toward[1] * toward[1] + toward[2] * toward[2])
     if (not limited or (sweeps and _no_limit(kinds))) and reach > total:
         # Out of reach: straight toward the target (no limit can forbid it), no passes.
+        # CCD's pose carries frames: the straight points are aimed by a forward pass.
         u = (toward[0] / reach, toward[1] / reach, toward[2] / reach)
-        pts = out[0]
+        pts = aim if limited else out[0]
         x, y, z = root
+        pts[0, 0], pts[0, 1], pts[0, 2] = x, y, z
         for k in range(m):
             l = lengths[k]
             x, y, z = x + l * u[0], y + l * u[1], z + l * u[2]
             pts[k + 1, 0], pts[k + 1, 1], pts[k + 1, 2] = x, y, z
-        return _gap(pts, target), 0, True
+        if limited:
+            forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, True, out[0], out[1], out[2], out[3])
+        return _gap(out[0], target), 0, True
     err = _gap(out[0], target)
     if err <= tol or cap <= 0:
         return err, 0, moved
@@ -152,7 +156,10 @@ def solve_row(
             err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL, when, cones_only, not (conform or arc_taken), errors,
             sweeps,
         )  # fmt: skip
-        if best_e > tol and count < cap - 1 and reach <= total:
+        # Other starts only for a solve from a start not its own (conform): a warm start
+        # from the last result would leap from valley to valley from frame to frame, and
+        # the rig, whose chains warm-start, tries a start of its own when one stalls.
+        if conform and best_e > tol and count < cap and reach <= total:
             best_e, count = shake(
                 out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target,
                 best_e, count, tol, cap, STALL_RELATIVE * total, cones_only, when, errors, sweeps,
