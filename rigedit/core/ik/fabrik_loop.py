@@ -152,8 +152,10 @@ def iterate(
                         kept = False
         # A stalling step (passes and sweeps, or CCD's sweep) is followed by the damped
         # least-squares step from the nearest pose it found: every joint at once, where the
-        # passes and sweeps move one at a time against the limits.
-        if limited and ce > work_e * ccd_when_above and dls(cand, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare):
+        # passes and sweeps move one at a time against the limits. Not for FABRIK with
+        # cones only: its passes draw such a chain in (a cone bends every way), and a chain
+        # held short by its cones (a spine) stalls every frame.
+        if limited and not (cones_only and not sweeps) and ce > work_e * ccd_when_above and dls(cand, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare):
             se = _gap(spare[0], target)
             if se < ce:
                 cand, spare = spare, cand

@@ -110,19 +110,25 @@ def solve_row(
             for k in range(m):
                 out[3][k, 0], out[3][k, 1], out[3][k, 2], out[3][k, 3] = 0.0, 0.0, 0.0, 1.0
     reach = math.sqrt(toward[0] * toward[0] + toward[1] * toward[1] + toward[2] * toward[2])
-    if (not limited or (sweeps and _no_limit(kinds))) and reach > total:
+    if not limited and reach > total:
         # Out of reach: straight toward the target (no limit can forbid it), no passes.
-        # CCD's pose carries frames: the straight points are aimed by a forward pass.
         u = (toward[0] / reach, toward[1] / reach, toward[2] / reach)
-        pts = aim if limited else out[0]
+        pts = out[0]
         x, y, z = root
-        pts[0, 0], pts[0, 1], pts[0, 2] = x, y, z
         for k in range(m):
             l = lengths[k]
             x, y, z = x + l * u[0], y + l * u[1], z + l * u[2]
             pts[k + 1, 0], pts[k + 1, 1], pts[k + 1, 2] = x, y, z
-        if limited:
-            forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, True, out[0], out[1], out[2], out[3])
+        return _gap(pts, target), 0, True
+    if sweeps and reach > total and _no_limit(kinds):
+        # CCD with no limit, out of reach: the same, its pose (frames too) by a forward pass.
+        x, y, z = root
+        aim[0, 0], aim[0, 1], aim[0, 2] = x, y, z
+        for k in range(m):
+            l = lengths[k] / reach
+            x, y, z = x + l * toward[0], y + l * toward[1], z + l * toward[2]
+            aim[k + 1, 0], aim[k + 1, 1], aim[k + 1, 2] = x, y, z
+        forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, True, out[0], out[1], out[2], out[3])
         return _gap(out[0], target), 0, True
     err = _gap(out[0], target)
     if err <= tol or cap <= 0:
