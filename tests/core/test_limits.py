@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rigedit.core.ik.chain_frames import plan_limits
-from rigedit.core.ik import ChainLimits, ConeLimit, HingeLimit, clamp_bone, fabrik, limit_error_deg
+from rigedit.core.ik import ChainLimits, ConeLimit, HingeLimit, ccd, clamp_bone, fabrik, limit_error_deg
 from rigedit.core.ik.fabrik_pose import write_chain_frames
 from rigedit.core.skeleton import Skeleton
 from rigedit.core.transforms import quat_conj, quat_mul, quat_normalize, quat_rotate
@@ -188,14 +188,15 @@ def _hinge_axes_ok(pts, lim):
     return True
 
 
+@pytest.mark.parametrize("solve", [fabrik, ccd], ids=["fabrik", "ccd"])
 @SETTINGS
 @given(limited_chains(), st.data(), st.sampled_from([0, 1, 5, 30]))
-def test_limits_hold_after_the_solve(case, data, max_iterations):
+def test_limits_hold_after_the_solve(solve, case, data, max_iterations):
     pts, scale, lim = case
     assume(_hinge_axes_ok(pts, lim))
     target = data.draw(targets(pts))
     before = pts.copy()
-    r = fabrik(pts, target, limits=lim, max_iterations=max_iterations, tolerance=1e-3 * scale)
+    r = solve(pts, target, limits=lim, max_iterations=max_iterations, tolerance=1e-3 * scale)
     np.testing.assert_array_equal(pts, before)
     assert np.array_equal(r.points[0], pts[0])
     assert_result_consistent(r, target, 1e-3 * scale)

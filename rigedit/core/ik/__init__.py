@@ -1,5 +1,6 @@
-"""IK solvers. Public API: two_bone_ik, fabrik and their batch forms (see DESIGN.md)."""
+"""IK solvers. Public API: two_bone_ik, fabrik, ccd and their batch forms (docs/ARCHITECTURE.md)."""
 
+from .ccd_solve import ccd
 from .chain_frames import ChainLimits
 from .fabrik import FabrikResult, fabrik
 from .fabrik_batch import FabrikBatchResult, fabrik_batch

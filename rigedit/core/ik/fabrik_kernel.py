@@ -21,14 +21,14 @@ import numpy as np
 
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache
-from . import fabrik_arc, fabrik_loop, fabrik_passes, fabrik_row, limits
+from . import fabrik_arc, fabrik_loop, fabrik_newton, fabrik_passes, fabrik_row, limits
 from .fabrik_passes import _jit, forward
 from .fabrik_row import _lengths_ok, solve_row, start_directions
 
 # solve statuses (the callers turn them into ValueErrors naming the problem)
 OK, BAD_POINTS, BAD_TARGET, BAD_SHAPE = 0, 1, 2, 3
 
-fresh_cache(__file__, sq, limits, fabrik_passes, fabrik_loop, fabrik_arc, fabrik_row)
+fresh_cache(__file__, sq, limits, fabrik_passes, fabrik_newton, fabrik_loop, fabrik_arc, fabrik_row)
 
 
 # Stand-ins for the limited solve's work space and limit arrays, which an unlimited solve
@@ -86,7 +86,7 @@ def fabrik_free(pts, target, tol, cap, options, hx, hy, hz, out, errors):
     rows = _NO_VS[0]
     err, count, _ = solve_row(
         pts, target, lengths, _NO_KINDS, rows, dirs, rows, hint, False, False, tol, cap, hint, (options & HAS_HINT) != 0,
-        (options & ARC_START) != 0, errors, (out, rows, rows, _NO_TS[0]), ps, _NO_VS, _NO_VS, _NO_TS,
+        (options & ARC_START) != 0, errors, (out, rows, rows, _NO_TS[0]), ps, _NO_VS, _NO_VS, _NO_TS, False,
     )  # fmt: skip
     return OK, err, count
 

@@ -13,11 +13,11 @@ import numpy as np
 
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache, jitable
-from . import fabrik_arc, fabrik_loop, fabrik_passes, fabrik_row, limits, soft
+from . import fabrik_arc, fabrik_loop, fabrik_newton, fabrik_passes, fabrik_row, limits, soft
 from .fabrik_passes import _jit, _row3q, qconj, qmul
 from .fabrik_row import _lengths_ok, solve_row, workspace  # noqa: F401 (_lengths_ok: fabrik()'s check)
 
-fresh_cache(__file__, sq, limits, soft, fabrik_passes, fabrik_loop, fabrik_arc, fabrik_row)
+fresh_cache(__file__, sq, limits, soft, fabrik_passes, fabrik_newton, fabrik_loop, fabrik_arc, fabrik_row)
 jitable(soft.soft_distance_float, soft.effective_target_float)
 
 
@@ -27,19 +27,19 @@ jitable(soft.soft_distance_float, soft.effective_target_float)
 _LIMITED_SIG = (
     "Tuple((float64, int64, boolean))(float64[:, ::1], float64[::1], float64[::1], int64[::1], float64[:, ::1],"
     " float64[:, ::1], float64[:, ::1], float64[::1], boolean, float64, int64, float64[::1], boolean, boolean,"
-    " float64[::1], UniTuple(float64[:, ::1], 4), float64[:, :, ::1], float64[:, :, ::1], float64[:, :, ::1])"
+    " float64[::1], UniTuple(float64[:, ::1], 4), float64[:, :, ::1], float64[:, :, ::1], float64[:, :, ::1], boolean)"
 )
 
 
 @numba.njit(_LIMITED_SIG, cache=True, nogil=True)
 def limited_row(
     start, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, conform, tol, cap, hint, has_hint, arc_start,
-    errors, out, ps, vs, ts,
+    errors, out, ps, vs, ts, sweeps,
 ):  # fmt: skip
-    """solve_row with limits (see there)."""
+    """solve_row with limits (see there); `sweeps`: CCD's step, not FABRIK's."""
     return solve_row(
         start, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, True, conform, tol, cap, hint, has_hint,
-        arc_start, errors, out, ps, ps, vs, ts,
+        arc_start, errors, out, ps, ps, vs, ts, sweeps,
     )  # fmt: skip
 
 
@@ -51,10 +51,34 @@ def fabrik_limited(
     """fabrik() with limits prepared (chain_frames.py): solve_row, then each bone's frame at
     the result (its turn times its reference frame, normalised) into out_frames when the
     reference frames are given. Returns (error, steps, moved)."""
+    return _row_with_frames(
+        pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, has_frames, tol, cap, hint, has_hint,
+        arc_start, conform, errors, out_pts, out_axes, out_dirs, out_turns, out_frames, False,
+    )  # fmt: skip
+
+
+@_jit
+def ccd_limited(
+    pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, has_frames, tol, cap, conform, errors,
+    out_pts, out_axes, out_dirs, out_turns, out_frames,
+):  # fmt: skip
+    """ccd(): fabrik_limited with CCD's step (no arc start: a sweep bends a straight chain
+    itself), with or without limits (kinds all NONE)."""
+    return _row_with_frames(
+        pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, has_frames, tol, cap, root_dir, False,
+        False, conform, errors, out_pts, out_axes, out_dirs, out_turns, out_frames, True,
+    )  # fmt: skip
+
+
+@fabrik_passes._inline
+def _row_with_frames(
+    pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, has_frames, tol, cap, hint, has_hint,
+    arc_start, conform, errors, out_pts, out_axes, out_dirs, out_turns, out_frames, sweeps,
+):  # fmt: skip
     ps, vs, ts = workspace(pts.shape[0])
     err, count, moved = limited_row(
         pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, conform, tol, cap, hint, has_hint,
-        arc_start, errors, (out_pts, out_axes, out_dirs, out_turns), ps, vs, ts,
+        arc_start, errors, (out_pts, out_axes, out_dirs, out_turns), ps, vs, ts, sweeps,
     )  # fmt: skip
     if has_frames:
         for k in range(lengths.shape[0]):
@@ -87,7 +111,7 @@ def rig_limited(
     ps, vs, ts = workspace(pts.shape[0])
     err, count, moved = limited_row(
         pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, False, tol, cap, hint, has_pole,
-        True, errors, (out_pts, out_axes, out_dirs, out_turns), ps, vs, ts,
+        True, errors, (out_pts, out_axes, out_dirs, out_turns), ps, vs, ts, False,
     )  # fmt: skip
     if moved:
         turned_locals(bx, by, bz, bw, frames, out_turns, out_locals, out_world)

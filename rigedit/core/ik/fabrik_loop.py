@@ -1,10 +1,13 @@
-"""FABRIK's one iteration loop (`iterate`), in the manner of Godot's `_process_joints`: the
-step is a backward and a forward pass (fabrik_passes.py), the limit of each joint a call
-inside the step, plus CCD sweeps when a limited pass stalls (a pass cannot turn a hinge
-plane). The loop stops within tolerance, at the cap, or when the best error of the last
-STALL_PASSES passes fell by no more than the stall floor; a pass that ends farther off is
-not kept (the reported errors never grow), but the passes go on from it: limited FABRIK
-often gets worse for a pass on its way in.
+"""The one iteration loop of FABRIK and CCD (`iterate`), in the manner of Godot's
+`_process_joints`: the solver supplies its step (FABRIK: a backward and a forward pass,
+fabrik_passes.py, plus CCD sweeps when a limited pass stalls, since a pass cannot turn a
+hinge plane; CCD: one sweep), the limit of each joint a call inside the step. A stalling
+limited step is followed by a damped least-squares step (fabrik_newton.py). The loop stops
+within tolerance, at the cap, or when the best error of the last STALL_PASSES steps fell by
+no more than the stall floor; a step that ends farther off is not kept (the reported errors
+never grow), but the steps go on from it: limited FABRIK often gets worse for a pass on its
+way in. A limited solve stalled short of a target within its length goes on from other
+starts (`shake`) while steps are left.
 """
 from __future__ import annotations
 
@@ -15,7 +18,8 @@ import numpy as np
 
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache
-from . import fabrik_passes, limits
+from . import fabrik_newton, fabrik_passes, limits
+from .fabrik_newton import dls
 from .fabrik_passes import TINY, _gap, _inline, _jit, _row3, backward, ccd, forward, step
 
 # The stall rule: the passes stop once the best tip error of the last STALL_PASSES passes
@@ -36,7 +40,7 @@ LIMITED_STALL = 1e-3
 RESTART_TURN = 0.02
 RESTART_COS = math.cos(RESTART_TURN)
 
-fresh_cache(__file__, sq, limits, fabrik_passes)
+fresh_cache(__file__, sq, limits, fabrik_passes, fabrik_newton)
 
 
 # --- the loop -------------------------------------------------------------------------------
@@ -63,7 +67,7 @@ def _copy_rows(src, dst):
 @_jit
 def iterate(
     best, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
-    err, tol, cap, min_gain, stall, ccd_when_above, cones_only, own_ref, errors,
+    err, tol, cap, min_gain, stall, ccd_when_above, cones_only, own_ref, errors, sweeps,
 ):  # fmt: skip
     """The one FABRIK loop, from the pose `best` at tip error `err` (the other poses are
     work space; `ref` receives the reference the limited passes read frames against). A
@@ -78,7 +82,8 @@ def iterate(
     the reference (what a warm-started call would do); only a stall right after such a
     restart, with nothing better found since, ends the solve. `own_ref`: `best` is the
     reference pose itself (a warm start from a solve's own result), as after a restart.
-    Returns (error, steps)."""
+    `sweeps` (CCD, `limited` True): the step is one CCD sweep (fabrik_passes.ccd) instead
+    of the passes, with the same limits, stall rule and restarts. Returns (error, steps)."""
     _copy(best, work, limited)
     if limited:
         _copy_rows(ref_dirs, ref[2])
@@ -99,7 +104,9 @@ def iterate(
     memo_e = 0.0
     memo_ok = memo_own = False
     while best_e > tol and count < cap:
-        if limited:
+        if sweeps:
+            ccd(work, ref, kinds, params, root_dir, lengths, target, swept, sweep, cand)
+        elif limited:
             backward(work[0], work[1], kinds, params, work[2], lengths, target, True, aim)
             aim[0, 0], aim[0, 1], aim[0, 2] = root
             step(aim, ref, kinds, params, root_dir, lengths, cand)
@@ -109,7 +116,7 @@ def iterate(
             forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, False, cand[0], cand[1], cand[2], cand[3])
         ce = _gap(cand[0], target)
         kept = False  # memo holds the sweep from this step's pass, which the step keeps
-        if limited and ce > work_e * ccd_when_above:  # the pass is stalling: try the sweeps
+        if limited and not sweeps and ce > work_e * ccd_when_above:  # the pass is stalling: try the sweeps
             ccd(cand, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare)
             se = _gap(spare[0], target)
             lost = not se < ce
@@ -143,6 +150,17 @@ def iterate(
                         cand, spare = spare, cand
                         ce = se
                         kept = False
+        # A stalling step (passes and sweeps, or CCD's sweep) is followed by the damped
+        # least-squares step from the nearest pose it found: every joint at once, where the
+        # passes and sweeps move one at a time against the limits. Not for FABRIK with
+        # cones only: its passes draw such a chain in (a cone bends every way), and a chain
+        # held short by its cones (a spine) stalls every frame.
+        if limited and not (cones_only and not sweeps) and ce > work_e * ccd_when_above and dls(cand, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare):
+            se = _gap(spare[0], target)
+            if se < ce:
+                cand, spare = spare, cand
+                ce = se
+                kept = False
         memo_ok = kept
         work, cand = cand, work
         work_e = ce
@@ -194,3 +212,75 @@ def _turned_less(dirs, ref_dirs, lengths):
         if lengths[k] > TINY and dirs[k, 0] * ref_dirs[k, 0] + dirs[k, 1] * ref_dirs[k, 1] + dirs[k, 2] * ref_dirs[k, 2] < RESTART_COS:
             return False
     return True
+
+
+# --- other starts --------------------------------------------------------------------------
+
+# A limited solve that stalls short of a target within the chain's length, with passes left
+# under its cap, goes on from up to SHAKES other starts (each a pose of random bone
+# directions conformed to the limits), keeping the nearest pose: the limits make the tip's
+# distance a function with more than one valley, and no local step leaves the one it started in.
+SHAKES = 6
+# Another start's pose replaces the best only when it reaches the target or ends nearer by
+# this factor: a pose in another valley only a hair nearer is a different posture for
+# nothing (a warm-started chain would jump to it).
+SHAKE_GAIN = 0.9
+
+
+@_jit
+def _hash01(x):
+    """A number in [0, 1) that jumps about as x moves (the starts need no statistics, only
+    to differ from one another and from solve to solve)."""
+    s = math.sin(x) * 43758.5453
+    return s - math.floor(s)
+
+
+@_jit
+def shake(
+    best, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, best_e,
+    count, tol, cap, min_gain, cones_only, when, errors, sweeps,
+):  # fmt: skip
+    """`iterate` again from other starts while the best error `best_e` (of the pose `best`,
+    after `count` steps) is above tol and steps are left: each run's steps count toward the
+    cap, errors[i] stays the best error after step i, and `best` takes
+    a run's pose only when it is within tol or SHAKE_GAIN nearer. The starts are seeded by
+    where the tip stopped. Returns (error, steps)."""
+    m = lengths.shape[0]
+    run = (np.empty_like(best[0]), np.empty_like(best[1]), np.empty_like(best[2]), np.empty_like(best[3]))
+    root = _row3(best[0], 0)
+    seed = 12.9898 * best[0][m, 0] + 78.233 * best[0][m, 1] + 37.719 * best[0][m, 2]
+    attempt = 0
+    while best_e > tol and count < cap and attempt < SHAKES:
+        attempt += 1
+        x, y, z = root
+        aim[0, 0], aim[0, 1], aim[0, 2] = root
+        for k in range(m):
+            h = _hash01(seed + 1.618 * (attempt * (m + 1) + k))
+            g = _hash01(seed - 2.718 * (attempt * (m + 1) + k))
+            c = 2.0 * h - 1.0
+            s = math.sqrt(max(0.0, 1.0 - c * c))
+            x += lengths[k] * s * math.cos(2.0 * math.pi * g)
+            y += lengths[k] * s * math.sin(2.0 * math.pi * g)
+            z += lengths[k] * c
+            aim[k + 1, 0], aim[k + 1, 1], aim[k + 1, 2] = x, y, z
+        fabrik_passes.forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, True, run[0], run[1], run[2], run[3])
+        run_e = _gap(run[0], target)
+        steps = 0
+        if run_e > tol:
+            run_e, steps = iterate(
+                run, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths,
+                target, True, run_e, tol, cap - count, min_gain, LIMITED_STALL, when, cones_only, False, errors[count:],
+                sweeps,
+            )  # fmt: skip
+        taken = run_e <= tol or run_e < SHAKE_GAIN * best_e
+        for i in range(count, count + steps):
+            if not (taken and errors[i] < best_e):
+                errors[i] = best_e
+        if steps == 0:  # the start itself: a step of its own, so that errors ends at the error
+            errors[count] = run_e if taken else best_e
+            steps = 1
+        count += steps
+        if taken:
+            _copy(run, best, True)
+            best_e = run_e
+    return best_e, count

@@ -13,9 +13,9 @@ import numpy as np
 
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache
-from . import fabrik_arc, fabrik_loop, fabrik_passes, limits
+from . import fabrik_arc, fabrik_loop, fabrik_newton, fabrik_passes, limits
 from .fabrik_arc import arc_pose, hinge_bend_side
-from .fabrik_loop import LIMITED_STALL, STALL_RELATIVE, _copy, _copy_rows, _iterate_inlined, iterate
+from .fabrik_loop import LIMITED_STALL, STALL_RELATIVE, _copy, _copy_rows, _iterate_inlined, iterate, shake
 from .fabrik_passes import HINGE, TINY, _gap, _inline, _jit, _row3, forward, unit_or
 
 # With limits, a pass that leaves more than this fraction of the error it started from is
@@ -32,7 +32,7 @@ STRAIGHT_RELATIVE = 1e-6
 # length: a tie (one real bone whose target is on the root) keeps the start.
 ARC_GAIN_RELATIVE = 1e-12
 
-fresh_cache(__file__, sq, limits, fabrik_passes, fabrik_loop, fabrik_arc)
+fresh_cache(__file__, sq, limits, fabrik_passes, fabrik_newton, fabrik_loop, fabrik_arc)
 
 
 # --- the row -----------------------------------------------------------------------------------
@@ -69,7 +69,7 @@ def start_directions(pts, root_dir, has_root_dir, toward, out):
 @_inline
 def solve_row(
     start, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, limited, conform, tol, cap, hint, has_hint,
-    arc_start, errors, out, ps, lps, vs, ts,
+    arc_start, errors, out, ps, lps, vs, ts, sweeps,
 ):  # fmt: skip
     """FABRIK on one chain, from the points `start` (n, 3) toward `target` (3,), bones
     `lengths` (m,), limits as the module says (kinds all NONE and limited False for none;
@@ -81,7 +81,10 @@ def solve_row(
     to `errors`. Work space from the caller (workspace()): `ps` (>= 6, n, 3), `vs` (8, m, 3)
     and `ts` (5, m, 4), `lps` the points of the limited-only poses (ps itself, or any
     (>= 6, ., 3) array when unlimited: then vs, ts and lps are never touched, and may be
-    empty). Returns (error, steps, moved: whether the pose is not the start's own)."""
+    empty). `sweeps`: CCD's step instead of FABRIK's passes (fabrik_loop.iterate), called
+    `limited` whether or not a joint has a limit (the sweep reads the pose's directions);
+    with no limit it takes the straight out-of-reach shortcut as FABRIK does. Returns
+    (error, steps, moved: whether the pose is not the start's own)."""
     n = start.shape[0]
     m = n - 1
     # Three poses and the limited passes' reference pose, the backward pass's points (also
@@ -117,6 +120,16 @@ def solve_row(
             x, y, z = x + l * u[0], y + l * u[1], z + l * u[2]
             pts[k + 1, 0], pts[k + 1, 1], pts[k + 1, 2] = x, y, z
         return _gap(pts, target), 0, True
+    if sweeps and reach > total and _no_limit(kinds):
+        # CCD with no limit, out of reach: the same, its pose (frames too) by a forward pass.
+        x, y, z = root
+        aim[0, 0], aim[0, 1], aim[0, 2] = x, y, z
+        for k in range(m):
+            l = lengths[k] / reach
+            x, y, z = x + l * toward[0], y + l * toward[1], z + l * toward[2]
+            aim[k + 1, 0], aim[k + 1, 1], aim[k + 1, 2] = x, y, z
+        forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, True, out[0], out[1], out[2], out[3])
+        return _gap(out[0], target), 0, True
     err = _gap(out[0], target)
     if err <= tol or cap <= 0:
         return err, 0, moved
@@ -147,13 +160,31 @@ def solve_row(
         best_e, count = iterate(
             out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, True,
             err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL, when, cones_only, not (conform or arc_taken), errors,
+            sweeps,
         )  # fmt: skip
+        # Other starts only for a solve from a start not its own (conform): a warm start
+        # from the last result would leap from valley to valley from frame to frame, and
+        # the rig, whose chains warm-start, tries a start of its own when one stalls.
+        if conform and best_e > tol and count < cap and reach <= total:
+            best_e, count = shake(
+                out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target,
+                best_e, count, tol, cap, STALL_RELATIVE * total, cones_only, when, errors, sweeps,
+            )  # fmt: skip
     else:
         best_e, count = _iterate_inlined(
             out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, False,
-            err, tol, cap, STALL_RELATIVE * total, 0.0, when, cones_only, not (conform or arc_taken), errors,
+            err, tol, cap, STALL_RELATIVE * total, 0.0, when, cones_only, not (conform or arc_taken), errors, False,
         )  # fmt: skip
     return best_e, count, moved or best_e < err
+
+
+@_jit
+def _no_limit(kinds):
+    """Whether no joint of the chain has a limit."""
+    for k in range(kinds.shape[0]):
+        if kinds[k] != 0:
+            return False
+    return True
 
 
 @_jit

@@ -1,0 +1,148 @@
+"""A damped least-squares step for a limited chain: the move limited FABRIK makes when its
+passes and CCD sweeps stall short of a target the limits let it reach.
+
+FABRIK's passes and CCD's sweeps each move one joint at a time toward the target; where the
+limits hold every joint against its neighbours (a hinge that must open while the joint above
+swings), each such move is undone by the next, and the tip crawls in or stops. This step
+moves every joint at once: the tip's motion per joint angle (the Jacobian: a hinge turns
+about its axis, a cone swings about two axes across its bone) is solved in the damped
+least-squares sense, 3 x 3, for the turn that brings the tip onto the target; a joint held
+at its limit and pushed further out takes no part. The turned points are then re-aimed by a
+limited forward pass (fabrik_passes.step), which puts the frames and the limits back
+exactly, as after a CCD sweep.
+"""
+from __future__ import annotations
+
+import math
+
+from .. import scalar_quat as sq
+from ..jitable import fresh_cache
+from . import fabrik_passes, limits
+from .fabrik_passes import CONE, HINGE, TINY, _jit, _row3, _row3q, cross, dot, hinge_axis_found, perpendicular, qmul, qrot, step
+
+# Damping, relative to the tip's distance from the target: small enough that a step far from
+# the target goes most of the way, large enough that a joint near a singular pose (a chain
+# stretched straight) is not thrown about.
+DAMPING = 0.1
+# A turn per joint larger than this (radians) is scaled down: the Jacobian is a tangent, and
+# the loop keeps a step only when it ends nearer.
+MAX_TURN = 0.5
+# A joint within this (radians) of its limit counts as on it.
+ON_LIMIT = 1e-6
+
+fresh_cache(__file__, sq, limits, fabrik_passes)
+
+
+@_jit
+def _columns(kind, lo_cos, hi, u, parent, axis_row, r, e):
+    """The joint's rotation axes (up to two, as (axis, used)) and their tip motions a x r; an
+    axis whose turn would push the joint past its limit, as the tip error e wants it, is
+    left out."""
+    a1 = a2 = (0.0, 0.0, 0.0)
+    use1 = use2 = False
+    if kind == HINGE:
+        found, a = hinge_axis_found(axis_row, parent)
+        if found:
+            b = cross(a, parent)
+            th = math.atan2(dot(u, b), dot(u, parent))
+            g = dot(cross(a, r), e)  # > 0: the error wants the angle to grow
+            if not ((g > 0.0 and th >= hi - ON_LIMIT) or (g < 0.0 and th <= lo_cos + ON_LIMIT)):
+                a1, use1 = a, True
+        return a1, use1, a2, use2
+    n = cross(parent, u)  # turning about n takes u away from the parent
+    nn = math.sqrt(dot(n, n))
+    if nn > TINY:
+        a1 = (n[0] / nn, n[1] / nn, n[2] / nn)
+    else:
+        a1 = perpendicular(u)
+    a2 = cross(u, a1)  # turning about it keeps u's angle to the parent
+    use2 = True
+    use1 = True
+    if kind == CONE and dot(u, parent) <= lo_cos + ON_LIMIT and dot(cross(a1, r), e) > 0.0:
+        use1 = False
+    return a1, use1, a2, use2
+
+
+@_jit
+def dls(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
+    """One damped least-squares step from the pose `src` into `out` (`swept`, `sweep`: work
+    space as for fabrik_passes.ccd)."""
+    pts, axes, dirs, turns = src
+    n = pts.shape[0]
+    tip = (pts[n - 1, 0], pts[n - 1, 1], pts[n - 1, 2])
+    e = (target[0] - tip[0], target[1] - tip[1], target[2] - tip[2])
+    en = math.sqrt(dot(e, e))
+    # J J^T, summed over the columns (a x r), and the columns kept in `sweep` rows (the axes).
+    a00 = a01 = a02 = a11 = a12 = a22 = 0.0
+    for k in range(n - 1):
+        for j in range(4):
+            sweep[k, j] = 0.0
+        swept[k + 1, 0], swept[k + 1, 1], swept[k + 1, 2] = 0.0, 0.0, 0.0
+        if lengths[k] <= TINY:
+            continue
+        r = (tip[0] - pts[k, 0], tip[1] - pts[k, 1], tip[2] - pts[k, 2])
+        parent = (root_dir[0], root_dir[1], root_dir[2]) if k == 0 else _row3(dirs, k - 1)
+        if k > 0 and lengths[k - 1] <= TINY:
+            parent = _row3(dirs, k - 1)
+        a1, use1, a2, use2 = _columns(kinds[k], params[k, 0], params[k, 1], _row3(dirs, k), parent, _row3(axes, k), r, e)
+        if kinds[k] == 0 or kinds[k] == 3:  # no limit, or a cone of 180 degrees: both axes always
+            use1 = True
+        for a, used, slot in ((a1, use1, 0), (a2, use2, 1)):
+            if not used:
+                continue
+            c = cross(a, r)
+            a00 += c[0] * c[0]
+            a01 += c[0] * c[1]
+            a02 += c[0] * c[2]
+            a11 += c[1] * c[1]
+            a12 += c[1] * c[2]
+            a22 += c[2] * c[2]
+            if slot == 0:
+                sweep[k, 0], sweep[k, 1], sweep[k, 2] = a
+            else:
+                swept[k + 1, 0], swept[k + 1, 1], swept[k + 1, 2] = a
+    lam = (DAMPING * en) ** 2
+    a00 += lam
+    a11 += lam
+    a22 += lam
+    # y = (J J^T + lam I)^-1 e, by Cramer's rule (symmetric 3 x 3, positive definite).
+    c00, c01, c02 = a11 * a22 - a12 * a12, a02 * a12 - a01 * a22, a01 * a12 - a02 * a11
+    det = a00 * c00 + a01 * c01 + a02 * c02
+    if not det > 0.0:
+        return False
+    c11, c12, c22 = a00 * a22 - a02 * a02, a01 * a02 - a00 * a12, a00 * a11 - a01 * a01
+    y = (
+        (c00 * e[0] + c01 * e[1] + c02 * e[2]) / det,
+        (c01 * e[0] + c11 * e[1] + c12 * e[2]) / det,
+        (c02 * e[0] + c12 * e[1] + c22 * e[2]) / det,
+    )
+    # Each joint's turn: the sum of its axes times their angles (c . y), as a quaternion.
+    biggest = 0.0
+    for k in range(n - 1):
+        r = (tip[0] - pts[k, 0], tip[1] - pts[k, 1], tip[2] - pts[k, 2])
+        w = (0.0, 0.0, 0.0)
+        for a in (_row3(sweep, k), _row3(swept, k + 1)):
+            t = dot(cross(a, r), y)
+            w = (w[0] + t * a[0], w[1] + t * a[1], w[2] + t * a[2])
+        sweep[k, 0], sweep[k, 1], sweep[k, 2] = w
+        biggest = max(biggest, math.sqrt(dot(w, w)))
+    scale = MAX_TURN / biggest if biggest > MAX_TURN else 1.0
+    for k in range(n - 1):
+        w = (sweep[k, 0] * scale, sweep[k, 1] * scale, sweep[k, 2] * scale)
+        angle = math.sqrt(dot(w, w))
+        if angle > 0.0:
+            s = math.sin(0.5 * angle) / angle
+            sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = w[0] * s, w[1] * s, w[2] * s, math.cos(0.5 * angle)
+        else:
+            sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = 0.0, 0.0, 0.0, 1.0
+    # Each joint's turn carries the rest of the chain, as in the CCD sweep.
+    x, y0, z = pts[0, 0], pts[0, 1], pts[0, 2]
+    swept[0, 0], swept[0, 1], swept[0, 2] = x, y0, z
+    carried = (0.0, 0.0, 0.0, 1.0)
+    for k in range(n - 1):
+        carried = qmul(carried, _row3q(sweep, k))
+        bx, by, bz = qrot(carried, (pts[k + 1, 0] - pts[k, 0], pts[k + 1, 1] - pts[k, 1], pts[k + 1, 2] - pts[k, 2]))
+        x, y0, z = x + bx, y0 + by, z + bz
+        swept[k + 1, 0], swept[k + 1, 1], swept[k + 1, 2] = x, y0, z
+    step(swept, ref, kinds, params, root_dir, lengths, out)
+    return True
