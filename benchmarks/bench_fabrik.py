@@ -1,7 +1,7 @@
 """FABRIK speed and solve quality: `.venv/bin/python benchmarks/bench_fabrik.py`.
 
 The chain is 10 joints (9 bones of 0.1 m: a 0.9 m tail or tentacle), tolerance 1 mm,
-at most 10 passes, as DESIGN.md's defaults.
+at most 10 passes, as fabrik()'s defaults.
 
 - cold: the straight bind pose (along +Y) and a random reachable target (direction uniform,
   distance uniform in [0, reach]), as a chain is first solved after loading.

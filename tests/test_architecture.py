@@ -1,4 +1,4 @@
-"""The layering in DESIGN.md: app -> io -> core, and core/io never touch Qt or OpenGL."""
+"""The layering in docs/ARCHITECTURE.md: app -> io -> core, and core/io never touch Qt or OpenGL."""
 import subprocess
 import sys
 from pathlib import Path

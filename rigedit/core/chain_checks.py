@@ -18,7 +18,7 @@ from .ik.limits import ConeLimit, HingeLimit, Limit
 SOLVERS = registry.NAMES  # the names; the solvers' properties are registry.SOLVERS'
 
 # 1 mm: far below what anyone sees on a character-sized rig, far above float round-off, and
-# DESIGN.md's fabrik default, so a chain and a bare fabrik() call agree out of the box.
+# fabrik()'s default (docs/ARCHITECTURE.md, Contracts), so a chain and a bare fabrik() call agree out of the box.
 DEFAULT_TOLERANCE = 1e-3
 DEFAULT_MAX_ITERATIONS = 10
 MAX_ITERATIONS_CAP = 10_000  # a typo guard: more passes never help a chain converge

@@ -15,7 +15,7 @@ from .helpers import drag, screen, wait_solved
 from .test_import import WALK, importer, walk_window  # noqa: F401 (fixtures)
 
 ARM = "left_arm"
-FIGURE_EPS = 1e-6  # DESIGN: the pose equals the clip at weight 1 to 1e-6 of the figure
+FIGURE_EPS = 1e-6  # docs/ARCHITECTURE.md, Contracts: the pose equals the clip at weight 1 to 1e-6 of the figure
 
 
 def clip_positions(rig):

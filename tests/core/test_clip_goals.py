@@ -25,7 +25,7 @@ from rigedit.io.gltf import read_gltf
 
 DATA = Path("/work/shared/data")
 FILES = ["cmu_12_01_walk.bvh", "dataset-1_walk-right_normal_001.bvh", "pybvh_bvh_test1.bvh", "CesiumMan.glb", "RiggedSimple.glb"]
-# DESIGN: the pose equals the clip at weight 1 to 1e-6 of the figure.
+# docs/ARCHITECTURE.md, Contracts: the pose equals the clip at weight 1 to 1e-6 of the figure.
 FIGURE_EPS = 1e-6
 # A knee or elbow bent less than this is as good as straight: its bend side is noise.
 BENT_DEG = 5.0

@@ -1,4 +1,4 @@
-"""fabrik(): the single-chain contract of DESIGN.md, as properties over random chains."""
+"""fabrik(): the single-chain contract (docs/ARCHITECTURE.md, Contracts), as properties over random chains."""
 from __future__ import annotations
 
 import numpy as np

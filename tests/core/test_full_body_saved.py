@@ -1,4 +1,4 @@
-"""A full-body rig saved and opened shows exactly what was saved (issue 16, DESIGN: to 1e-9 m),
+"""A full-body rig saved and opened shows exactly what was saved (issue 16, docs/ARCHITECTURE.md Contracts: to 1e-9 m),
 though a fresh solve of its goals lands elsewhere (the solve warm-starts from history);
 an edited goal in the file is solved from the saved body; a file without the body's
 solution is solved afresh."""

@@ -238,7 +238,7 @@ def test_any_non_finite_coordinate_raises_naming_its_argument(field, axis, value
 
 def _check_limb(root, mid, end, target, r, pole=None, rel=1e-12):
     """Everything the contract promises for one solve (eps = the default 1e-6); bone
-    lengths kept to `rel` (DESIGN: 1e-9, and 1e-12 on limbs of ordinary scale)."""
+    lengths kept to `rel` (1e-9, and 1e-12 on limbs of ordinary scale)."""
     root, mid, end, target = (np.asarray(v, dtype=float) for v in (root, mid, end, target))
     assert np.all(np.isfinite(r.mid)) and np.all(np.isfinite(r.end))
     a, b = np.linalg.norm(mid - root), np.linalg.norm(end - mid)
@@ -372,7 +372,7 @@ def test_degenerate_limbs_at_every_scale(s, kind, d1, d2, fa, fb):
 @given(st.sampled_from([1e-100, 1e-60, 1e60, 1e100, 1e140]), limbs())
 def test_extreme_scales_keep_the_contract(s, limb):
     """Limbs of 1e-100 m to 1e140 m: the triangle's fourth powers of lengths would under- or
-    overflow, the solve must not (no NaN, lengths kept to DESIGN's 1e-9 relative)."""
+    overflow, the solve must not (no NaN, lengths kept to 1e-9 relative)."""
     root, mid, end, target, pole = (None if v is None else v * s for v in limb)
     r = two_bone_ik(root, mid, end, target, pole)
     _check_limb(root, mid, end, target, r, pole, rel=1e-9)

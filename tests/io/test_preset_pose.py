@@ -19,7 +19,7 @@ from rigedit.io.preset import PresetError, dumps_preset, loads_preset, preset_sc
 from .test_preset import assert_same_rig
 
 PRESETS = sorted(BUNDLED_PRESETS.glob("*.json"))
-EPS_M = 1e-9  # DESIGN: a reopened rig shows what was saved to 1e-9 m
+EPS_M = 1e-9  # docs/ARCHITECTURE.md, Contracts: a reopened rig shows what was saved to 1e-9 m
 
 
 def reopened(rig: Rig) -> Rig:

@@ -3,7 +3,7 @@ hangs below each joint (how low it reaches, how long its longest branch is).
 
 Everything the proposer decides is measured here, in fractions of the figure's size, so
 the same rules hold in metres, inches or a file's own units. Up is +Y: the readers bring
-every file in upright (DESIGN: metres, Y up).
+every file in upright (docs/ARCHITECTURE.md, Contracts: metres, Y up).
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
     r = fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10,
                limits=None, pole=None, arc_start=True)
 
-The contract (DESIGN.md): r.points is a new (n, 3) float64 array, points[0] never moves and
+The contract (docs/ARCHITECTURE.md, Contracts): r.points is a new (n, 3) float64 array, points[0] never moves and
 bone lengths are kept (1e-9 relative, 1e-12 on chains of ordinary scale); out of reach the
 chain is straight toward the target with r.iterations == 0; otherwise backward-then-forward
 passes, warm-started from the given points, until within tolerance, the cap, or too little

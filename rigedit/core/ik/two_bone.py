@@ -60,7 +60,7 @@ def kernel():
 
 
 def two_bone_ik(root, mid, end, target, pole=None, *, eps: float = 1e-6) -> TwoBoneResult:
-    """Solve a two-bone limb for `target`; see DESIGN.md for the contract.
+    """Solve a two-bone limb for `target`; see docs/ARCHITECTURE.md (Contracts) for the contract.
 
     root, mid, end: current world positions (the bone lengths are taken from them);
     target: where the end should go; pole: a point the mid joint should bend toward, or

@@ -5,7 +5,7 @@ compiled by numba on plain floats and arrays.
 Every two-bone path calls these functions: `two_bone_ik` (`single`), `two_bone_ik_batch`
 (`rows`, the same row over every row), `solve_two_bone_pose` (`single` and `mid_limit`),
 the rig's limb in one pass (`limb`) and its general chain path (`chain`). There is no second
-implementation to agree with: the contract is DESIGN.md's tolerances, which the tests check.
+implementation to agree with: the contract is the tolerances of docs/ARCHITECTURE.md, which the tests check.
 `NUMBA_DISABLE_JIT=1` (or a function's `py_func`) runs this same source as Python, for
 debugging.
 
