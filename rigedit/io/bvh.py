@@ -35,6 +35,7 @@ from .atomic import atomic_write_text
 from .bvh_axes import UP_TO_Y, parse_up, turned
 from .bvh_euler import euler_channels
 from .bvh_format import POSITION_CHANNELS, ROTATION_CHANNELS, BvhError, RawBvh, RawJoint, format_bvh, parse_bvh
+from .bvh_names import restore_names, safe_names, write_mapping
 from .bvh_units import guess_skeleton_scale, guess_up_axis, parse_scale
 from .figure import figure_size
 
@@ -134,7 +135,7 @@ def read_bvh_text(text: str, *, path: str | None = None, scale: float | str | No
         up = parse_up(up_axis)
     except ValueError as e:
         raise BvhError(path, None, f"up_axis: {e}") from None
-    raw = parse_bvh(text, path)
+    raw = restore_names(parse_bvh(text, path), path)
     if scale is None:
         metres, reason = guess_skeleton_scale([j.parent for j in raw.joints], [j.offset for j in raw.joints])
     else:
@@ -211,6 +212,9 @@ def write_bvh(
     a root six channels. BVH has no rest rotations: a skeleton that has them (glTF) is written
     with its poses' full local rotations, which FK reads the same.
 
+    Joint names are written in letters, digits and '_' (three.js cannot bind others), the
+    originals beside the file for re-import (io/bvh_names.py).
+
     Written so that every reader agrees (readers differ on what position channels mean:
     three.js adds them to the OFFSET, Blender's importer puts them in its place):
     - position channels only on a root that has them in the layout or moves, and on joints
@@ -241,9 +245,10 @@ def write_bvh(
 
     order = _depth_first(skeleton)
     new_index = {old: new for new, old in enumerate(order)}
+    written = safe_names([skeleton.names[old] for old in order])
     joints: list[RawJoint] = []
     columns: list[np.ndarray] = []
-    for old in order:
+    for new, old in enumerate(order):
         name = skeleton.names[old]
         parent = int(skeleton.parents[old])
         end_site = name in layout.end_sites and not skeleton.children(old)
@@ -256,13 +261,14 @@ def write_bvh(
             offset = tuple(offsets[old])
         else:  # held away from its rest offset all clip long (a glTF clip can): that is its offset here
             offset = tuple(t.mean(axis=0))
-        joints.append(RawJoint(name, -1 if parent < 0 else new_index[parent], offset, channels, end_site))
+        joints.append(RawJoint(written[new], -1 if parent < 0 else new_index[parent], offset, channels, end_site))
         reference = None if reference_angles is None else reference_angles.get(name)
         columns.extend(_channel_values(channels, rotations[:, old], translations[:, old], reference))
     motion = np.stack(columns, axis=1) if columns else np.zeros((clip.n_frames, 0))
     text = format_bvh(RawBvh(joints, clip.frame_time, motion), digits=digits)
     # No .bak: an export is regenerated from the rig, unlike a preset someone edited by hand.
     atomic_write_text(path, text, backup=False)
+    write_mapping(path, written, [skeleton.names[old] for old in order], [j.end_site for j in joints])
 
 
 def _depth_first(skeleton: Skeleton) -> list[int]:

@@ -109,11 +109,17 @@ def _source_document(source: GltfSource):
     """The source document, its buffers merged into one blob and external images embedded."""
     doc = GltfDocument(source.path)
     gltf = doc.gltf
+    # Read through the source's own buffers and offsets, before the merge below rewrites them.
+    _add_missing_bounds(doc)
+    unstrided = {k: doc.packed_bytes(k) for k in _strided_animation_or_skin_accessors(gltf)}
     blob = Blob(gltf)
     starts = [blob.append_bytes(doc.buffer(i)) for i in range(len(gltf.buffers or []))]
     for bv in gltf.bufferViews or []:
         bv.byteOffset = (bv.byteOffset or 0) + starts[bv.buffer]
         bv.buffer = 0
+    for k, data in unstrided.items():
+        gltf.accessors[k].bufferView = blob.view(data)
+        gltf.accessors[k].byteOffset = None
     for k, image in enumerate(gltf.images or []):
         if image.uri and not image.uri.startswith("data:"):
             file = Path(source.path).parent / image.uri
@@ -125,8 +131,27 @@ def _source_document(source: GltfSource):
             image.mimeType = image.mimeType or mimetypes.guess_type(image.uri)[0] or "image/png"
             image.uri = None
     gltf.buffers = []
-    _add_missing_bounds(doc)
     return gltf, blob
+
+
+def _strided_animation_or_skin_accessors(g: pygltflib.GLTF2) -> list[int]:
+    """Accessors of animation samplers and inverse bind matrices over a view with a byteStride.
+
+    glTF forbids byteStride there (only vertex attributes may be strided) and the Khronos
+    validator reports each as an error; some exporters wrote it anyway (three.js's
+    SimpleSkinning.gltf, from an old COLLADA converter). The copy gives each its own tightly
+    packed view; the old view stays for whatever else reads it.
+    """
+    used = {s.input for a in g.animations or [] for s in a.samplers or []}
+    used |= {s.output for a in g.animations or [] for s in a.samplers or []}
+    used |= {s.inverseBindMatrices for s in g.skins or [] if s.inverseBindMatrices is not None}
+    views = g.bufferViews or []
+    out = []
+    for k in sorted(k for k in used if isinstance(k, int) and 0 <= k < len(g.accessors)):
+        view = g.accessors[k].bufferView
+        if isinstance(view, int) and 0 <= view < len(views) and views[view].byteStride is not None:
+            out.append(k)
+    return out
 
 
 def _add_missing_bounds(doc: GltfDocument) -> None:

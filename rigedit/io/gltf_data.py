@@ -116,7 +116,8 @@ class GltfDocument:
                 raise self.error(f"{field}.count", f"is {count} with no bufferView: more {acc.type} zeros than the file's {self.size} bytes justify")
             out = np.zeros((count, width))
         else:
-            out = self._view_elements(field, acc, np.dtype(dtype).newbyteorder("<"), width, count)
+            raw = self._view_bytes(field, acc, np.dtype(dtype).itemsize * width, count)
+            out = raw.view(np.dtype(dtype).newbyteorder("<")).reshape(count, width).astype(np.float64)
         if acc.normalized and np.issubdtype(dtype, np.integer):
             info = np.iinfo(dtype)
             out = np.maximum(out / info.max, -1.0)
@@ -132,7 +133,16 @@ class GltfDocument:
             raise self.error(field, f"must be a whole number of at least 0, got {value!r}")
         return int(value)
 
-    def _view_elements(self, field, acc, dtype: np.dtype, width: int, count: int) -> np.ndarray:
+    def packed_bytes(self, index: int) -> bytes:
+        """The accessor's elements as stored, one after another with no stride between them
+        (an accessor over a bufferView; checked as `accessor` checks it)."""
+        self.accessor(index)
+        acc = self.gltf.accessors[index]
+        elem = np.dtype(_COMPONENTS[acc.componentType]).itemsize * _WIDTH[acc.type]
+        return self._view_bytes(f"accessors[{index}]", acc, elem, int(acc.count)).tobytes()
+
+    def _view_bytes(self, field, acc, elem: int, count: int) -> np.ndarray:
+        """The accessor's elements' bytes (count, elem), gathered across the view's stride."""
         if not _is_index(acc.bufferView) or not 0 <= acc.bufferView < len(self.gltf.bufferViews):
             raise self.error(f"{field}.bufferView", "no such buffer view")
         vfield = f"bufferViews[{acc.bufferView}]"
@@ -144,7 +154,6 @@ class GltfDocument:
         acc_offset = self._whole(f"{field}.byteOffset", acc.byteOffset, 0)
         data = self.buffer(view.buffer)
         start = view_offset + acc_offset
-        elem = dtype.itemsize * width
         stride = self._whole(f"{vfield}.byteStride", view.byteStride, 0) or elem
         if stride < elem:
             # Overlapping elements: as_strided below would read the same bytes twice (and a
@@ -155,13 +164,13 @@ class GltfDocument:
         if needed > end or end > len(data):
             raise self.error(field, f"reads past the end of its buffer view ({needed} > {min(end, len(data))} bytes)")
         if count == 0:
-            return np.zeros((0, width))
+            return np.zeros((0, elem), dtype=np.uint8)
         raw = np.lib.stride_tricks.as_strided(
             np.frombuffer(data, dtype=np.uint8, count=needed - start, offset=start),
             shape=(count, elem),
             strides=(stride, 1),
         )
-        return np.ascontiguousarray(raw).view(dtype).reshape(count, width).astype(np.float64)
+        return np.ascontiguousarray(raw)
 
 
 def _is_index(value) -> bool:

@@ -8,6 +8,7 @@ import numpy as np
 from scipy.spatial.transform import Rotation
 
 from rigedit.io.bvh_format import parse_bvh
+from rigedit.io.bvh_names import restore_names
 from rigedit.io.export import load_for_export, result_clip
 from rigedit.io.figure import figure_size, world_positions
 
@@ -34,11 +35,23 @@ class Result:
         return f"{self.rig.name} (rigedit)"
 
 
+def exported_bvh(path: Path):
+    """An exported BVH as parsed, its joints named as in the rig (the names the writer made
+    safe for other readers put back from the mapping beside the file)."""
+    return restore_names(parse_bvh(Path(path).read_text()), path)
+
+
+def bvh_name_map(path: Path) -> dict[str, str]:
+    """Each joint name as written in an exported BVH -> the rig's name for it (End Sites left out)."""
+    written = parse_bvh(Path(path).read_text()).joints
+    return {w.name: r.name for w, r in zip(written, exported_bvh(path).joints) if not w.end_site}
+
+
 def bvh_positions(path: Path, *, add_offsets: bool) -> tuple[list[str], np.ndarray]:
     """World positions (frames, joints, 3) in file units and axes, by one of the two readings
     of position channels: added to the OFFSET (three.js's BVHLoader) or in its place
     (Blender's importer). Rotation channels: intrinsic, in the order listed, degrees."""
-    raw = parse_bvh(Path(path).read_text())
+    raw = exported_bvh(path)
     frames = raw.motion.shape[0]
     names, out = [], np.zeros((frames, len(raw.joints), 3))
     world_r = [None] * len(raw.joints)

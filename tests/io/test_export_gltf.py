@@ -202,3 +202,26 @@ def test_a_gltf_with_files_beside_it_is_exported_whole(tmp_path):
     if isinstance(js, str):
         pytest.skip(js)
     assert js.validate(out)["numErrors"] == 0
+
+
+@pytest.mark.parametrize("name", GLTF_SOURCES)
+def test_the_sources_own_animations_and_bind_matrices_are_copied_unstrided_and_unchanged(name, tmp_path):
+    """glTF forbids byteStride on the views of animation samplers and inverse bind matrices;
+    a source that has it (three.js's SimpleSkinning) is copied with each of those accessors
+    tightly packed, holding the same values."""
+    from rigedit.io.gltf_data import GltfDocument
+
+    result = Result(DATA / name)
+    out = tmp_path / "out.glb"
+    export_rig(result.rig, out, result.source)
+    src, got = GltfDocument(DATA / name), GltfDocument(out)
+    pairs = [(s, a) for s, a in zip(src.gltf.animations or [], got.gltf.animations[1:])]
+    assert len(pairs) == len(src.gltf.animations or [])
+    used = [(s.input, t.input) for sa, ga in pairs for s, t in zip(sa.samplers, ga.samplers)]
+    used += [(s.output, t.output) for sa, ga in pairs for s, t in zip(sa.samplers, ga.samplers)]
+    used += [(s.inverseBindMatrices, t.inverseBindMatrices) for s, t in zip(src.gltf.skins or [], got.gltf.skins or [])
+             if s.inverseBindMatrices is not None]
+    assert used
+    for a, b in used:
+        assert got.gltf.bufferViews[got.gltf.accessors[b].bufferView].byteStride is None
+        np.testing.assert_array_equal(got.accessor(b), src.accessor(a))

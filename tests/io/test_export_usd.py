@@ -121,7 +121,14 @@ def test_the_skinned_mesh_is_bound_and_deforms_as_three_js_skins_the_gltf(name, 
     export_rig(result.rig, usd, result.source)
     g = pygltflib.GLTF2().load(str(DATA / name))
     keys = [f"{n.mesh}:{p}" for n in g.nodes if n.mesh is not None and n.skin is not None for p in range(len(g.meshes[n.mesh].primitives))]
-    frames = [0, result.clip.n_frames // 2, result.clip.n_frames - 1]
+    # The frame whose joints have moved or turned most from the first frame's: a clip's middle
+    # frame can be its rest pose (SimpleSkin bends and returns, at rest at frames 0, 5, 6 and
+    # 11 of 12), and a joint can turn without moving (SimpleSkin's node2).
+    q = result.clip.rotations
+    turned = 2 * np.arccos(np.clip(np.abs(np.sum(q * q[:1], axis=-1)), 0.0, 1.0)).max(axis=1)
+    moved = np.abs(result.positions - result.positions[:1]).max(axis=(1, 2)) / result.size
+    farthest = int(np.argmax(turned + moved))
+    frames = [0, farthest, result.clip.n_frames - 1]
     skinned = [usd_skinned_points(usd, f) for f in frames]
     assert len(skinned[0]) == len(keys) > 0
     assert np.abs(skinned[1][0] - skinned[0][0]).max() > 1e-3 * result.size  # it does deform

@@ -77,6 +77,7 @@ function play(THREE, mixer, clip) {
   action.setLoop(THREE.LoopOnce, 1);
   action.clampWhenFinished = true;
   action.play();
+  return action;
 }
 
 async function validate() {
@@ -129,7 +130,7 @@ async function skin() {
   const frames = process.argv[5].split(',').map(Number);
   const scene = result.scene;
   const mixer = new THREE.AnimationMixer(scene);
-  play(THREE, mixer, clip);
+  const action = play(THREE, mixer, clip);
   const meshes = [];
   scene.traverse((o) => {
     const a = result.parser.associations.get(o);
@@ -140,6 +141,10 @@ async function skin() {
   const v = new THREE.Vector3();
   for (const [key] of meshes) out[key] = [];
   for (const f of frames) {
+    // Frames come in any order, and may repeat the last one: once the action has run to its
+    // end it is paused there, and setTime alone would then hold it at time 0.
+    if (times[f] === undefined) throw new Error(`no frame ${f}: the clip has ${times.length}`);
+    action.reset();
     mixer.setTime(times[f]);
     scene.updateMatrixWorld(true);
     for (const [key, mesh] of meshes) {
