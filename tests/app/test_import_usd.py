@@ -15,6 +15,7 @@ from rigedit.app.import_dialog import ChainProposalDialog
 from rigedit.io.export import export_rig, load_for_export
 from rigedit.io.figure import figure_size, world_positions
 
+from .test_export_dialog import run_export_dialog
 from .test_import import importer, walk_window  # noqa: F401 - fixtures
 
 pytest.importorskip("pxr", reason="usd-core is not installed (pip install 'rigedit[usd]')")
@@ -81,7 +82,7 @@ def test_file_import_offers_usd_and_imports_it(walk_window, walk_usd, monkeypatc
     assert "/cmu_12_01_walk/Skeleton" in walk_window.statusBar().currentMessage()
 
 
-def test_open_recent_imports_the_usd_again_and_export_offers_usd(walk_window, walk_usd, monkeypatch, tmp_path, errors):
+def test_open_recent_imports_the_usd_again_and_export_offers_usd(qtbot, walk_window, walk_usd, tmp_path, errors):
     path, source = walk_usd
     assert importer(walk_window).import_file(path, ask=False)
     assert settings.recent_files()[0] == str(path.resolve())
@@ -94,16 +95,15 @@ def test_open_recent_imports_the_usd_again_and_export_offers_usd(walk_window, wa
     assert errors == []
     _same_motion(walk_window.rig, source)
 
-    names = []
+    # Export proposes USD, the file's own format: the real dialog, run by Ctrl+E.
+    settings.set_last_folder("export", tmp_path)
 
-    def save_as(parent, caption, start, filter_):
-        names.append((start, filter_))
-        return str(tmp_path / "again"), "USD (*.usd *.usda *.usdc)"
+    def act(dialog, name, combo):
+        name.setText(str(tmp_path / "again"))
+        dialog.accept()
 
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_as)
-    walk_window.importer.export_dialog()
-    start, filter_ = names[0]
-    assert start.endswith(".usd") and "USD (*.usd *.usda *.usdc)" in filter_.split(";;")
+    seen = run_export_dialog(qtbot, walk_window, act)
+    assert seen["name"].endswith(".usd") and seen["filter"].startswith("USD")
     assert (tmp_path / "again.usd").exists() and errors == []
 
 
