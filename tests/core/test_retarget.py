@@ -226,7 +226,7 @@ def test_a_clip_onto_its_own_skeleton_comes_back(case):
     solved through the two-bone kernel's acos at a cosine of 1, where a rounding of 1e-16
     turns the knee by sqrt(2e-16) ~ 1.5e-8 rad: STRAIGHT below."""
     sk, clip = case
-    r = retarget_clip(sk, clip, sk, lock_feet=False)
+    r = retarget_clip(sk, clip, sk, lock_feet=False, ground=False, arm_space=False)
     assert r.leg_ratio == pytest.approx(1.0, abs=1e-12)
     assert same_rotation(r.clip.rotations, clip.rotations).max() < STRAIGHT
     src, out = positions(sk, clip), positions(sk, r.clip)
@@ -240,7 +240,7 @@ def test_a_clip_onto_its_own_skeleton_comes_back(case):
 def test_a_scaled_skeleton_gets_the_motion_scaled(case, k):
     """Onto the same biped scaled by k, every joint's motion is the source's scaled by k."""
     sk, clip = case
-    r = retarget_clip(sk, clip, biped(k), lock_feet=False)
+    r = retarget_clip(sk, clip, biped(k), lock_feet=False, ground=False, arm_space=False)
     assert r.leg_ratio == pytest.approx(k, rel=1e-12)
     src, out = positions(sk, clip), positions(biped(k), r.clip)
     np.testing.assert_allclose(out - out[:1], k * (src - src[:1]), atol=STRAIGHT * max(k, 1.0))
@@ -267,7 +267,7 @@ def test_a_t_pose_clip_onto_an_a_pose_rig_keeps_the_arms_directions(case):
     where the T-pose source's do on every frame (not 45 degrees below them)."""
     sk, clip = case
     target = a_pose_biped()
-    r = retarget_clip(sk, clip, target, lock_feet=False)
+    r = retarget_clip(sk, clip, target, lock_feet=False, ground=False, arm_space=False)
     src, out = positions(sk, clip), positions(target, r.clip)
     for side in "LR":
         for a, b in ((f"Arm{side}", f"ForeArm{side}"), (f"ForeArm{side}", f"Hand{side}")):

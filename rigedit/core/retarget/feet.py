@@ -32,6 +32,32 @@ def contacts_of(skeleton: Skeleton, clip: Clip, legs: dict[str, list[int]]) -> C
     return {limb.chain: foot_contacts(motion, limb.end) for limb in limbs}
 
 
+def planted_frame(points: np.ndarray, contacts: list[tuple[int, int]]) -> int | None:
+    """The frame of the contacts where the ankle (points: (frames, 3)) is lowest: the heel
+    down, the foot flat; None without contacts."""
+    frames = [f for a, b in contacts for f in range(a, b + 1)]
+    return None if not frames else frames[int(np.argmin(points[frames, 1]))]
+
+
+def foot_points(skeleton: Skeleton, ankle: int) -> list[int]:
+    """The ankle and every joint under it (toes, toe ends)."""
+    out, todo = [], [ankle]
+    while todo:
+        j = todo.pop()
+        out.append(j)
+        todo += skeleton.children(j)
+    return out
+
+
+def above_ground(goals: np.ndarray, drop: np.ndarray, ground: float = 0.0) -> np.ndarray:
+    """goals (frames, 3) raised where the foot would go below `ground`: drop (frames,) is how
+    far the foot's lowest point lies under the ankle on each frame (the foot keeps its world
+    rotation through the solve, so that is known before it)."""
+    out = goals.copy()
+    out[:, 1] = np.maximum(out[:, 1], ground + drop)
+    return out
+
+
 def lock(goals: np.ndarray, contacts: list[tuple[int, int]], fps: float) -> np.ndarray:
     """goals (frames, 3) with x and z held through each contact and eased out after it."""
     out = goals.copy()

@@ -36,6 +36,7 @@ from ..skeleton import Pose
 from ..transforms import quat_conj, quat_mul, quat_normalize, quat_rotate
 from .mapping import axes_rotation
 from .roles import ARMS, LEGS, UP, Roles
+from .space import keep_off_body
 from .transfer import Placement, set_world_position
 
 
@@ -142,9 +143,10 @@ def _solve(t: Roles, clip: Clip, role: str, goal: np.ndarray, bend: np.ndarray |
 
 
 def solve_limbs(t: Roles, s: Roles, clip: Clip, source_pos: np.ndarray, source_quat: np.ndarray,
-                place: Placement, foot_goals: dict[str, np.ndarray]) -> list[str]:
+                place: Placement, foot_goals: dict[str, np.ndarray], arm_space: bool = True) -> list[str]:
     """Solve the target's two-bone limbs (in place) onto goals carried from the source; the
-    legs onto `foot_goals` (frames, 3) per leg role. The roles solved."""
+    legs onto `foot_goals` (frames, 3) per leg role; hands kept off the body (space.py)
+    when `arm_space`. The roles solved."""
     _lower_hips(t, s, clip, foot_goals, source_pos)
     solved = []
     for role, joints in t.limbs.items():
@@ -159,6 +161,8 @@ def solve_limbs(t: Roles, s: Roles, clip: Clip, source_pos: np.ndarray, source_q
             pos, _ = t.skeleton.fk(Pose(clip.rotations, clip.translations))
             ratio = t.limb_length(role) / max(s.limb_length(role), 1e-12)
             goal = pos[:, joints[0]] + ratio * place.direction(source_pos[:, sj[-1]] - source_pos[:, sj[0]])
+            if arm_space:
+                goal = keep_off_body(goal, t, pos, s, source_pos, sj[-1])
         _solve(t, clip, role, goal, bend)
         solved.append(role)
     return solved
