@@ -21,13 +21,14 @@ the ground and hands off the body only change a clip that had them otherwise).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..clip import Clip
 from ..skeleton import Pose, Skeleton
 from .errors import RetargetError
+from .fidelity import bones_of, direction_cosines
 from .feet import Contacts, above_ground, contacts_of, foot_points, lock, planted_frame, slides
 from .limbs import solve_limbs
 from .mapping import map_joints
@@ -41,12 +42,19 @@ __all__ = ["ROOT_MODES", "RetargetError", "RetargetOptions", "RetargetResult", "
 @dataclass
 class RetargetResult:
     clip: Clip  # on the target skeleton
+    target: Skeleton
     chains: list[str]  # the roles mapped ("spine", "left_leg"...)
     solved: list[str]  # the limbs solved by IK onto carried goals
     leg_ratio: float  # target leg length / source leg length: the root motion's scale
     contacts: Contacts  # per leg role, the source's planted frames (first, last)
     slides: dict[str, list[float]]  # per leg role, per contact: metres the ankle strays over the ground
     options: RetargetOptions = RetargetOptions()  # what was asked (options.py)
+    bones: list = field(default_factory=list)  # fidelity.Bone: the limbs' bones, source and target joint names
+    turn: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.0, 0.0, 1.0]))  # source facing onto target's
+
+    def direction_cosines(self, source: Skeleton, clip: Clip) -> dict[str, float]:
+        """Per bone, the mean cosine of its direction to the source's (fidelity.py)."""
+        return direction_cosines(source, clip, self.target, self.clip, self.bones, self.turn)
 
     @property
     def max_slide(self) -> float:
@@ -94,4 +102,4 @@ def retarget_clip(source: Skeleton, clip: Clip, target: Skeleton, *, lock_feet: 
     solved = solve_limbs(t, s, out, s_pos, s_quat, place, goals, opts.arm_space)
     pos, _ = target.fk(Pose(out.rotations, out.translations))
     slid = {r: slides(pos[:, t.limbs[r][-1]] + (0.0 if place.path is None else place.path), contacts[r]) for r in LEGS}
-    return RetargetResult(out, mapped, solved, place.scale, contacts, slid, opts)
+    return RetargetResult(out, target, mapped, solved, place.scale, contacts, slid, opts, bones_of(t, s), place.turn)

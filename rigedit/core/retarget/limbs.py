@@ -158,9 +158,11 @@ def solve_limbs(t: Roles, s: Roles, clip: Clip, source_pos: np.ndarray, source_q
         if role in LEGS:
             goal = foot_goals[role]
         else:
+            # The hand where the transferred rotations put it: the arm's bones point as the
+            # source's do (the solve only writes the elbow back as a hinge), unless the hand
+            # must be moved off the body.
             pos, _ = t.skeleton.fk(Pose(clip.rotations, clip.translations))
-            ratio = t.limb_length(role) / max(s.limb_length(role), 1e-12)
-            goal = pos[:, joints[0]] + ratio * place.direction(source_pos[:, sj[-1]] - source_pos[:, sj[0]])
+            goal = pos[:, joints[-1]].copy()
             if arm_space:
                 goal = keep_off_body(goal, t, pos, s, source_pos, sj[-1])
         _solve(t, clip, role, goal, bend)

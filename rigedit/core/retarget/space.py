@@ -1,17 +1,25 @@
-"""Arm space: hands kept as far off the body as the source's are, scaled with the figure.
+"""Arm space: hands kept off the body when the target is wider.
 
 A wider target (a heavier torso, hips set further apart) given the source's arm directions
-puts its hands through its own torso and thighs. For each frame and each body part (the torso
-line from the hips up the spine, each thigh, each shin), the source wrist's distance to that
-part is scaled by the figures' height ratio; where the target's hand goal comes nearer the
-same part than that, it is moved straight away from the part by the difference. Elsewhere the
-goal is untouched, so the hand keeps the source's path wherever it has the room.
+puts its hands through its own torso and thighs. The body is the report's (core/quality/
+capsules.py): a capsule along the torso line from the hips up the spine, one on each thigh and
+shin, radii as fractions of the figure's height. For each frame and part, the hand must be at
+least the part's radius off its line, or as far as the source's wrist is off its own part
+(scaled by the heights) when that is nearer: a source hand on its hip stays on the target's
+hip, it is not pushed out. Where the hand goal is nearer than that, it is moved straight away
+from the part by the difference; elsewhere it is untouched, so the hand keeps the source's
+path wherever it has the room.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .roles import LEGS, Roles
+from ..quality.capsules import SHIN_RADIUS, THIGH_RADIUS, TORSO_RADIUS
+from .feet import foot_points
+from .roles import ARMS, LEGS, Roles
+
+PASSES = 3
+RADII = (TORSO_RADIUS,) + (THIGH_RADIUS, SHIN_RADIUS) * len(LEGS)  # of the height, in _parts' order
 
 
 def _parts(r: Roles) -> list[list[tuple[int, int]]]:
@@ -39,18 +47,34 @@ def _nearest(p: np.ndarray, pos: np.ndarray, segments: list[tuple[int, int]]) ->
 
 
 def keep_off_body(goal: np.ndarray, t: Roles, t_pos: np.ndarray, s: Roles, s_pos: np.ndarray, wrist: int) -> np.ndarray:
-    """goal (frames, 3): the target hand's, moved out where it is nearer a body part than the
-    source's wrist (`wrist`, a source joint) is, scaled; t_pos, s_pos (frames, joints, 3)."""
+    """goal (frames, 3): the target wrist's, moved out where the hand (the wrist and every
+    joint under it: fingers the source may not have) is nearer a body part than the required
+    clearance; `wrist` is the source's, t_pos, s_pos (frames, joints, 3). The hand keeps its
+    world rotation through the solve, so it moves with the goal as one piece."""
     if len(t.spine) == 0 or len(s.spine) == 0:
         return goal  # no torso line to keep off (a figure without a spine chain)
     k = t.height / s.height
+    t_wrist = t.limbs[_arm_of(t, s, wrist)][-1]
+    offsets = t_pos[:, foot_points(t.skeleton, t_wrist)] - t_pos[:, [t_wrist]]  # (frames, points, 3)
+    s_hand = s_pos[:, foot_points(s.skeleton, wrist)]
     out = goal.copy()
-    for t_seg, s_seg in zip(_parts(t), _parts(s)):
-        d_s, _ = _nearest(s_pos[:, wrist], s_pos, s_seg)
-        d_t, q = _nearest(out, t_pos, t_seg)
-        short = k * d_s - d_t
-        away = out - q
+    parts = list(zip(_parts(t), _parts(s), RADII))
+    needs = [np.minimum(k * np.min([_nearest(s_hand[:, i], s_pos, s_seg)[0] for i in range(s_hand.shape[1])], axis=0),
+                        radius * t.height) for _, s_seg, radius in parts]
+    # Out of one part may be into the next (a hand between the hip and the thigh): PASSES times round.
+    for (t_seg, _, _), need in list(zip(parts, needs)) * PASSES:
+        short, away = np.zeros(len(out)), np.zeros_like(out)
+        for i in range(offsets.shape[1]):
+            d_t, q = _nearest(out + offsets[:, i], t_pos, t_seg)
+            gap = need - d_t
+            worse = gap > short
+            short[worse] = gap[worse]
+            away[worse] = (out + offsets[:, i] - q)[worse]
         n = np.linalg.norm(away, axis=-1)
         move = (short > 0.0) & (n > 1e-12)
         out[move] += (short[move] / n[move])[:, None] * away[move]
     return out
+
+
+def _arm_of(t: Roles, s: Roles, wrist: int) -> str:
+    return next(r for r in ARMS if r in s.limbs and s.limbs[r][-1] == wrist)
