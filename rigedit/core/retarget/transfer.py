@@ -59,9 +59,7 @@ class Placement:
 
 def placement(t: Roles, s: Roles, source_pos: np.ndarray, root: str = "scaled", fps: float = 30.0) -> Placement:
     """source_pos: (frames, joints, 3), the source clip's world positions; root: options.ROOT_MODES."""
-    fs, ft = s.forward, t.forward
-    angle = float(np.arctan2(np.cross(fs, ft) @ UP, fs @ ft))
-    turn = quat_from_axis_angle(UP, angle)
+    turn = facing_turn(t, s)
     ankles = [s.limbs[r][-1] for r in LEGS]
     floor = min(float(np.percentile(source_pos[:, a, 1], FLOOR_PERCENT)) for a in ankles)
     ankle_t = float(np.mean([t.pos[t.limbs[r][-1], 1] for r in LEGS])) - float(t.pos[:, 1].min())
@@ -75,6 +73,12 @@ def placement(t: Roles, s: Roles, source_pos: np.ndarray, root: str = "scaled", 
     path[:, 1] = 0.0
     path -= path[:1]  # the first frame stays where it is
     return Placement(turn, scale, place.source_origin, place.target_origin, scale, path)
+
+
+def facing_turn(t: Roles, s: Roles) -> np.ndarray:
+    """(4,) the turn about +Y from the source's facing onto the target's."""
+    fs, ft = s.forward, t.forward
+    return quat_from_axis_angle(UP, float(np.arctan2(np.cross(fs, ft) @ UP, fs @ ft)))
 
 
 def _running_mean(x: np.ndarray, window: int) -> np.ndarray:
