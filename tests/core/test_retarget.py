@@ -149,7 +149,8 @@ def test_a_gltf_walk_onto_the_humanoid():
     pos = positions(sk, r.clip)
     assert np.isfinite(pos).all()
     # The feet are where CesiumMan's are, scaled about the floor: the ankles' heights follow
-    # the source's (a lifted foot is lifted), within the hips' drop.
+    # the source's (a lifted foot is lifted), within the hips' drop and the lift that lets
+    # the humanoid's longer toes clear the ground as high as CesiumMan's (feet.above_ground).
     roles = find_roles(src.skeleton, src.clip.frame(0), name)
     s_pos = positions(src.skeleton, src.clip)
     _, s_q = src.skeleton.fk(Pose(src.clip.rotations, src.clip.translations))
@@ -158,7 +159,7 @@ def test_a_gltf_walk_onto_the_humanoid():
     fwd_t = quat_rotate(t_q[:, sk.index("Hips")], np.array([0.0, 0.0, 1.0]))
     for role, names in zip(LEGS, LEG):
         ys, yt = s_pos[:, roles.limbs[role][-1], 1], pos[:, sk.index(names[2]), 1]
-        assert np.corrcoef(ys, yt)[0, 1] > 0.99
+        assert np.corrcoef(ys, yt)[0, 1] > 0.97
         # The humanoid's knees bend the way CesiumMan's do wherever those are bent in a plane
         # of their own (OWN_BEND_DEG); where CesiumMan's are nearly straight and a few degrees
         # back (5 frames), the humanoid's keep bending forward, never back.

@@ -29,7 +29,7 @@ from ..clip import Clip
 from ..skeleton import Pose, Skeleton
 from .errors import RetargetError
 from .fidelity import bones_of, direction_cosines
-from .feet import Contacts, above_ground, contacts_of, foot_points, lock, planted_frame, slides
+from .feet import Contacts, above_ground, clearance, contacts_of, foot_points, lock, planted_frame, slides
 from .limbs import solve_limbs
 from .mapping import map_joints
 from .options import ROOT_MODES, RetargetOptions
@@ -97,7 +97,9 @@ def retarget_clip(source: Skeleton, clip: Clip, target: Skeleton, *, lock_feet: 
         goal = goal if place.path is None else goal - place.path
         if opts.ground:
             ankle = t.limbs[role][-1]
-            goal = above_ground(goal, t_pos[:, ankle, 1] - t_pos[:, foot_points(target, ankle), 1].min(axis=1))
+            drop = t_pos[:, ankle, 1] - t_pos[:, foot_points(target, ankle), 1].min(axis=1)
+            lift = clearance(s_pos[:, foot_points(source, s.limbs[role][-1]), 1]) * (t.height / s.height)
+            goal = above_ground(goal, drop + lift, clip.frame_rate)
         goals[role] = goal
     solved = solve_limbs(t, s, out, s_pos, s_quat, place, goals, opts.arm_space)
     pos, _ = target.fk(Pose(out.rotations, out.translations))

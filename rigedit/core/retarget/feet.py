@@ -49,13 +49,39 @@ def foot_points(skeleton: Skeleton, ankle: int) -> list[int]:
     return out
 
 
-def above_ground(goals: np.ndarray, drop: np.ndarray, ground: float = 0.0) -> np.ndarray:
-    """goals (frames, 3) raised where the foot would go below `ground`: drop (frames,) is how
-    far the foot's lowest point lies under the ankle on each frame (the foot keeps its world
-    rotation through the solve, so that is known before it)."""
+RAISE_EASE_S = 0.1  # seconds over which a raised foot is eased up and down
+FLOOR_PERCENT = 1.0  # the foot's floor: where its lowest point is when down (core/quality/body.py's)
+
+
+def clearance(heights: np.ndarray) -> np.ndarray:
+    """(frames,) how high the foot's lowest point is over the foot's floor; heights (frames,
+    points) of the foot's points."""
+    low = heights.min(axis=1)
+    return np.maximum(low - float(np.percentile(low, FLOOR_PERCENT)), 0.0)
+
+
+def above_ground(goals: np.ndarray, drop: np.ndarray, fps: float) -> np.ndarray:
+    """goals (frames, 3) raised where the foot's lowest point would come nearer the ground
+    (y = 0) than allowed: drop (frames,) is how far the ankle must stand above the ground on
+    each frame, its lowest point's depth under it (the foot keeps its world rotation through
+    the solve, so that is known before it) plus the clearance the source's foot has there. A
+    longer foot than the source's swings its toes as high over the ground, not through it.
+
+    The raise is eased in and out over RAISE_EASE_S (the largest raise near a frame, averaged
+    over the same span, which is never less than the frame's own), so a knee does not snap
+    where the raise starts."""
     out = goals.copy()
-    out[:, 1] = np.maximum(out[:, 1], ground + drop)
+    out[:, 1] += eased_max(np.maximum(drop - goals[:, 1], 0.0), max(1, round(0.5 * RAISE_EASE_S * fps)))
     return out
+
+
+def eased_max(x: np.ndarray, half: int) -> np.ndarray:
+    """(frames,) x eased: the largest value within `half` frames, averaged over as many; never
+    less than x (each frame's window mean includes only maxima over windows that hold it)."""
+    if len(x) == 0:
+        return x
+    most = np.lib.stride_tricks.sliding_window_view(np.pad(x, half, mode="edge"), 2 * half + 1).max(axis=1)
+    return np.lib.stride_tricks.sliding_window_view(np.pad(most, half, mode="edge"), 2 * half + 1).mean(axis=1)
 
 
 def lock(goals: np.ndarray, contacts: list[tuple[int, int]], fps: float) -> np.ndarray:

@@ -34,6 +34,7 @@ from ..lint.fix import DEFINED_BEND_DEG
 OWN_BEND_DEG = 10.0
 from ..skeleton import Pose
 from ..transforms import quat_conj, quat_mul, quat_normalize, quat_rotate
+from .feet import RAISE_EASE_S, eased_max
 from .mapping import axes_rotation
 from .roles import ARMS, LEGS, UP, Roles
 from .space import keep_off_body
@@ -91,6 +92,9 @@ def _lower_hips(t: Roles, s: Roles, clip: Clip, goals: dict[str, np.ndarray], so
         v = goal - pos[:, t.limbs[role][0]]
         flat = v[:, 0] ** 2 + v[:, 2] ** 2
         drop = np.maximum(drop, -np.sqrt(np.maximum(length * length - flat, 0.0)) - v[:, 1])
+    # Eased like a raised foot (feet.py), so the hips do not kink where the leg they are
+    # lowered for changes, and a knee does not snap straight there.
+    drop = eased_max(drop, max(1, round(0.5 * RAISE_EASE_S * clip.frame_rate)))
     if drop.max() > 0.0:
         set_world_position(sk, clip.rotations, clip.translations, t.hips, pos[:, t.hips] - drop[:, None] * UP)
 
