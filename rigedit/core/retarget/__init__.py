@@ -98,7 +98,7 @@ def retarget_clip(source: Skeleton, clip: Clip, target: Skeleton, *, lock_feet: 
         if opts.ground:
             ankle = t.limbs[role][-1]
             drop = t_pos[:, ankle, 1] - t_pos[:, foot_points(target, ankle), 1].min(axis=1)
-            lift = clearance(s_pos[:, foot_points(source, s.limbs[role][-1]), 1]) * (t.height / s.height)
+            lift = clearance(s_pos[:, foot_points(source, s.limbs[role][-1]), 1], s.height) * t.height
             goal = above_ground(goal, drop + lift, clip.frame_rate)
         goals[role] = goal
     solved = solve_limbs(t, s, out, s_pos, s_quat, place, goals, opts.arm_space)

@@ -19,6 +19,7 @@ from ..lint.contacts import foot_contacts
 from ..lint.fix import EASE_S
 from ..lint.jumps import reference_frame
 from ..lint.motion import TIME_WINDOW_S, Limb, Motion
+from ..quality.skate import REFERENCE_HEIGHT, SKATE_HEIGHT
 from ..skeleton import Skeleton
 
 Contacts = dict[str, list[tuple[int, int]]]
@@ -50,14 +51,18 @@ def foot_points(skeleton: Skeleton, ankle: int) -> list[int]:
 
 
 RAISE_EASE_S = 0.1  # seconds over which a raised foot is eased up and down
-FLOOR_PERCENT = 1.0  # the foot's floor: where its lowest point is when down (core/quality/body.py's)
+FLOOR_PERCENT = 1.0
+# Twice the height under which the report counts a foot as on the ground (quality/skate.py).
+CLEARANCE_CAP = 2.0 * SKATE_HEIGHT / REFERENCE_HEIGHT  # the foot's floor: where its lowest point is when down (core/quality/body.py's)
 
 
-def clearance(heights: np.ndarray) -> np.ndarray:
-    """(frames,) how high the foot's lowest point is over the foot's floor; heights (frames,
-    points) of the foot's points."""
+def clearance(heights: np.ndarray, height: float) -> np.ndarray:
+    """(frames,) how high the foot's lowest point is over the foot's floor, in units of the
+    figure's `height`, up to CLEARANCE_CAP; heights (frames, points) of the foot's points.
+    Higher than the cap a foot is in the air however high: matching the source's clearance
+    there would only bend the target's knee more than the source's."""
     low = heights.min(axis=1)
-    return np.maximum(low - float(np.percentile(low, FLOOR_PERCENT)), 0.0)
+    return np.minimum(np.maximum(low - float(np.percentile(low, FLOOR_PERCENT)), 0.0) / height, CLEARANCE_CAP)
 
 
 def above_ground(goals: np.ndarray, drop: np.ndarray, fps: float) -> np.ndarray:
