@@ -19,6 +19,7 @@ from .feet import foot_points
 from .roles import ARMS, LEGS, Roles
 
 PASSES = 3
+FOREARM_POINTS = (0.5, 0.75)  # along the forearm from the elbow
 RADII = (TORSO_RADIUS,) + (THIGH_RADIUS, SHIN_RADIUS) * len(LEGS)  # of the height, in _parts' order
 
 
@@ -54,9 +55,9 @@ def keep_off_body(goal: np.ndarray, t: Roles, t_pos: np.ndarray, s: Roles, s_pos
     if len(t.spine) == 0 or len(s.spine) == 0:
         return goal  # no torso line to keep off (a figure without a spine chain)
     k = t.height / s.height
-    t_wrist = t.limbs[_arm_of(t, s, wrist)][-1]
-    offsets = t_pos[:, foot_points(t.skeleton, t_wrist)] - t_pos[:, [t_wrist]]  # (frames, points, 3)
-    s_hand = s_pos[:, foot_points(s.skeleton, wrist)]
+    role = _arm_of(t, s, wrist)
+    offsets = _hand(t_pos, t, role) - t_pos[:, [t.limbs[role][-1]]]  # (frames, points, 3)
+    s_hand = _hand(s_pos, s, role)
     out = goal.copy()
     parts = list(zip(_parts(t), _parts(s), RADII))
     needs = [np.minimum(k * np.min([_nearest(s_hand[:, i], s_pos, s_seg)[0] for i in range(s_hand.shape[1])], axis=0),
@@ -74,6 +75,15 @@ def keep_off_body(goal: np.ndarray, t: Roles, t_pos: np.ndarray, s: Roles, s_pos
         move = (short > 0.0) & (n > 1e-12)
         out[move] += (short[move] / n[move])[:, None] * away[move]
     return out
+
+
+def _hand(pos: np.ndarray, r: Roles, role: str) -> np.ndarray:
+    """(frames, points, 3): the wrist and the joints under it, and points along the forearm's
+    far half (the report tests forearms too; they move with the hand nearly as one piece)."""
+    arm = r.limbs[role]
+    elbow, wrist = pos[:, arm[len(arm) // 2]], pos[:, arm[-1]]
+    forearm = [elbow + u * (wrist - elbow) for u in FOREARM_POINTS]
+    return np.concatenate([pos[:, foot_points(r.skeleton, arm[-1])], np.stack(forearm, axis=1)], axis=1)
 
 
 def _arm_of(t: Roles, s: Roles, wrist: int) -> str:
