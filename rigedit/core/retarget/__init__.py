@@ -33,8 +33,8 @@ from .feet import Contacts, above_ground, clearance, contacts_of, foot_points, l
 from .limbs import solve_limbs
 from .mapping import map_joints
 from .options import ROOT_MODES, RetargetOptions
-from .roles import LEGS, find_roles
-from .transfer import placement, transfer
+from .roles import LEGS, UP, find_roles
+from .transfer import placement, set_world_position, transfer
 
 __all__ = ["ROOT_MODES", "RetargetError", "RetargetOptions", "RetargetResult", "retarget_clip"]
 
@@ -90,7 +90,7 @@ def retarget_clip(source: Skeleton, clip: Clip, target: Skeleton, *, lock_feet: 
         planted = {r: (s_pos[f], s_quat[f]) for r, f in flat.items() if f is not None}
     out = transfer(t, s, pairs, s_quat, s_pos, place, clip.frame_time, planted)
     t_pos, _ = target.fk(Pose(out.rotations, out.translations))
-    goals = {}
+    goals, raised = {}, {}
     for role in LEGS:
         goal = place.world(s_pos[:, s.limbs[role][-1]])
         goal = lock(goal, contacts[role], clip.frame_rate) if opts.lock_feet else goal
@@ -99,8 +99,15 @@ def retarget_clip(source: Skeleton, clip: Clip, target: Skeleton, *, lock_feet: 
             ankle = t.limbs[role][-1]
             drop = t_pos[:, ankle, 1] - t_pos[:, foot_points(target, ankle), 1].min(axis=1)
             lift = clearance(s_pos[:, foot_points(source, s.limbs[role][-1]), 1], s.height) * t.height
-            goal = above_ground(goal, drop + lift, clip.frame_rate)
+            lifted = above_ground(goal, drop + lift, clip.frame_rate)
+            raised[role], goal = lifted[:, 1] - goal[:, 1], lifted
         goals[role] = goal
+    if raised:
+        # Where both feet are raised, the body goes up with them by the smaller raise: the
+        # legs keep the bend they had (a foot pitched a few degrees down all along, as the
+        # pybvh take's, is a figure set too low, not a reason to crouch).
+        common = np.minimum(*(raised[r] for r in LEGS))
+        set_world_position(target, out.rotations, out.translations, t.hips, t_pos[:, t.hips] + common[:, None] * UP)
     solved = solve_limbs(t, s, out, s_pos, s_quat, place, goals, opts.arm_space)
     pos, _ = target.fk(Pose(out.rotations, out.translations))
     slid = {r: slides(pos[:, t.limbs[r][-1]] + (0.0 if place.path is None else place.path), contacts[r]) for r in LEGS}
