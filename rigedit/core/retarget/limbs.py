@@ -3,8 +3,9 @@ kernel (core/ik two_bone_ik_batch, all frames in one call).
 
 - A foot's goal is the source's ankle through the same placement as the hips (transfer.py),
   so the stride is scaled with the hips and the feet land where the scaled walk puts them;
-  a hand's goal is the source's wrist about the shoulder, scaled by the arms' own ratio (a
-  long-armed source's reach stays a reach, not a straight arm).
+  a hand's goal is where the transferred rotations put it, so the arm's bones point as the
+  source's do (its reach as a fraction of its length is the source's), moved off the body
+  where a wider target needs it (space.py).
 - Where a leg would have to reach further for its goal than the source's leg does, as a
   fraction of its length (the pelvis and legs are built in other proportions, so a knee the
   source bends could come out straight, or the goal out of reach), the hips are lowered
