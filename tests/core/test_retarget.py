@@ -268,7 +268,7 @@ def test_a_t_pose_clip_onto_an_a_pose_rig_keeps_the_arms_directions(case):
     where the T-pose source's do on every frame (not 45 degrees below them)."""
     sk, clip = case
     target = a_pose_biped()
-    r = retarget_clip(sk, clip, target, lock_feet=False, ground=False, arm_space=False)
+    r = retarget_clip(sk, clip, target, lock_feet=False)
     src, out = positions(sk, clip), positions(target, r.clip)
     for side in "LR":
         for a, b in ((f"Arm{side}", f"ForeArm{side}"), (f"ForeArm{side}", f"Hand{side}")):
