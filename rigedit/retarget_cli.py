@@ -1,12 +1,16 @@
 """`rigedit retarget`: a clip from one skeleton onto another, feet locked on their contacts.
 
-    rigedit retarget SRC --onto PRESET -o OUT [--animation NAME] [--force]
+    rigedit retarget SRC --onto PRESET|CHARACTER.glb -o OUT [--animation NAME] [--force]
+        [--root scaled|kept|in_place] [--no-foot-lock] [--no-ground] [--no-arm-space] [--only-result]
 
-SRC is a clip in any format io/formats.py reads clips from (.bvh, .glb/.gltf, .usd*); PRESET
-a rig preset (.json) or a bundled preset's name (humanoid); OUT's suffix picks what is
-written: .bvh, .glb/.gltf, .usd/.usda/.usdc (the exporters), or .json, the preset with the
-clip saved beside it (as `rigedit import` writes one). `retarget_file` is the same thing
-as a function (`rigedit batch retarget` calls it).
+SRC is a clip in any format io/formats.py reads clips from (.bvh, .glb/.gltf, .usd*); the
+target a rig preset (.json), a bundled preset's name (humanoid) or a glTF character
+(.glb/.gltf: its skin's skeleton in its rest pose); OUT's suffix picks what is written: .bvh,
+.glb/.gltf, .usd/.usda/.usdc (the exporters), or .json, the preset with the clip saved beside
+it (as `rigedit import` writes one). Onto a glTF character, a .glb/.gltf or USD output carries
+the character's document (meshes, skins, materials) with the retarget as its first animation,
+so it plays skinned. The options are core/retarget/options.py's. `retarget_file` is the same
+thing as a function (`rigedit batch retarget` calls it).
 """
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rigedit.io import formats  # the table only: no numpy behind it
+
+ROOT_MODES = ("scaled", "kept", "in_place")  # core/retarget/options.py's, here so --help loads no numpy
 
 
 @dataclass
@@ -31,11 +37,14 @@ class RetargetSummary:
     leg_ratio: float
     contacts: int  # foot contacts locked
     warnings: list[str] = field(default_factory=list)
+    root: str = "scaled"  # the root motion option (core/retarget/options.py)
 
     def summary(self) -> str:
+        root = {"scaled": f"root motion x{self.leg_ratio:.3f} (leg ratio)", "kept": "root motion kept as is",
+                "in_place": "root motion in place"}[self.root]
         return (f"wrote {self.output}: {self.frames} frames at {self.frame_rate:.4g} fps, "
-                f"{len(self.chains)} chains mapped ({', '.join(self.chains)}), root motion x{self.leg_ratio:.3f} "
-                f"(leg ratio), {self.contacts} foot contacts locked, max foot slide {1000 * self.max_foot_slide:.2f} mm")
+                f"{len(self.chains)} chains mapped ({', '.join(self.chains)}), {root}, "
+                f"{self.contacts} foot contacts locked, max foot slide {1000 * self.max_foot_slide:.2f} mm")
 
 
 def onto_preset(onto: str):
@@ -56,13 +65,32 @@ def onto_preset(onto: str):
     return load_preset(path), str(path)
 
 
-def retarget_file(src, onto, out, *, animation=None, force=False) -> RetargetSummary:
+def _target(onto: str):
+    """(skeleton, its reference pose or None, path, rig preset or None, ExportSource or None)
+    of the target: a preset, a bundled preset's name, or a glTF character."""
+    from rigedit.io.loaded import ExportSource, read_gltf_source
+
+    if formats.GLTF.matches(onto):
+        if not Path(onto).is_file():
+            raise ValueError(f"{onto}: no such glTF character")
+        imp, gltf = read_gltf_source(onto, animation=None)
+        return imp.skeleton, None, onto, None, ExportSource(onto, gltf=gltf, warnings=list(imp.warnings))
+    rig, path = onto_preset(onto)
+    own = rig.clip.frame(0) if rig.clip is not None else None  # a rest pose may be no pose (Bandai's)
+    return rig.skeleton, own, path, rig, None
+
+
+def retarget_file(src, onto, out, *, animation=None, force=False, root="scaled", lock_feet=True,
+                  ground=True, arm_space=True, only_result=False) -> RetargetSummary:
     """Retarget the clip in `src` (.bvh/.glb/.gltf/.usd*; `animation`: a glTF animation's name or
-    index) onto the preset `onto` (a path, or a bundled preset's name) and write `out`
-    atomically (.bvh, .glb/.gltf, .usd*, or .json: the preset with its clip). An existing
-    `out` is kept unless `force`. RetargetError (a ValueError) naming the file and the
-    problem on bad input."""
-    from rigedit.core.retarget import RetargetError, retarget_clip
+    index) onto `onto` (a preset path, a bundled preset's name, or a .glb/.gltf character)
+    and write `out` atomically (.bvh, .glb/.gltf, .usd*, or .json: the preset with its clip;
+    a glTF character's output keeps its meshes, and its own animations after the retarget's
+    unless `only_result`). root, lock_feet, ground, arm_space: core/retarget/options.py.
+    An existing `out` is kept unless `force`. RetargetError (a ValueError) naming the file
+    and the problem on bad input, an option included."""
+    from rigedit.core.clip import ClipSource
+    from rigedit.core.retarget import RetargetError, RetargetOptions, retarget_clip
     from rigedit.core.retarget.onto import play_on
     from rigedit.core.rig import Rig
     from rigedit.import_cli import _named
@@ -73,6 +101,7 @@ def retarget_file(src, onto, out, *, animation=None, force=False) -> RetargetSum
     src, onto, out = os.fspath(src), os.fspath(onto), os.fspath(out)
     suffix = Path(out).suffix.lower()
     as_preset = formats.PRESET.matches(out)
+    options = RetargetOptions(root=root, lock_feet=lock_feet, ground=ground, arm_space=arm_space)
     try:
         if not as_preset and formats.of(out, formats.EXPORTS) is None:
             written = formats.suffixes((formats.PRESET,) + formats.EXPORTS)
@@ -82,17 +111,24 @@ def retarget_file(src, onto, out, *, animation=None, force=False) -> RetargetSum
         if os.path.exists(out) and not force:
             raise ValueError(f"{out}: already exists (force=True, or --force, overwrites it)")
         loaded = load_clip(src, None if animation is None else str(animation), command="retarget")
-        rig, target_path = onto_preset(onto)
-        own = rig.clip.frame(0) if rig.clip is not None else None  # a rest pose may be no pose (Bandai's)
-        result = retarget_clip(loaded.skeleton, loaded.clip, rig.skeleton, target_pose=own, source_label=src, target_label=target_path)
-        from rigedit.core.clip import ClipSource
-
+        skeleton, own, target_path, rig, source = _target(onto)
+        if rig is None and as_preset:
+            raise ValueError(f"{out}: a preset is written onto a preset; onto the glTF character {onto}, write "
+                             f".glb/.gltf (its mesh kept), .usd* or .bvh (or `rigedit import` it to a preset first)")
+        if only_result and source is None:
+            raise ValueError(f"{onto}: only_result (--only-result) drops a glTF character's own animations; "
+                             "a preset has none to drop")
+        result = retarget_clip(loaded.skeleton, loaded.clip, skeleton, target_pose=own, source_label=src,
+                               target_label=target_path, **options.as_dict())
         clip = result.clip
         clip.source = ClipSource(Path(src).name, animation=None if animation is None else str(animation))
-        warnings: list[str] = []
-        if as_preset:
+        if rig is None:
+            export_rig(Rig(skeleton, clip=clip, name=Path(onto).stem), out, source, only_result=only_result)
+            warnings = list(source.warnings)
+        elif as_preset:
             play_on(rig, clip)
             save_preset(rig, out)
+            warnings = []
         else:
             source = preset_source(rig, target_path)
             warnings = list(source.warnings)
@@ -102,7 +138,7 @@ def retarget_file(src, onto, out, *, animation=None, force=False) -> RetargetSum
     except ValueError as e:  # BvhError, GltfError, PresetError: each names its file and field
         raise RetargetError(_named(str(e), src, onto, out)) from e
     return RetargetSummary(src, target_path, out, clip.n_frames, clip.frame_rate, result.max_slide, list(result.chains),
-                           result.leg_ratio, sum(len(c) for c in result.contacts.values()), warnings)
+                           result.leg_ratio, sum(len(c) for c in result.contacts.values()), warnings, options.root)
 
 
 def cmd_retarget(argv: list[str]) -> int:
@@ -113,14 +149,24 @@ def cmd_retarget(argv: list[str]) -> int:
         "feet solved onto the source's goals and feet locked on their contacts.",
     )
     p.add_argument("source", metavar="SRC", help=f"a {formats.listing(formats.CLIPS, 'or')} clip")
-    p.add_argument("--onto", required=True, metavar="PRESET", help="a rig preset (.json) or a bundled preset's name (humanoid)")
+    p.add_argument("--onto", required=True, metavar="TARGET",
+                   help="a rig preset (.json), a bundled preset's name (humanoid), or a glTF character (.glb/.gltf)")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help=f"{formats.listing(formats.EXPORTS, 'or')}, or .json (the preset with the clip, saved beside it)")
     p.add_argument("--animation", metavar="NAME", help="glTF source: the animation to retarget, by name or index (default: the first)")
     p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    p.add_argument("--root", choices=ROOT_MODES, default="scaled",
+                   help="root motion: scaled by the leg-length ratio (default), kept as the source has it, or in place")
+    p.add_argument("--no-foot-lock", dest="lock_feet", action="store_false", help="do not hold the feet still through the source's contacts")
+    p.add_argument("--no-ground", dest="ground", action="store_false", help="let the feet go below the ground (y = 0) as the mapping puts them")
+    p.add_argument("--no-arm-space", dest="arm_space", action="store_false",
+                   help="do not move the hands out from a wider body (keep the source's arm directions exactly)")
+    p.add_argument("--only-result", action="store_true", help="onto a glTF character: drop its own animations from OUT")
     args = p.parse_args(argv)
     try:
-        summary = retarget_file(args.source, args.onto, args.output, animation=args.animation, force=args.force)
+        summary = retarget_file(args.source, args.onto, args.output, animation=args.animation, force=args.force,
+                                root=args.root, lock_feet=args.lock_feet, ground=args.ground, arm_space=args.arm_space,
+                                only_result=args.only_result)
     except ValueError as e:
         print(e, file=sys.stderr)
         return 1

@@ -176,3 +176,99 @@ def test_onto_an_imported_rig_whose_rest_pose_is_no_pose(tmp_path):
     assert summary.frames == 524 and summary.max_foot_slide <= 0.005
     back = read_bvh(out)
     assert back.skeleton.names == load_preset(rig_path).skeleton.names
+
+
+XBOT = DATA / "threejs_Xbot.glb"
+
+
+def _js():
+    from tests.js_readers import readers
+
+    js = readers()
+    if isinstance(js, str):
+        pytest.skip(js)
+    return js
+
+
+def test_onto_a_gltf_character_the_output_is_the_character_skinned(tmp_path):
+    """Onto Xbot: the .glb has Xbot's meshes and skin, the retarget as its first animation
+    (Xbot's own after it), read back as the clip made; three.js puts its bones where rigedit
+    does and skins its mesh with them (the body walks off with the hips)."""
+    import pygltflib
+
+    from rigedit.core.retarget import retarget_clip
+    from rigedit.io.export import read_gltf_source
+    from rigedit.lint_cli import load_clip
+
+    out = tmp_path / "walk_xbot.glb"
+    summary = retarget_file(BANDAI, XBOT, out)
+    assert summary.target == str(XBOT) and summary.frames == 135
+    doc, own = pygltflib.GLTF2().load(str(out)), pygltflib.GLTF2().load(str(XBOT))
+    assert len(doc.meshes) == len(own.meshes) and len(doc.skins) == len(own.skins)
+    assert [n.skin for n in doc.nodes] == [n.skin for n in own.nodes]
+    assert len(doc.animations) == 1 + len(own.animations)
+    back = load_clip(str(out))
+    target, _ = read_gltf_source(XBOT, animation=None)
+    src = load_clip(str(BANDAI))
+    made = retarget_clip(src.skeleton, src.clip, target.skeleton)
+    np.testing.assert_allclose(positions(back.skeleton, back.clip), positions(target.skeleton, made.clip), atol=1e-4)
+
+    js = _js()
+    name = doc.animations[0].name
+    seen = js.gltf_positions(out, name)
+    want = positions(back.skeleton, back.clip)
+    hips = back.skeleton.index("mixamorig:Hips")
+    node = back.gltf.nodes[hips]
+    assert np.abs(np.array(seen["nodes"][str(node)]) - want[:, hips]).max() < 1e-3
+    first, last = 0, back.clip.n_frames - 1
+    skinned = js.run("skin", out, name, f"{first},{last}")["meshes"]
+    for flat in skinned.values():
+        a, b = (np.array(f).reshape(-1, 3).mean(axis=0) for f in flat)
+        travel = want[last, hips] - want[first, hips]
+        np.testing.assert_allclose((b - a)[[0, 2]], travel[[0, 2]], atol=0.1 * np.linalg.norm(travel))
+
+
+def test_only_result_drops_the_characters_animations_and_is_refused_onto_a_preset(tmp_path):
+    import pygltflib
+
+    out = tmp_path / "walk_xbot.glb"
+    assert main(["retarget", str(BANDAI), "--onto", str(XBOT), "-o", str(out), "--only-result"]) == 0
+    assert len(pygltflib.GLTF2().load(str(out)).animations) == 1
+    with pytest.raises(RetargetError, match="only_result"):
+        retarget_file(BANDAI, "humanoid", tmp_path / "a.bvh", only_result=True)
+    with pytest.raises(RetargetError, match="a preset is written onto a preset"):
+        retarget_file(BANDAI, XBOT, tmp_path / "a.json")
+
+
+PYBVH = DATA / "pybvh_bvh_test1.bvh"
+
+
+@pytest.mark.parametrize("flag, option, src, onto", [
+    ("--root=in_place", dict(root="in_place"), BANDAI, "humanoid"), ("--root=kept", dict(root="kept"), BANDAI, "humanoid"),
+    ("--no-foot-lock", dict(lock_feet=False), BANDAI, "humanoid"), ("--no-ground", dict(ground=False), BANDAI, "humanoid"),
+    # The humanoid is no wider than these figures: arm space moves hands on Xbot's wide hips.
+    ("--no-arm-space", dict(arm_space=False), PYBVH, XBOT)])
+def test_each_option_on_the_command_line_is_the_apis(tmp_path, flag, option, src, onto):
+    """The file written with the flag holds the clip the core makes with the option, and not
+    the default's (each option changes its take)."""
+    from rigedit.core.retarget import retarget_clip
+    from rigedit.io.export import read_gltf_source
+    from rigedit.lint_cli import load_clip
+
+    out = tmp_path / ("walk.bvh" if onto == "humanoid" else "walk.glb")
+    assert main(["retarget", str(src), "--onto", str(onto), "-o", str(out), flag]) == 0
+    back = load_clip(str(out))
+    target = humanoid() if onto == "humanoid" else read_gltf_source(onto, animation=None)[0].skeleton
+    source = load_clip(str(src))
+    want = retarget_clip(source.skeleton, source.clip, target, **option).clip
+    default = retarget_clip(source.skeleton, source.clip, target).clip
+    got = positions(back.skeleton, back.clip)
+    assert np.abs(got - positions(target, want)).max() < 1e-3
+    assert np.abs(got - positions(target, default)).max() > 1e-2
+
+
+def test_the_clis_root_modes_are_the_cores():
+    from rigedit.core.retarget import ROOT_MODES
+    from rigedit.retarget_cli import ROOT_MODES as CLI_MODES
+
+    assert CLI_MODES == ROOT_MODES

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QTreeWidget,
     QTreeWidgetItem,
@@ -100,6 +101,15 @@ class LintPanel(QWidget):
         self.summary = QLabel()
         self.summary.setObjectName("lintSummary")
         self.summary.setWordWrap(True)
+        self.measures = QLabel()
+        self.measures.setObjectName("lintMeasures")
+        # One line, cut at the dock's edge (the list below keeps its height); the whole line
+        # is in the tooltip.
+        self.measures.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.measures_tip = ("The clip's motion quality, as `rigedit report` measures it (units of the figure's "
+                                 "height): frames a low foot slides, travel over locked contacts, frames with a foot "
+                                 "below the ground or a limb inside the body, jerk spikes")
+        self.measures.setToolTip(self.measures_tip)
 
         self.tree = QTreeWidget()
         self.tree.setObjectName("lintFindings")
@@ -134,6 +144,7 @@ class LintPanel(QWidget):
         lay.setContentsMargins(4, 2, 4, 2)
         lay.addLayout(row)
         lay.addWidget(self.summary)
+        lay.addWidget(self.measures)
         lay.addWidget(self.stack, 1)
 
         self.run_button.clicked.connect(lambda _c=False: self.run())
@@ -182,6 +193,9 @@ class LintPanel(QWidget):
             text = ""
         self.summary.setText("\n".join(t for t in (text, self.note) if t))
         self.summary.setVisible(bool(self.summary.text()))
+        self.measures.setText(measures_text(lint.quality))
+        self.measures.setToolTip(f"{self.measures.text()}\n\n{self.measures_tip}")
+        self.measures.setVisible(bool(self.measures.text()))
         self.note = ""
         self._follow_selection(lint.selected)
         self._update_buttons()
@@ -305,6 +319,20 @@ class LintPanel(QWidget):
         self.note = note
         self.refresh()  # the re-lint ran already (clip_edited): show it with the note
         return True
+
+
+def measures_text(q: dict | None) -> str:
+    """One line of the report's measures (core/quality/result.py's keys); "" without them."""
+    if not q:
+        return ""
+    if q.get("foot_skate_share") is None:
+        return f"Quality: no two legs found (jerk spikes {q['jitter_spike_count']})"
+    parts = [f"foot skate {100 * q['foot_skate_share']:.1f} %", f"locked slide {q['slide_mm']:.0f} mm",
+             f"below ground {100 * q['ground_penetration_share']:.1f} %",
+             f"self-penetration {100 * q['self_penetration_frame_share']:.1f} %", f"jerk spikes {q['jitter_spike_count']}"]
+    if q.get("limit_max_deg") is not None:
+        parts.append(f"past limits {q['limit_max_deg']:.1f}° for {q['limit_seconds']:.2f} s")
+    return f"Quality (height {q['height_m']:.2f} m): " + " · ".join(parts)
 
 
 def create_lint_panel(window: "MainWindow") -> LintPanel:

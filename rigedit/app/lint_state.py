@@ -19,7 +19,8 @@ from PySide6.QtCore import QObject, Signal
 
 from rigedit.core.lint import Finding
 from rigedit.core.lint.fix import REPAIRED_KINDS, fix_clip, same_finding
-from rigedit.core.lint.of_rig import lint_rig
+from rigedit.core.lint.of_rig import lint_rig, rig_chains
+from rigedit.core.quality import measure_clip
 
 # Severity colours (RGB), shared by the panel and the timeline: red errors, amber warnings, blue info.
 SEVERITY_RGB = {"error": (222, 60, 52), "warning": (236, 160, 24), "info": (70, 140, 220)}
@@ -58,6 +59,7 @@ class LintState(QObject):
         super().__init__(parent)
         self.doc = document
         self.report = None  # the core's LintReport, None before a lint or without a clip
+        self.quality: dict | None = None  # the clip's measures (core/quality/result.py's keys), with the report
         self.findings: list[Finding] = []
         self.selected = -1
         self.message = ""  # why there are no findings to show, or what the last run found
@@ -72,7 +74,7 @@ class LintState(QObject):
 
     def run(self) -> None:
         """Lint the rig's clip now."""
-        self.report, self.findings, self.selected = None, [], -1
+        self.report, self.findings, self.selected, self.quality = None, [], -1, None
         if self.clip is None:
             self.message = ("This rig has no clip to check. Lint looks for pole flips, knee pops, foot slides, "
                             "joints past their limits and jumps in an animation: File > Import a BVH or glTF take, "
@@ -80,7 +82,10 @@ class LintState(QObject):
         else:
             start = time.perf_counter()
             try:
-                self.report = lint_rig(self.doc.rig)
+                # The report's measures (rigedit report) lint the clip on the way: one pass.
+                chains, limits = rig_chains(self.doc.rig)
+                q = measure_clip(self.doc.rig.skeleton, self.clip, chains, limits=limits)
+                self.report, self.quality = q.lint, q.summary()
             except ValueError as e:  # a clip with non-finite values: say so, keep the editor
                 self.message = f"Cannot lint this clip: {e}"
             else:

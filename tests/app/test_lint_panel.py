@@ -325,3 +325,30 @@ def test_the_lint_button_lints_again_after_a_limit_is_set(qtbot, opened):
     limits = [f for f in window.lint.findings if f.kind == "limit"]
     assert limits and {(f.chain, f.joint) for f in limits} == {(LEG, "LeftLeg")}
     assert len(window.timeline_dock.widget().plot.lint_marks.marks) == len(window.lint.findings)
+
+
+def test_the_clips_measures_are_shown_and_follow_a_fix(qtbot, opened):
+    """The dock shows the report's measures of the rig's clip (rigedit report's numbers); the
+    flipped thigh's four frames are jerk spikes, and after Fix all the line is the repaired
+    clip's, without them."""
+    from rigedit.app.lint_panel import measures_text
+    from rigedit.core.lint.of_rig import rig_chains
+    from rigedit.core.quality import measure_clip
+
+    window, _ = opened
+    panel = panel_of(window)
+
+    def measured() -> dict:
+        chains, limits = rig_chains(window.rig)
+        return measure_clip(window.rig.skeleton, window.rig.clip, chains, limits=limits).summary()
+
+    before = measured()
+    assert panel.measures.isVisible() and panel.measures.text() == measures_text(before)
+    assert "foot skate" in panel.measures.text() and before["jitter_spike_count"] > 0
+    QTest.mouseClick(panel.fix_all_button, LEFT)
+    wait_solved(qtbot, window)
+    after = measured()
+    assert panel.measures.text() == measures_text(after) != measures_text(before)
+    assert after["jitter_spike_count"] < before["jitter_spike_count"]
+    window.action_undo.trigger()
+    assert panel.measures.text() == measures_text(before)

@@ -5,7 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QDialogButtonBox, QFileDialog
+
+from rigedit.app.retarget_dialog import RetargetOptionsDialog
 
 from rigedit.app import capture
 from rigedit.core.skeleton import Pose
@@ -27,6 +30,7 @@ def test_retarget_from_the_menu_is_the_rigs_clip_and_one_undo(window, qtbot, mon
     before = {n: rig.chain(n).settings() for n in rig.chain_names}
     hand_before = rig.world_position("LeftHand").copy()
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(WALK), "")))
+    answer_options(monkeypatch, qtbot, [])
     window.action_retarget.trigger()
     assert errors == []
     assert window.rig is rig  # the open rig, not a new one
@@ -58,6 +62,59 @@ def test_retarget_from_the_menu_is_the_rigs_clip_and_one_undo(window, qtbot, mon
     np.testing.assert_allclose(window.rig.world_position("LeftHand"), hand_before, atol=1e-6)
     window.undo_stack.redo()
     assert rig.clip is not None and rig.clip.n_frames == 524 and all(rig.chain(n).follow_clip for n in rig.chain_names)
+
+
+def answer_options(monkeypatch, qtbot, clicks: list[str], root: str | None = None) -> list:
+    """The options dialog, when it opens, gets a mouse click on each named box, the root
+    motion picked from its list by the keyboard, then a click on OK; the dialogs shown are
+    put in the list returned."""
+    shown = []
+
+    def run(dialog):
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        shown.append(dialog)
+        for name in clicks:
+            box = dialog.findChild(object, name)
+            qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))
+        if root is not None:
+            qtbot.mouseClick(dialog.root_box, Qt.MouseButton.LeftButton)
+            steps = dialog.root_box.findData(root) - dialog.root_box.currentIndex()
+            for _ in range(abs(steps)):
+                qtbot.keyClick(dialog.root_box.view(), Qt.Key.Key_Down if steps > 0 else Qt.Key.Key_Up)
+            qtbot.keyClick(dialog.root_box.view(), Qt.Key.Key_Return)
+        ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
+        return dialog.result()
+
+    monkeypatch.setattr(RetargetOptionsDialog, "exec", run)
+    return shown
+
+
+def test_the_dialogs_options_reach_the_retarget_and_are_offered_again(window, qtbot, monkeypatch, errors):
+    """Root motion in place, feet not locked, hands not kept off: the clip made is the core's
+    with those options, and the next dialog opens on them."""
+    from rigedit.core.retarget import RetargetOptions, retarget_clip
+    from rigedit.lint_cli import load_clip
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(WALK), "")))
+    shown = answer_options(monkeypatch, qtbot, ["retargetLockFeet", "retargetArmSpace"], root="in_place")
+    window.action_retarget.trigger()
+    assert errors == []
+    want = RetargetOptions(root="in_place", lock_feet=False, ground=True, arm_space=False)
+    assert window.retargeter.options == want
+    result = window.retargeter.last_result
+    assert result.options == want
+    src = load_clip(str(WALK))
+    core = retarget_clip(src.skeleton, src.clip, window.rig.skeleton, **want.as_dict())
+    np.testing.assert_allclose(result.clip.translations, core.clip.translations, atol=1e-9)
+    # In place: the hips travel no further than their sway (the source walks metres).
+    hips = window.rig.skeleton.fk(Pose(result.clip.rotations, result.clip.translations))[0][:, 0]
+    assert np.ptp(hips[:, [0, 2]], axis=0).max() < 0.3
+    assert len(shown) == 1
+    again = answer_options(monkeypatch, qtbot, [])
+    window.action_retarget.trigger()
+    assert len(again) == 1 and again[0].options() == want  # opened on the last choice, OK'd as it was
 
 
 def test_a_clip_without_legs_is_refused_and_the_rig_kept(window, errors):

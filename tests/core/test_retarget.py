@@ -149,7 +149,8 @@ def test_a_gltf_walk_onto_the_humanoid():
     pos = positions(sk, r.clip)
     assert np.isfinite(pos).all()
     # The feet are where CesiumMan's are, scaled about the floor: the ankles' heights follow
-    # the source's (a lifted foot is lifted), within the hips' drop.
+    # the source's (a lifted foot is lifted), within the hips' drop and the lift that lets
+    # the humanoid's longer toes clear the ground as high as CesiumMan's (feet.above_ground).
     roles = find_roles(src.skeleton, src.clip.frame(0), name)
     s_pos = positions(src.skeleton, src.clip)
     _, s_q = src.skeleton.fk(Pose(src.clip.rotations, src.clip.translations))
@@ -158,7 +159,7 @@ def test_a_gltf_walk_onto_the_humanoid():
     fwd_t = quat_rotate(t_q[:, sk.index("Hips")], np.array([0.0, 0.0, 1.0]))
     for role, names in zip(LEGS, LEG):
         ys, yt = s_pos[:, roles.limbs[role][-1], 1], pos[:, sk.index(names[2]), 1]
-        assert np.corrcoef(ys, yt)[0, 1] > 0.99
+        assert np.corrcoef(ys, yt)[0, 1] > 0.97
         # The humanoid's knees bend the way CesiumMan's do wherever those are bent in a plane
         # of their own (OWN_BEND_DEG); where CesiumMan's are nearly straight and a few degrees
         # back (5 frames), the humanoid's keep bending forward, never back.
@@ -226,7 +227,7 @@ def test_a_clip_onto_its_own_skeleton_comes_back(case):
     solved through the two-bone kernel's acos at a cosine of 1, where a rounding of 1e-16
     turns the knee by sqrt(2e-16) ~ 1.5e-8 rad: STRAIGHT below."""
     sk, clip = case
-    r = retarget_clip(sk, clip, sk, lock_feet=False)
+    r = retarget_clip(sk, clip, sk, lock_feet=False, ground=False, arm_space=False)
     assert r.leg_ratio == pytest.approx(1.0, abs=1e-12)
     assert same_rotation(r.clip.rotations, clip.rotations).max() < STRAIGHT
     src, out = positions(sk, clip), positions(sk, r.clip)
@@ -240,7 +241,7 @@ def test_a_clip_onto_its_own_skeleton_comes_back(case):
 def test_a_scaled_skeleton_gets_the_motion_scaled(case, k):
     """Onto the same biped scaled by k, every joint's motion is the source's scaled by k."""
     sk, clip = case
-    r = retarget_clip(sk, clip, biped(k), lock_feet=False)
+    r = retarget_clip(sk, clip, biped(k), lock_feet=False, ground=False, arm_space=False)
     assert r.leg_ratio == pytest.approx(k, rel=1e-12)
     src, out = positions(sk, clip), positions(biped(k), r.clip)
     np.testing.assert_allclose(out - out[:1], k * (src - src[:1]), atol=STRAIGHT * max(k, 1.0))

@@ -1,45 +1,60 @@
-"""Retarget a clip from one skeleton onto another (issue 17 item 3).
+"""Retarget a clip from one skeleton onto another (issues 17 and 27).
 
-    result = retarget_clip(source_skeleton, clip, target_skeleton)
+    result = retarget_clip(source_skeleton, clip, target_skeleton)           # the defaults
+    result = retarget_clip(src, clip, tgt, root="in_place", arm_space=False)  # options.py
     result.clip          # the motion on the target skeleton, its bone lengths kept
     result.max_slide     # metres: the furthest a foot strays over the ground in a contact
 
 How, step by step (one module each):
 1. roles.py: both skeletons' hips, spine, head and limbs from the chain proposer, and facing;
-2. mapping.py: source joints onto target joints by role, and each pair's anatomical frame;
+2. mapping.py: source joints onto target joints by role, and each pair's anatomical frame
+   (feet and toes laid flat, read on a planted frame when the source has no rest pose);
 3. transfer.py: world rotations across through those frames (a T-pose source onto an A-pose
-   target, +X bones onto +Y bones), the hips' path scaled by the leg-length ratio;
-4. feet.py: the source's foot contacts (lint's detection), the foot goals locked on them;
+   target, +X bones onto +Y bones), the hips' path scaled by the leg-length ratio, kept, or
+   taken out (root motion in place);
+4. feet.py: the source's foot contacts (lint's detection), the foot goals locked on them and
+   raised where the toes would go under the ground;
 5. limbs.py: the goals carried across and the limbs solved by the two-bone kernel, knees
-   and elbows bending on the source's side.
-Retargeting a clip onto its own skeleton gives the clip back (to round-off).
+   and elbows bending on the source's side; space.py keeps the hands off a wider body.
+Retargeting a clip onto its own skeleton gives the clip back (to round-off; feet kept above
+the ground and hands off the body only change a clip that had them otherwise).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..clip import Clip
 from ..skeleton import Pose, Skeleton
 from .errors import RetargetError
-from .feet import Contacts, contacts_of, lock, slides
+from .fidelity import bones_of, direction_cosines
+from .feet import Contacts, above_ground, clearance, contacts_of, foot_points, lock, planted_frame, slides
 from .limbs import solve_limbs
 from .mapping import map_joints
-from .roles import LEGS, find_roles
-from .transfer import placement, transfer
+from .options import ROOT_MODES, RetargetOptions
+from .roles import LEGS, UP, find_roles
+from .transfer import placement, set_world_position, transfer
 
-__all__ = ["RetargetError", "RetargetResult", "retarget_clip"]
+__all__ = ["ROOT_MODES", "RetargetError", "RetargetOptions", "RetargetResult", "retarget_clip"]
 
 
 @dataclass
 class RetargetResult:
     clip: Clip  # on the target skeleton
+    target: Skeleton
     chains: list[str]  # the roles mapped ("spine", "left_leg"...)
     solved: list[str]  # the limbs solved by IK onto carried goals
     leg_ratio: float  # target leg length / source leg length: the root motion's scale
     contacts: Contacts  # per leg role, the source's planted frames (first, last)
     slides: dict[str, list[float]]  # per leg role, per contact: metres the ankle strays over the ground
+    options: RetargetOptions = RetargetOptions()  # what was asked (options.py)
+    bones: list = field(default_factory=list)  # fidelity.Bone: the limbs' bones, source and target joint names
+    turn: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.0, 0.0, 1.0]))  # source facing onto target's
+
+    def direction_cosines(self, source: Skeleton, clip: Clip) -> dict[str, float]:
+        """Per bone, the mean cosine of its direction to the source's (fidelity.py)."""
+        return direction_cosines(source, clip, self.target, self.clip, self.bones, self.turn)
 
     @property
     def max_slide(self) -> float:
@@ -47,12 +62,15 @@ class RetargetResult:
 
 
 def retarget_clip(source: Skeleton, clip: Clip, target: Skeleton, *, lock_feet: bool = True,
+                  ground: bool = True, root: str = "scaled", arm_space: bool = True,
                   target_pose: Pose | None = None,
                   source_label: str = "the source", target_label: str = "the target") -> RetargetResult:
     """`clip` (on `source`) as a clip on `target`. The target's roles are read in its rest
     pose, or in `target_pose` (its own clip's first frame, say) when the rest pose is no
     standing figure; the source's in its rest pose or the clip's first frame. Labels name
-    the two in error messages."""
+    the two in error messages. lock_feet, ground, root, arm_space: options.py (RetargetError
+    for a value it does not know)."""
+    opts = RetargetOptions(root=root, lock_feet=lock_feet, ground=ground, arm_space=arm_space)
     if clip.rotations.shape[1] != len(source):
         raise RetargetError(f"{source_label}: the clip has {clip.rotations.shape[1]} joints, the skeleton {len(source)}")
     if not (np.isfinite(clip.rotations).all() and np.isfinite(clip.translations).all()):
@@ -61,14 +79,36 @@ def retarget_clip(source: Skeleton, clip: Clip, target: Skeleton, *, lock_feet: 
     t = find_roles(target, target_pose, target_label)
     pairs, mapped = map_joints(t, s)
     s_pos, s_quat = source.fk(Pose(clip.rotations, clip.translations))
-    place = placement(t, s, s_pos)
-    out = transfer(t, s, pairs, s_quat, s_pos, place, clip.frame_time)
+    place = placement(t, s, s_pos, opts.root, clip.frame_rate)
     contacts = contacts_of(source, clip, {r: s.limbs[r] for r in LEGS})
-    goals = {}
+    # Roles read in a frame of the clip (no rest pose to stand in): its feet may be anyhow
+    # there (Bandai's first frame has a heel up), so a foot flat on the ground is read on a
+    # planted frame. A rest pose stands flat (and a clip onto its own skeleton comes back).
+    planted = {}
+    if not s.at_rest:
+        flat = {r: planted_frame(s_pos[:, s.limbs[r][-1]], contacts[r]) for r in LEGS}
+        planted = {r: (s_pos[f], s_quat[f]) for r, f in flat.items() if f is not None}
+    out = transfer(t, s, pairs, s_quat, s_pos, place, clip.frame_time, planted)
+    t_pos, _ = target.fk(Pose(out.rotations, out.translations))
+    goals, raised = {}, {}
     for role in LEGS:
-        goal = place(s_pos[:, s.limbs[role][-1]])
-        goals[role] = lock(goal, contacts[role], clip.frame_rate) if lock_feet else goal
-    solved = solve_limbs(t, s, out, s_pos, s_quat, place, goals)
+        goal = place.world(s_pos[:, s.limbs[role][-1]])
+        goal = lock(goal, contacts[role], clip.frame_rate) if opts.lock_feet else goal
+        goal = goal if place.path is None else goal - place.path
+        if opts.ground:
+            ankle = t.limbs[role][-1]
+            drop = t_pos[:, ankle, 1] - t_pos[:, foot_points(target, ankle), 1].min(axis=1)
+            lift = clearance(s_pos[:, foot_points(source, s.limbs[role][-1]), 1], s.height) * t.height
+            lifted = above_ground(goal, drop + lift, clip.frame_rate)
+            raised[role], goal = lifted[:, 1] - goal[:, 1], lifted
+        goals[role] = goal
+    if raised:
+        # Where both feet are raised, the body goes up with them by the smaller raise: the
+        # legs keep the bend they had (a foot pitched a few degrees down all along, as the
+        # pybvh take's, is a figure set too low, not a reason to crouch).
+        common = np.minimum(*(raised[r] for r in LEGS))
+        set_world_position(target, out.rotations, out.translations, t.hips, t_pos[:, t.hips] + common[:, None] * UP)
+    solved = solve_limbs(t, s, out, s_pos, s_quat, place, goals, opts.arm_space)
     pos, _ = target.fk(Pose(out.rotations, out.translations))
-    slid = {r: slides(pos[:, t.limbs[r][-1]], contacts[r]) for r in LEGS}
-    return RetargetResult(out, mapped, solved, place.scale, contacts, slid)
+    slid = {r: slides(pos[:, t.limbs[r][-1]] + (0.0 if place.path is None else place.path), contacts[r]) for r in LEGS}
+    return RetargetResult(out, target, mapped, solved, place.scale, contacts, slid, opts, bones_of(t, s), place.turn)

@@ -3,8 +3,9 @@ kernel (core/ik two_bone_ik_batch, all frames in one call).
 
 - A foot's goal is the source's ankle through the same placement as the hips (transfer.py),
   so the stride is scaled with the hips and the feet land where the scaled walk puts them;
-  a hand's goal is the source's wrist about the shoulder, scaled by the arms' own ratio (a
-  long-armed source's reach stays a reach, not a straight arm).
+  a hand's goal is where the transferred rotations put it, so the arm's bones point as the
+  source's do (its reach as a fraction of its length is the source's), moved off the body
+  where a wider target needs it (space.py).
 - Where a leg would have to reach further for its goal than the source's leg does, as a
   fraction of its length (the pelvis and legs are built in other proportions, so a knee the
   source bends could come out straight, or the goal out of reach), the hips are lowered
@@ -34,8 +35,10 @@ from ..lint.fix import DEFINED_BEND_DEG
 OWN_BEND_DEG = 10.0
 from ..skeleton import Pose
 from ..transforms import quat_conj, quat_mul, quat_normalize, quat_rotate
+from .feet import RAISE_EASE_S, eased_max
 from .mapping import axes_rotation
 from .roles import ARMS, LEGS, UP, Roles
+from .space import keep_off_body
 from .transfer import Placement, set_world_position
 
 
@@ -90,6 +93,9 @@ def _lower_hips(t: Roles, s: Roles, clip: Clip, goals: dict[str, np.ndarray], so
         v = goal - pos[:, t.limbs[role][0]]
         flat = v[:, 0] ** 2 + v[:, 2] ** 2
         drop = np.maximum(drop, -np.sqrt(np.maximum(length * length - flat, 0.0)) - v[:, 1])
+    # Eased like a raised foot (feet.py), so the hips do not kink where the leg they are
+    # lowered for changes, and a knee does not snap straight there.
+    drop = eased_max(drop, max(1, round(0.5 * RAISE_EASE_S * clip.frame_rate)))
     if drop.max() > 0.0:
         set_world_position(sk, clip.rotations, clip.translations, t.hips, pos[:, t.hips] - drop[:, None] * UP)
 
@@ -142,9 +148,10 @@ def _solve(t: Roles, clip: Clip, role: str, goal: np.ndarray, bend: np.ndarray |
 
 
 def solve_limbs(t: Roles, s: Roles, clip: Clip, source_pos: np.ndarray, source_quat: np.ndarray,
-                place: Placement, foot_goals: dict[str, np.ndarray]) -> list[str]:
+                place: Placement, foot_goals: dict[str, np.ndarray], arm_space: bool = True) -> list[str]:
     """Solve the target's two-bone limbs (in place) onto goals carried from the source; the
-    legs onto `foot_goals` (frames, 3) per leg role. The roles solved."""
+    legs onto `foot_goals` (frames, 3) per leg role; hands kept off the body (space.py)
+    when `arm_space`. The roles solved."""
     _lower_hips(t, s, clip, foot_goals, source_pos)
     solved = []
     for role, joints in t.limbs.items():
@@ -156,9 +163,13 @@ def solve_limbs(t: Roles, s: Roles, clip: Clip, source_pos: np.ndarray, source_q
         if role in LEGS:
             goal = foot_goals[role]
         else:
+            # The hand where the transferred rotations put it: the arm's bones point as the
+            # source's do (the solve only writes the elbow back as a hinge), unless the hand
+            # must be moved off the body.
             pos, _ = t.skeleton.fk(Pose(clip.rotations, clip.translations))
-            ratio = t.limb_length(role) / max(s.limb_length(role), 1e-12)
-            goal = pos[:, joints[0]] + ratio * place.direction(source_pos[:, sj[-1]] - source_pos[:, sj[0]])
+            goal = pos[:, joints[-1]].copy()
+            if arm_space:
+                goal = keep_off_body(goal, t, pos, s, source_pos, sj[-1])
         _solve(t, clip, role, goal, bend)
         solved.append(role)
     return solved

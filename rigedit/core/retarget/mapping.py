@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..transforms import quat_conj, quat_from_matrix, quat_mul
-from .roles import ARMS, UP, Roles
+from .roles import ARMS, LEGS, UP, Roles
 
 TINY = 1e-9
 
@@ -31,6 +31,7 @@ class Pair:
     target_bone: tuple[int, int]  # the two joints whose line is the bone's direction (-1: up)
     source_bone: tuple[int, int]
     side_axis: str  # "left" or "forward": the frame's second axis
+    flat: bool = False  # a foot or toe: its frame is the bone laid flat (see frame)
 
 
 def _spread(t: list[int], s: list[int]) -> list[tuple[int, int]]:
@@ -89,7 +90,7 @@ def map_joints(t: Roles, s: Roles) -> tuple[list[Pair], list[str]]:
             tl.append(t_toe)
             sl.append(s_toe)
         for i in range(len(tl)):
-            pairs.append(Pair(role, tl[i], sl[i], _bone(tl, i), _bone(sl, i), side))
+            pairs.append(Pair(role, tl[i], sl[i], _bone(tl, i), _bone(sl, i), side, flat=role in LEGS and i >= 2))
         tc, sc = _collar(t, tj[0], t_body), _collar(s, sj[0], s_body)
         if role in ARMS and tc is not None and sc is not None:
             pairs.append(Pair(role, tc, sc, (tc, tj[0]), (sc, sj[0]), side))
@@ -98,14 +99,25 @@ def map_joints(t: Roles, s: Roles) -> tuple[list[Pair], list[str]]:
     return list(last.values()), mapped
 
 
-def frame(roles: Roles, bone: tuple[int, int], side_axis: str) -> np.ndarray:
+def frame(roles: Roles, bone: tuple[int, int], side_axis: str, flat: bool = False,
+          pos: np.ndarray | None = None) -> np.ndarray:
     """The world rotation (4,) whose x axis lies along the bone and whose z axis is toward
-    the figure's side axis (made square to the bone)."""
+    the figure's side axis (made square to the bone), in the reference pose or at `pos`.
+
+    A flat bone's x axis is the bone laid flat on the ground: a foot's line from ankle to toe
+    joint is pitched down by as much as the ankle stands above the toes, which differs from
+    skeleton to skeleton (Bandai's 40 degrees, the humanoid's 25); a foot flat on the ground
+    must go onto a foot flat on the ground."""
+    pos = roles.pos if pos is None else pos
     a, b = bone
-    x = UP.copy() if a < 0 else roles.pos[b] - roles.pos[a]
+    x = UP.copy() if a < 0 else pos[b] - pos[a]
     if np.linalg.norm(x) <= TINY and a >= 0:
         p = int(roles.skeleton.parents[a])
-        x = roles.pos[a] - roles.pos[p] if p >= 0 else UP.copy()
+        x = pos[a] - pos[p] if p >= 0 else UP.copy()
+    if flat:
+        x = x - (x @ UP) * UP
+        if np.linalg.norm(x) <= 1e-6 * max(1.0, float(np.abs(pos).max())):
+            x = roles.forward.copy()
     n = np.linalg.norm(x)
     x = UP.copy() if n <= TINY else x / n
     side = roles.left if side_axis == "left" else roles.forward
@@ -124,11 +136,17 @@ def axes_rotation(x: np.ndarray, z: np.ndarray) -> np.ndarray:
     return quat_from_matrix(np.stack([x, np.cross(z, x), z], axis=-1))
 
 
-def anatomical_offsets(roles: Roles, pairs: list[Pair], which: str) -> np.ndarray:
-    """(pairs, 4): per pair, its frame in its joint's local terms, conj(world) * frame."""
+def anatomical_offsets(roles: Roles, pairs: list[Pair], which: str,
+                       planted: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> np.ndarray:
+    """(pairs, 4): per pair, its frame in its joint's local terms, conj(world) * frame. A flat
+    pair's is read in `planted[role]` (world positions and rotations of a frame with that foot
+    flat on the ground) when given, else in the reference pose (a rest pose stands flat)."""
     out = []
     for p in pairs:
         j = p.target if which == "target" else p.source
         bone = p.target_bone if which == "target" else p.source_bone
-        out.append(quat_mul(quat_conj(roles.quat[j]), frame(roles, bone, p.side_axis)))
+        pos, quat = roles.pos, roles.quat
+        if p.flat and planted and p.role in planted:
+            pos, quat = planted[p.role]
+        out.append(quat_mul(quat_conj(quat[j]), frame(roles, bone, p.side_axis, p.flat, pos)))
     return np.array(out)

@@ -35,6 +35,7 @@ class Roles:
     head: list[int]
     limbs: dict[str, list[int]]  # role -> joints root to tip (legs and arms)
     forward: np.ndarray  # horizontal unit vector the figure faces
+    at_rest: bool = True  # the reference pose is the skeleton's rest pose (not a clip's frame)
 
     @property
     def left(self) -> np.ndarray:
@@ -43,6 +44,11 @@ class Roles:
     def limb_length(self, role: str) -> float:
         j = self.limbs[role]
         return float(sum(np.linalg.norm(self.pos[b] - self.pos[a]) for a, b in zip(j, j[1:])))
+
+    @property
+    def height(self) -> float:
+        """Top joint above lowest in the reference pose (the quality measures' height)."""
+        return max(float(np.ptp(self.pos[:, 1])), 1e-9)
 
     def leg_length(self) -> float:
         return 0.5 * (self.limb_length(LEGS[0]) + self.limb_length(LEGS[1]))
@@ -77,4 +83,5 @@ def find_roles(skeleton: Skeleton, first_frame: Pose | None, label: str) -> Role
     pose, chains, hips, forward = found
     pos, quat = skeleton.fk(pose)
     limbs = {r: chains[r] for r in LEGS + ARMS if r in chains}
-    return Roles(skeleton, pose, pos, quat, skeleton.index(hips), chains.get("spine", []), chains.get("head", []), limbs, forward)
+    return Roles(skeleton, pose, pos, quat, skeleton.index(hips), chains.get("spine", []), chains.get("head", []), limbs,
+                 forward, at_rest=pose is tried[0])
