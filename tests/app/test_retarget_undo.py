@@ -10,6 +10,8 @@ from PySide6.QtWidgets import QFileDialog
 
 from rigedit.core.rig import BUNDLED_PRESETS, Rig
 
+from .test_retarget_menu import answer_options
+
 WALK = Path("/work/shared/data/cmu_12_01_walk.bvh")
 
 
@@ -22,12 +24,13 @@ def shown(window) -> dict:
 
 
 @pytest.mark.parametrize("scene", [None, "uneven_ground_walk"])
-def test_undoing_a_retarget_restores_the_timeline(window, make_window, monkeypatch, errors, scene):
+def test_undoing_a_retarget_restores_the_timeline(window, make_window, qtbot, monkeypatch, errors, scene):
     if scene is not None:
         window = make_window(Rig.load(BUNDLED_PRESETS / f"{scene}.json"))
     window.document.set_time(window.timeline_dock.widget().timeline.end)  # the playhead at the range's end
     before = shown(window)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(WALK), "")))
+    answer_options(monkeypatch, qtbot, [])  # the options dialog, OK'd as it opens
     window.action_retarget.trigger()
     assert errors == []
     retargeted = shown(window)
