@@ -40,7 +40,7 @@ def rig():
         ("spine", "max_iterations", 0, "chain 'spine': max_iterations must be between 1 and 10000, got 0"),
         ("spine", "max_iterations", 2.5, "chain 'spine': max_iterations must be a whole number, got 2.5"),
         ("spine", "max_iterations", True, "chain 'spine': max_iterations must be a whole number, got True"),
-        ("spine", "solver", "ccd", "chain 'spine': unknown solver 'ccd' (expected 'two_bone', 'fabrik' or 'look_at')"),
+        ("spine", "solver", "jacobian", "chain 'spine': unknown solver 'jacobian' (expected 'two_bone', 'fabrik', 'ccd' or 'look_at')"),
         ("spine", "solver", "two_bone", "chain 'spine': solver 'two_bone' needs exactly 3 joints, got 5"),
     ],
 )

@@ -269,7 +269,7 @@ BAD = [
         "humanoid.json: chains[3].limits.LeftLeg: the hinge axis is parallel to the bone entering the joint: no plane to bend in",
     ),
     # solvers and chains
-    (chain_set("spine", "solver", "ccd"), "humanoid.json: chains[0].solver: unknown solver 'ccd' (expected 'two_bone', 'fabrik' or 'look_at')"),
+    (chain_set("spine", "solver", "jacobian"), "humanoid.json: chains[0].solver: unknown solver 'jacobian' (expected 'two_bone', 'fabrik', 'ccd' or 'look_at')"),
     (chain_set("spine", "solver", "two_bone"), "humanoid.json: chains[0].joints: solver 'two_bone' needs exactly 3 joints, got 5"),
     (chain_set("left_arm", "joints", ["LeftArm", "LeftForeArm", "LeftPalm"]), "humanoid.json: chains[1].joints[2]: no joint named 'LeftPalm' in the skeleton"),
     (
@@ -487,7 +487,7 @@ def test_schema_describes_the_format():
     chain = schema["$defs"]["ChainModel"]
     assert list(chain["properties"]) == ["name", "solver", "joints", "target", "pole", "tolerance", "max_iterations", "weight", "limits", "reach_clamp", "softness", "look_at", "ground_feet", "follow_clip", "offset_keys", "pull"]
     assert chain["properties"]["weight"]["minimum"] == 0 and chain["properties"]["weight"]["maximum"] == 1
-    assert chain["properties"]["solver"]["enum"] == ["two_bone", "fabrik", "look_at"]
+    assert chain["properties"]["solver"]["enum"] == ["two_bone", "fabrik", "ccd", "look_at"]
     assert chain["properties"]["target"]["minItems"] == chain["properties"]["target"]["maxItems"] == 3
     assert chain["additionalProperties"] is False
     json.dumps(schema)  # plain JSON

@@ -53,7 +53,7 @@ def _json_path(chain: int, where: tuple) -> str:
         ("max_iterations", 0, 0),
         ("reach_clamp", 0.2, 0.2),
         ("softness", 500.0, 500.0),
-        ("solver", "ccd", "ccd"),
+        ("solver", "jacobian", "jacobian"),
         ("target", [0.0, 2e6, 0.0], (0.0, 2e6, 0.0)),
     ],
 )

@@ -160,3 +160,20 @@ def test_api_edits_before_the_save_are_solved_alike_after_it(path, steps):
         if solve:
             rig.solve()
     assert_goes_on_alike(rig)
+
+
+@pytest.mark.parametrize("limited", [False, True], ids=["free", "limited"])
+def test_a_ccd_chain_reopens_as_ccd_and_goes_on_alike(limited):
+    rig = Rig.default()
+    ch = rig.chain("spine")
+    ch.solver = "ccd"
+    ch.limits = {ch.joints[1]: ConeLimit(14.0), ch.joints[2]: ConeLimit(10.0)} if limited else {}
+    ch.target = ch.target + (0.1, -0.08, 0.12)
+    rig.solve()
+    back = loads_preset(dumps_preset(rig), "rig.json")
+    assert back.chain("spine").solver == "ccd"
+    assert dict(back.chain("spine").limits) == dict(ch.limits)
+    assert gap(rig, back) < EPS_M
+    assert_goes_on_alike(rig)
+    ch.target = ch.target + (-0.05, 0.03, 0.02)  # a drag on after the reload
+    assert_goes_on_alike(rig)

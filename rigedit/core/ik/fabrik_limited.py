@@ -15,7 +15,7 @@ from .. import scalar_quat as sq
 from ..jitable import fresh_cache, jitable
 from . import fabrik_arc, fabrik_loop, fabrik_newton, fabrik_passes, fabrik_row, limits, soft
 from .fabrik_passes import _jit, _row3q, qconj, qmul
-from .fabrik_row import _lengths_ok, solve_row, workspace  # noqa: F401 (_lengths_ok: fabrik()'s check)
+from .fabrik_row import _lengths_ok, solve_row, start_directions, workspace
 
 fresh_cache(__file__, sq, limits, soft, fabrik_passes, fabrik_newton, fabrik_loop, fabrik_arc, fabrik_row)
 jitable(soft.soft_distance_float, soft.effective_target_float)
@@ -70,6 +70,39 @@ def ccd_limited(
     )  # fmt: skip
 
 
+@_jit
+def ccd_rig_row(
+    pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, has_frames, tol, cap, hint, has_hint,
+    arc_start, conform, errors, out_pts, out_axes, out_dirs, out_turns, out_frames,
+):  # fmt: skip
+    """fabrik_limited's signature with CCD's step, for a rig's CCD chain (rig_solve.fabrik_chain):
+    the hint and arc start are not CCD's and are left unused."""
+    return _row_with_frames(
+        pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, has_frames, tol, cap, root_dir, False,
+        False, conform, errors, out_pts, out_axes, out_dirs, out_turns, out_frames, True,
+    )  # fmt: skip
+
+
+@_jit
+def ccd_rig_free(pts, target, tol, cap, hint, has_hint, errors, out):
+    """fabrik_kernel.rig_free's signature with CCD's step, for a rig's CCD chain with no
+    limit: the limited row with every joint free (the sweep reads the pose's directions),
+    lengths from the warm start. Returns (error, steps)."""
+    n = pts.shape[0]
+    m = n - 1
+    lengths, dirs = np.empty(m), np.empty((m, 3))
+    _lengths_ok(pts, lengths, False)
+    no_vec = np.zeros(3)
+    start_directions(pts, no_vec, False, (target[0] - pts[0, 0], target[1] - pts[0, 1], target[2] - pts[0, 2]), dirs)
+    ps, vs, ts = workspace(n)
+    pose = (out, np.zeros((m, 3)), np.empty((m, 3)), np.empty((m, 4)))
+    err, count, _ = limited_row(
+        pts, target, lengths, np.zeros(m, np.int64), np.zeros((m, 2)), dirs, np.zeros((m, 3)), no_vec, False, tol, cap,
+        no_vec, False, False, errors, pose, ps, vs, ts, True,
+    )  # fmt: skip
+    return err, count
+
+
 @fabrik_passes._inline
 def _row_with_frames(
     pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, has_frames, tol, cap, hint, has_hint,
@@ -102,6 +135,38 @@ def rig_limited(
     takes an array. Returns (tip error to the aim, steps, moved, tip error to the goal,
     distance from the root to the aim): what the rig reports and checks for a stall, worked
     out here rather than in Python floats (a microsecond of a drag frame)."""
+    # Grouped into tuples: a call of over 30 arguments is one with *args, which numba does not inline.
+    return _rig_row(
+        pts, (tx, ty, tz), (total, clamp, softness), lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames,
+        (bx, by, bz, bw), tol, cap, (px, py, pz), has_pole, errors, (out_pts, out_axes, out_dirs, out_turns), out_locals,
+        out_world, False,
+    )  # fmt: skip
+
+
+@_jit
+def ccd_rig_limited(
+    pts, tx, ty, tz, total, clamp, softness, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, bx, by, bz, bw,
+    tol, cap, px, py, pz, has_pole, errors, out_pts, out_axes, out_dirs, out_turns, out_locals, out_world,
+):  # fmt: skip
+    """rig_limited with CCD's step: a CCD chain's warm-started solve (no arc start and no
+    pole: a sweep bends a straight chain itself)."""
+    # Grouped into tuples: a call of over 30 arguments is one with *args, which numba does not inline.
+    return _rig_row(
+        pts, (tx, ty, tz), (total, clamp, softness), lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames,
+        (bx, by, bz, bw), tol, cap, (px, py, pz), has_pole, errors, (out_pts, out_axes, out_dirs, out_turns), out_locals,
+        out_world, True,
+    )  # fmt: skip
+
+
+@fabrik_passes._inline
+def _rig_row(
+    pts, goal, reach, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, base, tol, cap, pole, has_pole, errors,
+    out, out_locals, out_world, sweeps,
+):  # fmt: skip
+    tx, ty, tz = goal
+    total, clamp, softness = reach
+    px, py, pz = pole
+    out_pts, out_turns = out[0], out[3]
     root = (pts[0, 0], pts[0, 1], pts[0, 2])
     aim = (tx, ty, tz)
     if clamp < 1.0 or softness > 0.0:  # rig_uses.reach_is_plain, inline
@@ -110,11 +175,11 @@ def rig_limited(
     hint = np.array((px - root[0], py - root[1], pz - root[2]))
     ps, vs, ts = workspace(pts.shape[0])
     err, count, moved = limited_row(
-        pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, False, tol, cap, hint, has_pole,
-        True, errors, (out_pts, out_axes, out_dirs, out_turns), ps, vs, ts, False,
+        pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, False, tol, cap, hint, has_pole and not sweeps,
+        not sweeps, errors, out, ps, vs, ts, sweeps,
     )  # fmt: skip
     if moved:
-        turned_locals(bx, by, bz, bw, frames, out_turns, out_locals, out_world)
+        turned_locals(base[0], base[1], base[2], base[3], frames, out_turns, out_locals, out_world)
     tip = out_pts.shape[0] - 1
     dx, dy, dz = out_pts[tip, 0] - tx, out_pts[tip, 1] - ty, out_pts[tip, 2] - tz
     rx, ry, rz = aim[0] - root[0], aim[1] - root[1], aim[2] - root[2]

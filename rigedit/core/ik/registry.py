@@ -7,18 +7,22 @@ solve a chain of it (its closed form, or its step's kernels through the shared i
 loop), when a solve is final, how full body packs it, and what the status line says. A
 method lacks no part silently: one it does not give raises NotImplementedError where asked.
 
-Adding a reaching solver with a step (CCD): its step's compiled kernels in ik/ (the loop's
+Adding a reaching solver with a step: its step's compiled kernels in ik/ (the loop's
 `free` and `limited` entry points, as ik/fabrik.py gives FABRIK's), and one entry below,
-`Solver("ccd", ..., method=ReachLoop("CCD loop", ccd_kernel, ccd_limited_kernel, ccd))`.
+as CCD's: `Solver("ccd", ..., method=ReachLoop("CCD loop", ccd_kernel, ccd_limited_kernel, ccd))`.
+A ReachLoop chain under full body runs the full-body loop's own step (a weighted CCD
+sweep over its joints, ik/full_body_kernel.py), whichever loop solver it names.
 
-Names are what presets and `Chain.solver` spell ("two_bone", "fabrik", "look_at"); the order
-here is the order the editor lists them in.
+Names are what presets and `Chain.solver` spell ("two_bone", "fabrik", "ccd", "look_at"); the
+order here is the order the editor lists them in (FABRIK before CCD: general() and
+reaching_for() give new chains the first that fits).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..solve_methods import FABRIK, Aim, ClosedLimb, Method
+from ..solve_methods import FABRIK, Aim, ClosedLimb, Method, ReachLoop
+from .ccd_solve import ccd, ccd_kernel, ccd_limited_kernel
 
 # Which joints of a chain may carry a joint limit.
 ALL_BUT_TIP = "all but the tip"
@@ -73,6 +77,8 @@ SOLVERS: tuple[Solver, ...] = (
            limits=MIDDLE),
     Solver("fabrik", "FABRIK (iterative)", FABRIK, joints=None, pole=True, iterations=True, tolerance=True,
            limits=ALL_BUT_TIP),
+    Solver("ccd", "CCD (iterative)", ReachLoop("CCD loop", ccd_kernel, ccd_limited_kernel, ccd), joints=None, pole=False,
+           iterations=True, tolerance=True, limits=ALL_BUT_TIP),
     Solver("look_at", "Look at (aim)", Aim(), joints=None, pole=False, iterations=False, tolerance=True,
            limits=NO_LIMITS, no_limits_why="its cone is look_at.max_angle_deg"),
 )  # fmt: skip
