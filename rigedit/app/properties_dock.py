@@ -259,6 +259,9 @@ class PropertiesPanel(QWidget):
         if self._slider_key is None:
             self.weight.show_value(ch.weight)
         self.pole.setChecked(ch.pole is not None)
+        # A solver that takes no pole (CCD, look-at) would ignore one: the box says so.
+        self.pole.setEnabled(kind.pole)
+        self.pole.setToolTip("" if kind.pole else f"{kind.label} takes no pole")
         if not self._table_shows(ch):
             self.limits.load(ch.joints, ch.limits)
         self.uses.show_chain(ch)

@@ -117,6 +117,7 @@ def test_ccd_is_offered_and_switching_to_it_is_one_undo_step(qtbot, window):
     assert window.rig.chain("spine").solver == "ccd"
     assert window.undo_stack.count() == before + 1
     assert p.max_iterations.isEnabled() and p.error_plot.isVisibleTo(p)
+    assert not p.pole.isEnabled()  # CCD takes no pole
     wait_solved(qtbot, window)
     window.document.edit_chain("spine", "t", {"target": window.rig.chain("spine").target + (0.06, -0.05, 0.08)})
     wait_solved(qtbot, window)
@@ -129,6 +130,7 @@ def test_ccd_is_offered_and_switching_to_it_is_one_undo_step(qtbot, window):
     window.undo_stack.undo()
     assert window.rig.chain("spine").solver == "fabrik"
     assert p.solver.currentData() == "fabrik"
+    assert p.pole.isEnabled()
     assert window.undo_stack.index() == before
 
 
