@@ -18,7 +18,7 @@ import math
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache
 from . import fabrik_passes, limits
-from .fabrik_passes import CONE, HINGE, TINY, _jit, _row3, _row3q, cross, dot, hinge_axis_found, perpendicular, qmul, qrot, step
+from .fabrik_passes import CONE, HINGE, TINY, _jit, _row3, cross, dot, hinge_axis_found, perpendicular, turn_and_step
 
 # Damping, relative to the tip's distance from the target: small enough that a step far from
 # the target goes most of the way, large enough that a joint near a singular pose (a chain
@@ -136,13 +136,5 @@ def dls(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
         else:
             sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = 0.0, 0.0, 0.0, 1.0
     # Each joint's turn carries the rest of the chain, as in the CCD sweep.
-    x, y0, z = pts[0, 0], pts[0, 1], pts[0, 2]
-    swept[0, 0], swept[0, 1], swept[0, 2] = x, y0, z
-    carried = (0.0, 0.0, 0.0, 1.0)
-    for k in range(n - 1):
-        carried = qmul(carried, _row3q(sweep, k))
-        bx, by, bz = qrot(carried, (pts[k + 1, 0] - pts[k, 0], pts[k + 1, 1] - pts[k, 1], pts[k + 1, 2] - pts[k, 2]))
-        x, y0, z = x + bx, y0 + by, z + bz
-        swept[k + 1, 0], swept[k + 1, 1], swept[k + 1, 2] = x, y0, z
-    step(swept, ref, kinds, params, root_dir, lengths, out)
+    turn_and_step(pts, sweep, swept, ref, kinds, params, root_dir, lengths, out)
     return True

@@ -231,6 +231,15 @@ def ccd(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
         sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = turn
         wx, wy, wz = qrot(turn, (ex - px, ey - py, ez - pz))
         ex, ey, ez = px + wx, py + wy, pz + wz
+    turn_and_step(pts, sweep, swept, ref, kinds, params, root_dir, lengths, out)
+
+
+@_jit
+def turn_and_step(pts, sweep, swept, ref, kinds, params, root_dir, lengths, out):
+    """Each joint k turned by sweep[k], carrying the rest of the chain with it (into
+    `swept`), then a forward pass (`step`) re-aiming every bone at its swept position: how
+    both the CCD sweep and the least-squares step (fabrik_newton.dls) apply their turns."""
+    n = pts.shape[0]
     x, y, z = pts[0, 0], pts[0, 1], pts[0, 2]
     swept[0, 0], swept[0, 1], swept[0, 2] = x, y, z
     carried = (0.0, 0.0, 0.0, 1.0)
