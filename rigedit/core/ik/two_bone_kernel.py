@@ -40,10 +40,10 @@ from numba import boolean, float64, int64, types
 from .. import bone_turns
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache, jitable
-from . import limits, soft, two_bone
-from .two_bone import AT_ROOT, BAD_EPS, BAD_SHAPE, CONE, NO_LIMIT, OK, ON_LINE, OVERFLOW, REACHED, STRAIGHT_RAD, TOO_FAR
+from . import limits, soft, two_bone_codes
+from .two_bone_codes import AT_ROOT, BAD_EPS, BAD_SHAPE, CONE, NO_LIMIT, OK, ON_LINE, OVERFLOW, REACHED, STRAIGHT_RAD, TOO_FAR
 
-fresh_cache(__file__, two_bone, sq, soft, limits, bone_turns)
+fresh_cache(__file__, two_bone_codes, sq, soft, limits, bone_turns)
 jitable(
     sq.qmul, sq.qrot, sq.qnormalize, sq.qbetween, sq.near_opposite_turn, sq.turn_unit, sq.perpendicular, sq.cross,
     sq.dot, sq.norm, sq.sub, sq.add, sq.qconj, sq.unit_or, limits.hinge_axis_found, bone_turns.add_rotated, bone_turns.in_parent_frame,
