@@ -49,3 +49,15 @@ def test_the_status_readouts_timers_end_with_their_window(qtbot):
         second.document.mark_saved()
         second.close()
     assert not second.solver.is_running()
+
+
+def test_the_viewports_key_timer_ends_with_its_window(qtbot):
+    """pyqtgraph's orbit-by-arrow-keys timer is made without a parent; it must not outlive the
+    window (a closed editor's timer firing into a dead view raises in the next window)."""
+    first = _open(qtbot)
+    key_timer = first.viewport.keyTimer
+    first.document.mark_saved()
+    first.close()
+    first.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert not shiboken6.isValid(key_timer)

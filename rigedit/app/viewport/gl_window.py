@@ -57,6 +57,9 @@ class GLWindow(GLViewMixin, QOpenGLWindow):
         # The shared context: pyqtgraph compiles each shader once per process (see qt_setup).
         super().__init__(QOpenGLContext.globalShareContext())
         self.setObjectName("viewportWindow")
+        # pyqtgraph makes its arrow-key orbit timer without a parent; owned by this window, it
+        # ends with it instead of outliving a closed editor in the same process.
+        self.keyTimer.setParent(self)
         # Ask for a depth buffer before the native window exists: a window's default format
         # has none (depth 0 under Xvfb/GLX), and then every item drawn later covers the
         # earlier ones whatever their depth (the uneven ground hid the legs standing on it).
