@@ -34,6 +34,7 @@ class Format:
     write: str | None = None  # "module:function" writing a rig's result, or None
     clip_for: str | None = None  # "module:function" reading a clip against a given skeleton (default: load, matched by name)
     list_animations: str | None = None  # "module:function" listing the animations of a file that may hold several
+    mesh: str | None = None  # "module:function" (path, Loaded) -> (Mesh or None, warnings): the character's skinned mesh
     options: frozenset[str] = frozenset()  # import options beyond up and animation: "scale", "fps", "skin"
     needs: tuple[str, str, str] | None = None  # (module, rigedit extra, package) it needs installed
 
@@ -60,6 +61,10 @@ class Format:
     def writer(self) -> Callable:
         return _resolve(self.write, self, "write")
 
+    def mesh_reader(self) -> Callable | None:
+        """(path, Loaded) -> (Mesh or None, warnings), or None for a format that brings no mesh in."""
+        return None if self.mesh is None else _resolve(self.mesh, self, "read the mesh of")
+
     def clip_reader(self) -> Callable:
         return _resolve(self.clip_for, self, "match clips from")
 
@@ -85,6 +90,7 @@ GLTF = Format(
     "glTF", (".glb", ".gltf"), frozenset({SKELETON, CLIP, MESH}),
     load="rigedit.io.loaded:load_gltf", write="rigedit.io.export:write_gltf_result",
     list_animations="rigedit.io.gltf:list_animations", options=frozenset({"fps", "skin"}),
+    mesh="rigedit.io.gltf_mesh:loaded_mesh",
 )
 USD = Format(
     "USD", (".usd", ".usda", ".usdc"), frozenset({SKELETON, CLIP, MESH}),

@@ -60,6 +60,12 @@ def read_gltf_mesh(path: str | os.PathLike, imported: GltfImport) -> GltfMesh:
         raise doc.error(None, f"malformed mesh data ({type(e).__name__}: {e})") from None
 
 
+def loaded_mesh(path: str | os.PathLike, loaded) -> tuple[Mesh | None, list[str]]:
+    """The format table's mesh reader: the mesh of a file read by load_gltf (an io.loaded.Loaded)."""
+    got = read_gltf_mesh(path, loaded.gltf)
+    return got.mesh, got.warnings
+
+
 class _Parts:
     """The arrays of every part so far, joined into one Mesh at the end."""
 

@@ -30,12 +30,31 @@ def measure_file(path: str, rig: str | None = None, animation: str | None = None
 
     loaded = load_clip(path, animation, command="measure")
     chains, limits = rig_chains(rig, loaded.skeleton) if rig else (None, None)
-    q = measure_clip(loaded.skeleton, loaded.clip, chains, limits=limits, euler=loaded.source.bvh_angles)
+    mesh, mesh_note = _mesh(path, loaded)
+    q = measure_clip(loaded.skeleton, loaded.clip, chains, limits=limits, euler=loaded.source.bvh_angles, mesh=mesh)
     b = q.body
     names = loaded.skeleton.names
     about = {"joints": len(names), "chains": [c[0] for c in q.lint.chains],
-             "feet": {s: [names[j] for j in pts] for s, pts in b.feet.items()}}
-    return q.summary(), q.tracks(), about
+             "feet": {s: [names[j] for j in pts] for s, pts in b.feet.items()},
+             "mesh": mesh_note if mesh is None else f"{len(mesh)} vertices"}
+    summary = q.summary()
+    if mesh is not None and q.mesh_pen is None:
+        summary["notes"].append("the mesh has no forearm, hand, shin or foot vertices on the limbs found: mesh penetration not measured")
+    elif mesh_note:
+        summary["notes"].append(mesh_note)
+    return summary, q.tracks(), about
+
+
+def _mesh(path: str, loaded):
+    """(the file's skinned mesh or None, a note when it has one that could not be read)."""
+    reader = loaded.format.mesh_reader()
+    if reader is None:
+        return None, ""
+    try:
+        mesh, _ = reader(path, loaded)
+    except ValueError as e:
+        return None, f"mesh not measured: {e}"
+    return mesh, ""
 
 
 def report_job(job: Job) -> Measured:

@@ -80,7 +80,8 @@ def clip_timeline(summary: dict, tracks: dict) -> str:
     spikes = tracks["spikes"]
     data.append(_line(3, [t[i] for i in spikes], [tracks["jerk"][i] for i in spikes], "jerk spikes", mode="markers",
                       marker={"color": "#d62728", "size": 8}))
-    for key, name, colour in (("ground_depth", "below ground", "#8c564b"), ("self_depth", "inside the body", "#9467bd")):
+    for key, name, colour in (("ground_depth", "below ground", "#8c564b"), ("self_depth", "inside the body", "#9467bd"),
+                              ("mesh_depth", "mesh inside the body", "#17becf")):
         if key in tracks:
             data.append(_line(4, t, [100 * d for d in tracks[key]], name, line={"color": colour}))
     if "limit_deg" in tracks:

@@ -74,6 +74,16 @@ def arm_into_chest(skeleton: Skeleton, clip: Clip, frames, arm: list[int], chest
     return set_world_rotation(skeleton, clip, frames, arm[0], turn)
 
 
+def forearm_into_chest(skeleton: Skeleton, clip: Clip, frames, arm: list[int], chest: int) -> Clip:
+    """Any figure's forearm turned at the elbow to point at `chest` on `frames`, frame by frame:
+    the forearm and hand go into the body wherever the elbow hangs (swung from the shoulder,
+    the upper arm would cross the chest and the forearm come out the other side)."""
+    def turn(p):
+        return quat_between(p[arm[2]] - p[arm[1]], p[chest] - p[arm[1]])
+
+    return set_world_rotation(skeleton, clip, frames, arm[1], turn)
+
+
 def bend_spine(skeleton: Skeleton, clip: Clip, frames, degrees: float) -> Clip:
     """Spine1 bent forward by `degrees` on `frames` (the bundled rig's cone allows 20)."""
     turn = quat_from_axis_angle(np.array([1.0, 0.0, 0.0]), np.radians(degrees))

@@ -3,11 +3,13 @@ that takes of any skeleton compare (rigedit report).
 
     q = measure_clip(skeleton, clip)                      # chains proposed as lint proposes them
     q = measure_clip(skeleton, clip, chains, limits=...)  # a rig's chains and joint limits
+    q = measure_clip(skeleton, clip, mesh=mesh)           # also the skinned mesh's limbs inside the body
     q.summary()   # flat numbers for JSON (keys in result.py)
     q.tracks()    # per-frame series for plots
 
 One measure a module: skate.py (foot skate), contacts.py (grounded / locked feet, slide),
 ground.py (feet below the ground), self_contact.py with capsules.py (limbs inside the body),
+mesh_contact.py (limb vertices inside the body, from the skinned mesh when there is one),
 jitter.py (jerk), limits.py (past the rig's limits); the lint findings come from core/lint.
 What they all read (positions, height, feet, torso) is body.py.
 """
@@ -20,12 +22,14 @@ import numpy as np
 
 from ..clip import Clip
 from ..lint import LintReport, lint_clip
+from ..mesh import Mesh
 from ..skeleton import Skeleton
 from .body import Body, body_of
 from .contacts import FootContacts, foot_contacts
 from .ground import Penetration, ground_penetration
 from .jitter import Jitter, jitter
 from .limits import Limits, joint_limits
+from .mesh_contact import MeshPenetration, mesh_self_penetration
 from .result import HIGHER_IS_BETTER, METRICS
 from .self_contact import SelfPenetration, self_penetration
 from .skate import Skate, foot_skate
@@ -46,6 +50,7 @@ class ClipQuality:
     ground: Penetration | None = None
     self_pen: SelfPenetration | None = None
     limits: Limits | None = None
+    mesh_pen: MeshPenetration | None = None
 
     def notes(self) -> list[str]:
         b, out = self.body, []
@@ -74,9 +79,11 @@ def measure_clip(
     *,
     limits: Mapping[str, Mapping[str, object]] | None = None,
     euler: Mapping[str, np.ndarray] | None = None,
+    mesh: Mesh | None = None,
 ) -> ClipQuality:
     """Every measure of `clip` (chains and limits as lint_clip takes them; limits measured only
-    when given). ValueError for a clip that is not this skeleton's or is not finite."""
+    when given; the mesh's limbs inside the body only with a skinned `mesh` of this skeleton).
+    ValueError for a clip that is not this skeleton's or is not finite."""
     body = body_of(skeleton, clip)
     report = lint_clip(skeleton, clip, chains, limits=limits, euler=euler)
     q = ClipQuality(body, report, jitter(body))
@@ -85,6 +92,8 @@ def measure_clip(
         q.contacts = {side: foot_contacts(body, side) for side in body.feet}
         q.ground = ground_penetration(body)
         q.self_pen = self_penetration(body)
+        if mesh is not None:
+            q.mesh_pen = mesh_self_penetration(body, clip, mesh)
     if limits:
         q.limits = joint_limits(report.motion, limits)
     return q

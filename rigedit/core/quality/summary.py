@@ -20,6 +20,7 @@ def summarize(q) -> dict:
     }
     out.update(_feet(q))
     out.update(_penetration(q))
+    out.update(_mesh(q))
     j = q.jitter
     out.update({"jitter_mean_jerk_height_per_s3": _r(j.mean_jerk), "jitter_spike_count": len(j.spikes),
                 "jitter_spike_frames": list(j.spikes), "jitter_threshold_height_per_s3": _r(j.threshold)})
@@ -39,7 +40,7 @@ def summarize(q) -> dict:
     out["lint_errors"] = sum(1 for f in q.lint.findings if f.severity == "error")
     moving = max(b.n_frames - b.first, 1)
     shares = [out["foot_skate_share"], out["ground_penetration_share"], out["self_penetration_frame_share"],
-              out["limit_share"], len(j.spikes) / moving]
+              out["mesh_penetration_frame_share"], out["limit_share"], len(j.spikes) / moving]
     out["fault_share_sum"] = _r(sum(s for s in shares if s is not None))
     out["notes"] = q.notes()
     return out
@@ -81,6 +82,16 @@ def _penetration(q) -> dict:
     }
 
 
+def _mesh(q) -> dict:
+    m = q.mesh_pen
+    if m is None:
+        return dict.fromkeys(("mesh_penetration_vertex_share", "mesh_penetration_frame_share",
+                              "mesh_penetration_max_height", "mesh_penetration_frame", "mesh_limb_vertices"))
+    return {"mesh_penetration_vertex_share": _r(m.vertex_share), "mesh_penetration_frame_share": _r(m.frame_share),
+            "mesh_penetration_max_height": _r(m.deepest), "mesh_penetration_frame": m.deepest_frame,
+            "mesh_limb_vertices": m.limb_vertices}
+
+
 def _list(a: np.ndarray, digits: int = 5) -> list:
     return np.round(np.asarray(a, dtype=np.float64), digits).tolist()
 
@@ -98,6 +109,8 @@ def tracks_of(q) -> dict:
         out["skating"] = q.skate.skating.astype(int).tolist()
         out["ground_depth"] = _list(q.ground.depth)
         out["self_depth"] = _list(q.self_pen.depth)
+    if q.mesh_pen is not None:
+        out["mesh_depth"] = _list(q.mesh_pen.depth)
     if q.limits is not None:
         out["limit_deg"] = _list(q.limits.per_frame, 3)
     return out
