@@ -31,7 +31,7 @@ class Key:
     interpolation: str = DEFAULT_INTERPOLATION
 
 
-def _shape_weight(interpolation: str, u: float) -> float:
+def shape_weight(interpolation: str, u: float) -> float:
     """How far (0..1) along the segment's value change we are at fraction u of its time."""
     if interpolation == "linear":
         return u
@@ -181,7 +181,7 @@ class Curve:
             return self._value_out(values[-1])
         i = bisect.bisect_right(times, t) - 1
         t0, t1 = times[i], times[i + 1]
-        w = _shape_weight(self._interps[i], (t - t0) / (t1 - t0))
+        w = shape_weight(self._interps[i], (t - t0) / (t1 - t0))
         # The same float operations, in the same order, as `sample`, so the two agree exactly.
         # Round-off must never push a blend weight past 1 (or a value past its neighbours).
         if self._dim == 0:

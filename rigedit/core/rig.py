@@ -28,6 +28,9 @@ from .rig_full_body import default_pull, exported as body_exported, put_back
 from .transforms import quat_rotate
 from .rig_plan import LimitFit, Plan, Writers
 from .rig_pose import SolvedPose, exported, pending
+from .rig_posing import Posing, layered
+from .rig_pose_tools import PoseTools
+from .pose_layer import PoseLayer
 from .rig_gait import GaitSettings, RigGait, check_gait
 from .rig_ground import Ground, make_ground
 from .skeleton import Pose, Skeleton
@@ -42,7 +45,7 @@ def register_preset_io(reader: Callable[[str | Path], "Rig"], writer: Callable[[
     persistence.register(reader, writer)
 
 
-class Rig:
+class Rig(Posing, PoseTools):
     def __init__(
         self,
         skeleton: Skeleton,
@@ -70,6 +73,8 @@ class Rig:
         self._input_version = 0  # bumped by the clip and ground setters (see clip)
         self._full_body = False  # issue 16: every chain solved together (rig_full_body.py)
         self._clip_goals = ClipGoals(self)  # where follow-clip chains' goals come from (issue 14)
+        self._pose_layer = PoseLayer()  # issue 25: keyed rotations over the clip (rig_posing.py)
+        self._layer_edited = False  # the layer changed since the pose was made (Rig.rotation)
         self.clip = clip
         self.time = time
         self.timeline = Timeline() if timeline is None else timeline  # keyed curves; opaque to the solver
@@ -321,15 +326,21 @@ class Rig:
     @time.setter
     def time(self, value: float) -> None:
         try:
-            self._time = check_finite(value)
+            value = check_finite(value)
         except ValueError as e:
             raise ValueError(f"time {e}") from None
+        self._settle_layer(value)
+        self._time = value
 
     def animated_pose(self) -> Pose:
-        """The pose under the IK: the clip at `time`, or the rest pose when there is no clip."""
-        if self._clip is None:
-            return self._skeleton.rest_pose()
-        return self._clip.pose_at(self._time)
+        """The pose under the IK: the clip at `time` (or the rest pose when there is no
+        clip) with the pose layer on it."""
+        return layered(self._pose_layer, self._base_pose(), self._time, self._skeleton, self._roots())
+
+    @property
+    def _timed(self) -> bool:
+        """Whether the animated pose depends on the time (a clip, or pose layer keys)."""
+        return self._clip is not None or self._pose_layer.is_animated
 
     # --- output ----------------------------------------------------------------------------
 
@@ -350,6 +361,7 @@ class Rig:
             raise ValueError("pose must be finite")
         self._pose = Pose(rot, trans)
         self._world_cache = None
+        self._layer_edited = False
         self._cache.settled = None  # the next solve must write its pose again
 
     def world_positions(self) -> np.ndarray:
@@ -370,6 +382,7 @@ class Rig:
         self._cache.body.forget_start()
         self._pose = self.animated_pose()
         self._world_cache = None
+        self._layer_edited = False
         self._cache.forget_frame()
 
     def copy(self) -> "Rig":
@@ -416,7 +429,11 @@ class Rig:
         self._cache.forget_frame()
         self._cache.outputs = {}
         unsaved = frozenset(name for name in self._chains if name not in solved.chains)
-        return solve_frame(self, show=unsaved) if solve else None
+        if not solve:
+            return None
+        reports = solve_frame(self, show=unsaved)
+        self._layer_edited = False
+        return reports
 
     # --- solving (rig_eval.py) ---------------------------------------------------------------
 
@@ -457,7 +474,9 @@ class Rig:
         A chain whose inputs (its settings and the pose above it) are those of its last solve
         is not solved again, unless FABRIK was still short of the target (it gets another
         warm-started go); a frame whose inputs all match the last one returns at once."""
-        return solve_frame(self)
+        reports = solve_frame(self)
+        self._layer_edited = False
+        return reports
 
     def __repr__(self) -> str:
         return f"Rig({self.name!r}, {len(self._skeleton)} joints, chains={self.chain_names})"

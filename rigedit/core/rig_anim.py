@@ -36,7 +36,7 @@ def animated(rig) -> AnimatedFrame:
             for name, ch in rig._chains.items()
             if ch._ground_feet and ch._kind.reaches
         ]
-    key = (rig._input_version, rig._time if rig._clip is not None else None)
+    key = (rig._input_version, rig._time if rig._timed else None)
     key += tuple((name, clamp, w) for name, _, clamp, w in legs)
     cache = rig._cache
     got = cache.anim

@@ -223,7 +223,7 @@ report = _fast_report if tuple(f.name for f in fields(ChainReport)) == _REPORT_F
 def frame_key(rig) -> tuple:
     """Everything a frame's solve reads besides the chains' own states (solving does not
     change any of it)."""
-    return (rig._input_version, rig._time if rig._clip is not None else None) + tuple(
+    return (rig._input_version, rig._time if rig._timed else None) + tuple(
         (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._weight, ch._limit_key)
         + (ch._reach_clamp, ch._softness, ch._look_at, ch._ground_feet)
         for ch in rig._chains.values()

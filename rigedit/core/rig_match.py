@@ -31,6 +31,7 @@ import numpy as np
 from .clip import Clip
 from .clip_goals import _placed_elsewhere, _pole_joints, bend_pole
 from .rig_anim import animated
+from .rig_posing import unlayered
 
 
 @dataclass(frozen=True)
@@ -125,17 +126,19 @@ def fk_to_ik_frame(rig, chain: str | None = None) -> AnimatedFrame:
     """The animated frame with the shown rotations written in (see the module docstring)."""
     frame = read_animated_frame(rig)
     shown = rig.pose
+    # The pose layer goes on top of what is written here: take it off the shown pose first.
+    shown_rot, shown_trans = unlayered(rig.pose_layer, shown.rotations, shown.translations, rig.time, rig.skeleton, rig._roots())
     rot, trans = frame.rotations.copy(), frame.translations.copy()
     if chain is None:
-        rot[:] = shown.rotations
+        rot[:] = shown_rot
         anim = animated(rig).translations  # with the ground's shift of the root
         base = rig.animated_pose().translations
         for j, p in enumerate(rig._parents):
             if p < 0:
-                trans[j] = shown.translations[j] - (anim[j] - base[j])
+                trans[j] = shown_trans[j] - (anim[j] - base[j])
     else:
         idx = rig._plans[rig.chain(chain).name].idx[:-1]
-        rot[idx] = shown.rotations[idx]
+        rot[idx] = shown_rot[idx]
     return AnimatedFrame(frame.frame, rot, trans)
 
 
