@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QLabel, QStatusBar
 
 from rigedit import ChainReport, Rig
@@ -106,6 +106,7 @@ class StatusReadout(QObject):
         # Takes the free width (its text changes length as it goes), as a normal widget: a
         # permanent one covered every message shown in the bar ("Exported ...", "Imported ...").
         bar.addWidget(self.chain, 1)
+        bar.installEventFilter(self)
         bar.addPermanentWidget(self.solver)
         bar.addPermanentWidget(self.fps)
         self._solves = solves_counter
@@ -130,6 +131,16 @@ class StatusReadout(QObject):
         self._listening = True
         self.refresh_chain()
         self.tick()
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 (Qt's name)
+        # A message shown before the window is (File > Import from the command line, then
+        # --screenshot) had the bar hide the readout while hidden itself; showing the window
+        # showed the readout again, drawn over the message. Hide it as the bar does for a
+        # message: not as an explicit hide, so the bar shows it again when the message ends.
+        if ev.type() == QEvent.Type.Show and obj.currentMessage():
+            self.chain.hide()
+            self.chain.setAttribute(Qt.WidgetAttribute.WA_WState_ExplicitShowHide, False)
+        return False
 
     def _pose_changed(self) -> None:
         if not self._chain_timer.isActive():

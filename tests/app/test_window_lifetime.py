@@ -61,3 +61,22 @@ def test_the_viewports_key_timer_ends_with_its_window(qtbot):
     first.deleteLater()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert not shiboken6.isValid(key_timer)
+
+
+def test_a_message_shown_before_the_window_is_not_drawn_over_by_the_readout(qtbot):
+    """`rigedit --screenshot FILE` imports before the window shows: the bar's message ("Imported
+    ...") must not have the chain readout drawn over it, and the readout comes back after it."""
+    w = MainWindow(keep_layout=False)
+    w.resize(900, 640)
+    w.statusBar().showMessage("Imported a file with a long summary", 60_000)
+    w.show()
+    qtbot.waitExposed(w)
+    try:
+        wait_solved(qtbot, w)
+        assert w.statusBar().currentMessage()
+        assert not w.status.chain.isVisible()
+        w.statusBar().clearMessage()
+        qtbot.waitUntil(w.status.chain.isVisible)
+    finally:
+        w.document.mark_saved()
+        w.close()
