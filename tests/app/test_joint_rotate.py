@@ -1,0 +1,170 @@
+"""Selecting joints by their bones and rotating them (issue 25, FK) with real mouse and keys."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtTest import QTest
+
+from .helpers import LEFT, screen, wait_solved
+
+ARM = "left_arm"
+ELBOW, HAND = "LeftForeArm", "LeftHand"
+CTRL = Qt.KeyboardModifier.ControlModifier
+SHIFT = Qt.KeyboardModifier.ShiftModifier
+
+
+def bone_middle(window, joint: str, child: str) -> QPointF:
+    rig = window.rig
+    return screen(window, (rig.world_position(joint) + rig.world_position(child)) / 2)
+
+
+def click(vp, p: QPointF, button=LEFT, modifiers=Qt.KeyboardModifier.NoModifier) -> None:
+    QTest.mouseMove(vp, p.toPoint())
+    QTest.mouseClick(vp, button, modifiers, p.toPoint())
+
+
+def type_keys(vp, *keys) -> None:
+    for k in keys:
+        QTest.keyClick(vp, k)
+
+
+def rotation_matrix(axis, degrees: float) -> np.ndarray:
+    """Rodrigues' formula: the turn the test expects, made without the editor's quaternions."""
+    k = np.asarray(axis, dtype=np.float64) / np.linalg.norm(axis)
+    a = np.radians(degrees)
+    kx = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
+    return np.eye(3) + np.sin(a) * kx + (1 - np.cos(a)) * kx @ kx
+
+
+def fk_arm(window):
+    rig = window.rig
+    return rig.world_position(ELBOW).copy(), rig.world_position(HAND).copy()
+
+
+@pytest.fixture
+def fk_window(qtbot, window):
+    """The humanoid with its left arm's IK off (weight 0): the arm shows its FK rotations."""
+    window.document.edit_chain(ARM, "IK off", {"weight": 0.0})
+    wait_solved(qtbot, window)
+    window.viewport.requestActivate()
+    return window
+
+
+def test_clicking_bones_selects_their_joints_shift_adds_and_empty_space_clears(qtbot, window):
+    vp, doc = window.viewport, window.document
+    seen = []
+    doc.joints_selected.connect(seen.append)
+    click(vp, bone_middle(window, ELBOW, HAND))
+    assert doc.selected_joints == (ELBOW,)
+    assert seen[-1] == (ELBOW,)
+    click(vp, bone_middle(window, "RightForeArm", "RightHand"), modifiers=SHIFT)
+    assert doc.selected_joints == (ELBOW, "RightForeArm")
+    click(vp, bone_middle(window, ELBOW, HAND), modifiers=SHIFT)  # Shift on a selected one: out
+    assert doc.selected_joints == ("RightForeArm",)
+    click(vp, QPointF(25, 25))  # sky
+    assert doc.selected_joints == ()
+    assert window.undo_stack.count() == 0  # selecting is no edit
+
+
+def test_a_click_on_a_handle_still_grabs_the_handle_not_the_bone(qtbot, window):
+    target = np.asarray(window.rig.chain(ARM).target)
+    click(window.viewport, screen(window, target))
+    assert window.document.selected_joints == ()
+
+
+def test_selected_bones_are_drawn_highlighted(window):
+    from rigedit.app.viewport import palette
+
+    sk = window.viewport.skeleton
+    window.viewport.select_joint(ELBOW)
+    i = list(sk._tails).index(window.rig.skeleton.index(HAND))  # the bone ELBOW -> HAND
+    per_bone = len(sk._face_colours) // len(sk._tails)
+    np.testing.assert_allclose(sk._face_colours[i * per_bone], palette.SELECTED_BONE)
+
+
+def test_r_x_45_enter_turns_the_forearm_45_degrees_about_x_and_the_hand_follows_fk(qtbot, fk_window):
+    window, vp = fk_window, fk_window.viewport
+    click(vp, bone_middle(window, ELBOW, HAND))
+    assert window.document.selected_joints == (ELBOW,)
+    elbow, hand = fk_arm(window)
+    steps = window.undo_stack.count()
+    type_keys(vp, Qt.Key.Key_R, Qt.Key.Key_X, Qt.Key.Key_4, Qt.Key.Key_5)
+    assert "45.00°" in window.statusBar().currentMessage() and "global X" in window.statusBar().currentMessage()
+    QTest.keyClick(vp, Qt.Key.Key_Return)
+    wait_solved(qtbot, window)
+    assert window.statusBar().currentMessage() == ""
+    expected = elbow + rotation_matrix((1, 0, 0), 45.0) @ (hand - elbow)
+    new_elbow, new_hand = fk_arm(window)
+    np.testing.assert_allclose(new_elbow, elbow, atol=1e-9)  # a joint turns, it does not move
+    np.testing.assert_allclose(new_hand, expected, atol=1e-9)
+    assert np.linalg.norm(new_hand - hand) > 0.1  # it did turn, by a forearm's 45 degrees
+    assert window.undo_stack.count() == steps + 1  # one rotation, one undo step
+
+    QTest.keyClick(vp, Qt.Key.Key_Z, CTRL)
+    wait_solved(qtbot, window)
+    assert window.undo_stack.count() == steps + 1 and window.undo_stack.index() == steps
+    np.testing.assert_allclose(fk_arm(window)[1], hand, atol=1e-9)
+
+
+def test_escape_mid_rotation_puts_the_pose_back_exactly(qtbot, fk_window):
+    window, vp = fk_window, fk_window.viewport
+    click(vp, bone_middle(window, ELBOW, HAND))
+    before = window.rig.pose.rotations.copy()
+    layer = window.rig.pose_layer
+    type_keys(vp, Qt.Key.Key_R)
+    centre = vp.world_to_screen(window.rig.world_position(ELBOW))
+    QTest.mouseMove(vp, QPointF(centre.x() + 80, centre.y() + 40).toPoint())  # the trackball turns it
+    wait_solved(qtbot, window)
+    assert not np.allclose(window.rig.pose.rotations, before)
+    QTest.keyClick(vp, Qt.Key.Key_Escape)
+    wait_solved(qtbot, window)
+    assert window.rig.pose_layer is layer
+    np.testing.assert_array_equal(window.rig.pose.rotations, before)
+    assert window.undo_stack.count() == 1  # the weight edit only
+
+
+def test_right_click_cancels_and_local_axis_and_typed_sign(qtbot, fk_window):
+    window, vp = fk_window, fk_window.viewport
+    click(vp, bone_middle(window, ELBOW, HAND))
+    before = window.rig.pose.rotations.copy()
+    type_keys(vp, Qt.Key.Key_R, Qt.Key.Key_Z, Qt.Key.Key_3, Qt.Key.Key_0)
+    wait_solved(qtbot, window)
+    click(vp, QPointF(40, 40), button=Qt.MouseButton.RightButton)
+    wait_solved(qtbot, window)
+    np.testing.assert_array_equal(window.rig.pose.rotations, before)
+    # Z twice: the joint's own Z axis; "-" makes the typed angle negative.
+    _, world = window.rig.skeleton.fk(window.rig.pose)
+    from rigedit.core.transforms import quat_rotate
+
+    local_z = quat_rotate(world[window.rig.skeleton.index(ELBOW)], np.array([0.0, 0.0, 1.0]))
+    elbow, hand = fk_arm(window)
+    type_keys(vp, Qt.Key.Key_R, Qt.Key.Key_Z, Qt.Key.Key_Z, Qt.Key.Key_2, Qt.Key.Key_0, Qt.Key.Key_Minus)
+    assert "local Z" in window.statusBar().currentMessage()
+    click(vp, QPointF(40, 40))  # a left click confirms
+    wait_solved(qtbot, window)
+    np.testing.assert_allclose(fk_arm(window)[1], elbow + rotation_matrix(local_z, -20.0) @ (hand - elbow), atol=1e-9)
+
+
+def test_a_chain_at_weight_above_0_keeps_its_joint_within_its_limit(qtbot, window):
+    """The humanoid's elbow is a hinge (0 to 150 degrees about its axis): R X 45 would bend
+    it backwards and out of its plane; the rotation lands on the nearest allowed one."""
+    from rigedit.core.fk_limits import joint_limit
+    from rigedit.core.ik.limits import limit_error_deg
+
+    vp, rig = window.viewport, window.rig
+    vp.requestActivate()
+    click(vp, bone_middle(window, ELBOW, HAND))
+    type_keys(vp, Qt.Key.Key_R, Qt.Key.Key_X, Qt.Key.Key_4, Qt.Key.Key_5, Qt.Key.Key_Return)
+    wait_solved(qtbot, window)
+    assert window.undo_stack.count() == 1
+    jl = joint_limit(rig, ELBOW)
+    pos, world = rig.skeleton.fk(rig.animated_pose())  # the FK pose under the IK, the layer on it
+    err = limit_error_deg(jl.limit, pos[jl.joint] - pos[jl.prev], world[jl.frame], pos[jl.nxt] - pos[jl.joint])
+    assert err < 1e-6
+    # Unclamped, the same turn is well past the limit: the clamp did something.
+    from rigedit.core.transforms import quat_from_axis_angle, quat_rotate
+
+    turned = quat_rotate(quat_from_axis_angle(np.array([1.0, 0, 0]), np.radians(45.0)),
+                         rig.skeleton.offsets[rig.skeleton.index(HAND)])
+    assert limit_error_deg(jl.limit, pos[jl.joint] - pos[jl.prev], world[jl.frame], turned) > 10.0
