@@ -34,6 +34,17 @@ CONFIRM_KEYS = {_K.Key_Return, _K.Key_Enter}
 # Every key the mode answers to (the viewport claims them before the window's shortcuts).
 MODE_KEYS = frozenset(AXIS_KEYS) | frozenset(DIGIT_KEYS) | CONFIRM_KEYS | {
     _K.Key_Escape, _K.Key_R, _K.Key_Minus, _K.Key_Period, _K.Key_Comma, _K.Key_Backspace}
+# Help > Keyboard Shortcuts' rows for selecting and rotating joints (help_menu.py).
+HELP_ROWS = (
+    ("Left click on a bone", "select its joint (the bone's white); on empty space: clear the selection"),
+    ("Shift+left click on a bone", "add its joint to the selection, or take it out"),
+    ("R", "rotate the selected joints: the mouse turns them as a trackball"),
+    ("X, Y, Z (rotating)", "rotate about that global axis; the same key again: the joint's own axis"),
+    ("0-9, -, . (rotating)", "type the angle in degrees (- flips the sign, Backspace edits)"),
+    ("Enter or left click (rotating)", "confirm the rotation (one undo step)"),
+    ("Esc or right click (rotating)", "cancel the rotation: the pose goes back"),
+    ("Left-drag a gizmo ring", "rotate the selected joints about its axis (X red, Y green, Z blue, white: the view's)"),
+)
 VIEW = "view"  # the axis of a turn about the line of sight (the view ring, a typed angle alone)
 
 

@@ -468,11 +468,11 @@ class Viewport(GLWindow):
                 return
             self._gesture = None  # its release went elsewhere
         if ev.buttons() == Qt.MouseButton.NoButton:
-            ring = None if self.handle_at(pos) is not None else self.rings.pick(pos)
+            hover = self.handle_at(pos)
+            ring = None if hover is not None else self.rings.pick(pos)
             if ring != self.rings.hover:
                 self.rings.hover = ring
                 self.request_frame()
-            hover = self.handle_at(pos)
             if hover != self.gizmos.hover:
                 self.gizmos.hover = hover
                 self.setCursor(Qt.CursorShape.OpenHandCursor if hover else Qt.CursorShape.ArrowCursor)
