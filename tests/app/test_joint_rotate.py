@@ -255,3 +255,65 @@ def test_a_screenshot_shows_the_selected_bone_and_the_rotate_rings(qtbot, window
     rig = window.rig
     mid = rig.world_position(ELBOW) * 0.7 + rig.world_position(HAND) * 0.3
     assert near(colour(mid), palette.SELECTED_BONE, 0.25)
+
+
+def _ring_point(vp, k: int, angle_deg: float) -> QPointF:
+    """Widget point of ring k (global axis k) at angle_deg round it, from the next axis on."""
+    line = dict(vp.rings.rings())[("global", k)]
+    centre = line.mean(axis=0)
+    r = np.linalg.norm(line[0] - centre)
+    u, w = np.eye(3)[(k + 1) % 3], np.eye(3)[(k + 2) % 3]
+    a = np.radians(angle_deg)
+    return vp.world_to_screen(centre + r * (np.cos(a) * u + np.sin(a) * w))
+
+
+def test_dragging_the_x_ring_turns_the_joint_about_x_in_one_undo_step(qtbot, fk_window):
+    from .helpers import drag
+
+    window, vp = fk_window, fk_window.viewport
+    click(vp, bone_middle(window, ELBOW, HAND))
+    elbow, hand = fk_arm(window)
+    steps = window.undo_stack.count()
+    start = _ring_point(vp, 0, 45.0)
+    assert vp.rings.pick(start) == ("global", 0)
+    drag(vp, start, _ring_point(vp, 0, 100.0))
+    wait_solved(qtbot, window)
+    assert not vp.rotate.active
+    new_elbow, new_hand = fk_arm(window)
+    np.testing.assert_allclose(new_elbow, elbow, atol=1e-9)
+    before, after = hand - elbow, new_hand - elbow
+    assert np.linalg.norm(after - before) > 0.02  # it turned
+    assert abs(after[0] - before[0]) < 1e-9  # about X: the X part stays
+    assert abs(np.linalg.norm(after) - np.linalg.norm(before)) < 1e-9
+    assert window.undo_stack.count() == steps + 1
+
+
+def test_escape_during_a_ring_drag_puts_it_back(qtbot, fk_window):
+    from .helpers import drag
+
+    window, vp = fk_window, fk_window.viewport
+    click(vp, bone_middle(window, ELBOW, HAND))
+    before = window.rig.pose.rotations.copy()
+    drag(vp, _ring_point(vp, 1, 45.0), _ring_point(vp, 1, 120.0), release=False)
+    wait_solved(qtbot, window)
+    assert not np.allclose(window.rig.pose.rotations, before)
+    QTest.keyClick(vp, Qt.Key.Key_Escape)
+    QTest.mouseRelease(vp, LEFT, Qt.KeyboardModifier.NoModifier, _ring_point(vp, 1, 120.0).toPoint())
+    wait_solved(qtbot, window)
+    np.testing.assert_array_equal(window.rig.pose.rotations, before)
+    assert window.undo_stack.count() == 1  # the weight edit only
+
+
+def test_match_fk_to_ik_from_the_joint_panel(qtbot, window):
+    from PySide6.QtWidgets import QPushButton
+
+    rest = window.rig.world_position(HAND).copy()
+    window.document.edit_chain(ARM, "Move target", {"target": rest + np.array([0.05, 0.12, 0.1])})
+    wait_solved(qtbot, window)
+    shown = window.rig.world_position(HAND).copy()
+    assert np.linalg.norm(shown - rest) > 0.05  # the IK holds the hand away from its FK place
+    click(window.viewport, bone_middle(window, ELBOW, HAND))
+    QTest.mouseClick(window.properties.findChild(QPushButton, "jointMatchFkToIk"), LEFT)
+    window.document.edit_chain(ARM, "IK off", {"weight": 0.0})
+    wait_solved(qtbot, window)
+    np.testing.assert_allclose(window.rig.world_position(HAND), shown, atol=1e-6)  # FK now shows what IK did
