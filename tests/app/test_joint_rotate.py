@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
+import rigedit
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
 
@@ -133,11 +135,15 @@ def test_right_click_cancels_and_local_axis_and_typed_sign(qtbot, fk_window):
     click(vp, QPointF(40, 40), button=Qt.MouseButton.RightButton)
     wait_solved(qtbot, window)
     np.testing.assert_array_equal(window.rig.pose.rotations, before)
+    # Turned about Y first, the joint's own axes are no longer the world's.
+    type_keys(vp, Qt.Key.Key_R, Qt.Key.Key_Y, Qt.Key.Key_6, Qt.Key.Key_0, Qt.Key.Key_Return)
+    wait_solved(qtbot, window)
     # Z twice: the joint's own Z axis; "-" makes the typed angle negative.
     _, world = window.rig.skeleton.fk(window.rig.pose)
     from rigedit.core.transforms import quat_rotate
 
     local_z = quat_rotate(world[window.rig.skeleton.index(ELBOW)], np.array([0.0, 0.0, 1.0]))
+    assert abs(local_z[2]) < 0.9  # not the global Z
     elbow, hand = fk_arm(window)
     type_keys(vp, Qt.Key.Key_R, Qt.Key.Key_Z, Qt.Key.Key_Z, Qt.Key.Key_2, Qt.Key.Key_0, Qt.Key.Key_Minus)
     assert "local Z" in window.statusBar().currentMessage()
@@ -317,3 +323,33 @@ def test_match_fk_to_ik_from_the_joint_panel(qtbot, window):
     window.document.edit_chain(ARM, "IK off", {"weight": 0.0})
     wait_solved(qtbot, window)
     np.testing.assert_allclose(window.rig.world_position(HAND), shown, atol=1e-6)  # FK now shows what IK did
+
+
+def test_ctrl_z_during_a_rotation_neither_undoes_nor_changes_the_axis(qtbot, fk_window):
+    window, vp = fk_window, fk_window.viewport
+    click(vp, bone_middle(window, ELBOW, HAND))
+    type_keys(vp, Qt.Key.Key_R, Qt.Key.Key_X)
+    QTest.keyClick(vp, Qt.Key.Key_Z, CTRL)
+    assert vp.rotate.active and vp.rotate.state.axis == ("global", 0)
+    assert window.undo_stack.index() == 1  # the weight edit not undone
+    QTest.keyClick(vp, Qt.Key.Key_Escape)
+    assert not vp.rotate.active
+
+
+def test_a_child_selected_with_its_parent_turns_once_not_twice():
+    from rigedit.app.viewport.rotate_math import axis_turn, turned_locals
+    from rigedit.core.transforms import quat_mul
+
+    rig = rigedit.Rig.default()
+    sk, pose = rig.skeleton, rig.pose
+    arm, fore = sk.index("LeftArm"), sk.index(ELBOW)
+    turn = axis_turn(np.array([0.3, 1.0, -0.2]), 0.7)
+    new = turned_locals(sk, pose, [fore, arm], [turn, turn], {})
+    after = pose.copy()
+    for j, q in new.items():
+        after.rotations[j] = q
+    _, w0 = sk.fk(pose)
+    _, w1 = sk.fk(after)
+    for j in (arm, fore):
+        a, b = w1[j], quat_mul(turn, w0[j])
+        assert min(np.abs(a - b).max(), np.abs(a + b).max()) < 1e-12

@@ -16,7 +16,7 @@ solver thread like a dragged goal; `text()` is what the status line shows meanwh
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QPointF, Qt
@@ -31,9 +31,7 @@ _K = Qt.Key
 AXIS_KEYS = {_K.Key_X: 0, _K.Key_Y: 1, _K.Key_Z: 2}
 DIGIT_KEYS = {getattr(_K, f"Key_{d}"): str(d) for d in range(10)}
 CONFIRM_KEYS = {_K.Key_Return, _K.Key_Enter}
-# Every key the mode answers to (the viewport claims them before the window's shortcuts).
-MODE_KEYS = frozenset(AXIS_KEYS) | frozenset(DIGIT_KEYS) | CONFIRM_KEYS | {
-    _K.Key_Escape, _K.Key_R, _K.Key_Minus, _K.Key_Period, _K.Key_Comma, _K.Key_Backspace}
+_HELD = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
 # Help > Keyboard Shortcuts' rows for selecting and rotating joints (help_menu.py).
 HELP_ROWS = (
     ("Left click on a bone", "select its joint (the bone's white); on empty space: clear the selection"),
@@ -64,7 +62,6 @@ class Rotation:
     swept: float = 0.0  # counter-clockwise screen angle the mouse went round the pivot (radians)
     typed: str = ""
     angle: float = 0.0  # the turn now (radians), for the status line
-    turned: set = field(default_factory=set)
 
 
 class RotateMode:
@@ -94,11 +91,14 @@ class RotateMode:
 
     # --- input ---------------------------------------------------------------------------
 
-    def key(self, key: int, text: str = "") -> bool:
-        """A key press during the rotation; True when the mode took it."""
+    def key(self, key: int, modifiers=Qt.KeyboardModifier.NoModifier) -> bool:
+        """A key press during the rotation; True when the mode took it. Keys held with Ctrl,
+        Alt or Meta are not the mode's (nor anything else's while it runs: view.py)."""
         s = self.state
         if s is None:
             return False
+        if modifiers & _HELD:
+            return True
         if key == _K.Key_Escape:
             self.cancel()
         elif key in CONFIRM_KEYS:

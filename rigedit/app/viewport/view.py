@@ -34,7 +34,7 @@ from .ground_view import GroundView
 from .joint_tool import JointTool
 from .overlays import LineOverlay, limit_lines, reach_shell
 from .rotate_gizmo import RotateGizmo
-from .rotate_mode import MODE_KEYS, RotateMode
+from .rotate_mode import RotateMode
 from .skeleton_view import SkeletonView
 from .skinned_mesh import GRID_DEPTH, SkinnedMeshView
 
@@ -114,7 +114,9 @@ class Viewport(GLWindow):
         """A new rig: new handles, new colours, a grid sized to it."""
         if self.drag.active is not None:
             self.drag.active = None
-        self.rotate.state = None  # the rig it was turning is gone
+        if self.rotate.active:  # the rig it was turning is gone: nothing to put back
+            self.rotate.state = None
+            self.rotating.emit("")
         rig = self.doc.rig
         pos = rig.world_positions()
         height = float(np.ptp(pos[:, 1])) if len(pos) else 1.0
@@ -525,8 +527,8 @@ class Viewport(GLWindow):
         # The numpad is the viewport's own (navigation.numpad_command says why): claimed
         # before the window's shortcuts see it, so numpad 7 is not Home (Reset Camera).
         if ev.type() == QEvent.Type.ShortcutOverride and (
-                navigation.numpad_command(ev.key(), ev.modifiers()) or (self.rotate.active and ev.key() in MODE_KEYS)):
-            ev.accept()  # a rotation's digits and Enter are its own, not the window's shortcuts
+                navigation.numpad_command(ev.key(), ev.modifiers()) or self.rotate.active):
+            ev.accept()  # a rotation owns the keyboard, as Blender's modal tools: no shortcut runs
             return True
         return super().event(ev)
 
@@ -535,7 +537,7 @@ class Viewport(GLWindow):
             self.cancel_drag()
             ev.accept()
             return
-        if self.rotate.key(ev.key()):
+        if self.rotate.key(ev.key(), ev.modifiers()):
             ev.accept()
             self.request_frame()
             return
