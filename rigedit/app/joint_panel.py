@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from rigedit.core.fk_limits import clamp_rotation, joint_limit
+from rigedit.core.fk_limits import clamp_rotation, joint_limit, overruling_chain
 from rigedit.core.ik import registry
 from rigedit.core.ik.limits import ConeLimit, HingeLimit
 from rigedit.core.transforms import quat_from_euler, quat_to_euler
@@ -139,8 +139,12 @@ class JointPanel(QGroupBox):
             self.ik_box.setVisible(False)
             return
         self.chain.setText(f"{ch.name} ({registry.get(ch.solver).label}, weight {ch.weight:.2f})")
-        turned = name in ch.joints[:-1] and registry.get(ch.solver).reaches
-        self.ik_box.setVisible(turned and ch.weight > 0.0)
+        over = overruling_chain(rig, name)
+        self.ik_box.setVisible(over is not None)
+        if over is None:
+            return
+        ch = over
+        self.match.setEnabled(registry.get(ch.solver).reaches)  # a look-at has no FK to match
         verb = "overrules" if ch.weight >= 1.0 else "blends over"
         self.overruled.setText(f"The IK of {ch.name} {verb} this rotation (weight {ch.weight:.2f}): "
                                "match FK to IK, or set its weight to 0 to pose it by hand.")
@@ -163,7 +167,7 @@ class JointPanel(QGroupBox):
         self.doc.edit_layer(f"Set {name} rotation", before)
 
     def _ik_action(self, what: str) -> None:
-        ch = chain_of(self.doc.rig, self.joint)
+        ch = overruling_chain(self.doc.rig, self.joint)
         if ch is None:
             return
         if what == "fk_to_ik":

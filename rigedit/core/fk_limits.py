@@ -6,6 +6,7 @@ against the bone entering it, measured as the lint measures it (`lint/limits.py`
 in is the chain's previous joint, or for the chain's first joint its nearest ancestor not on
 top of it; a hinge's axis is in the bone in's frame. A chain at weight 0 is switched off and
 its limits with it (as IK limits in Blender hold the IK only), so a joint rotates freely there.
+At weight > 0 the chain's IK blends over the joints it turns (`overruling_chain`).
 """
 from __future__ import annotations
 
@@ -50,6 +51,12 @@ def joint_limit(rig, name: str, *, active_only: bool = True) -> JointLimit | Non
         frame = prev if k > 0 else int(sk.parents[j])
         return JointLimit(ch.name, lim, j, prev, idx[k + 1], frame)
     return None
+
+
+def overruling_chain(rig, name: str):
+    """The chain whose IK turns joint `name` at weight > 0 (its result blends over the
+    joint's own rotation; at weight 1 it replaces it), or None."""
+    return next((ch for ch in rig.chains if name in ch.joints[:-1] and ch.weight > 0.0), None)
 
 
 def clamp_rotation(skeleton: Skeleton, pose: Pose, jl: JointLimit) -> np.ndarray:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtCore import QPointF, Qt
 
-from rigedit.core.fk_limits import joint_limit
+from rigedit.core.fk_limits import joint_limit, overruling_chain
 
 from . import camera
 from .rotate_math import AXIS_NAMES, axis_turn, swept_angle, turned_locals, world_axis
@@ -62,6 +62,7 @@ class Rotation:
     swept: float = 0.0  # counter-clockwise screen angle the mouse went round the pivot (radians)
     typed: str = ""
     angle: float = 0.0  # the turn now (radians), for the status line
+    overruled: str = ""  # what the status line says of an IK that overrules the turn
 
 
 class RotateMode:
@@ -86,6 +87,10 @@ class RotateMode:
         mouse = (pos.x(), pos.y())
         self.state = Rotation(names, joints, rig.pose.copy(), doc.layer_snapshot(), rig.solved_state(), limits,
                               rig.world_positions()[joints[-1]].copy(), mouse, mouse, axis, by_ring)
+        over = {c.name: c.weight for n in names if (c := overruling_chain(rig, n)) is not None}
+        if over:
+            self.state.overruled = "   (the IK of " + ", ".join(f"{c} at weight {w:.2f}" for c, w in over.items()) + \
+                " overrules this: weight 0 or Match FK to IK in the dock)"
         self.view.rotating.emit(self.text())
         return True
 
@@ -207,7 +212,7 @@ class RotateMode:
             about = f"{s.axis[0]} {AXIS_NAMES[s.axis[1]]}"
         typed = f"  [typed {s.typed}]" if s.typed else ""
         return (f"Rotate {what}: {math.degrees(s.angle):.2f}° about {about}{typed}   "
-                "Enter / click: confirm, Esc / right-click: cancel")
+                f"Enter / click: confirm, Esc / right-click: cancel{s.overruled}")
 
 
 def _next_axis(axis, k: int):
