@@ -353,3 +353,33 @@ def test_a_child_selected_with_its_parent_turns_once_not_twice():
     for j in (arm, fore):
         a, b = w1[j], quat_mul(turn, w0[j])
         assert min(np.abs(a - b).max(), np.abs(a + b).max()) < 1e-12
+
+
+def test_shift_click_on_a_ring_selects_and_never_rotates(qtbot, fk_window):
+    window, vp = fk_window, fk_window.viewport
+    click(vp, bone_middle(window, ELBOW, HAND))
+    before = window.rig.pose_layer
+    on_ring = _ring_point(vp, 0, 45.0)
+    assert vp.rings.pick(on_ring) == ("global", 0)
+    QTest.mousePress(vp, LEFT, SHIFT, on_ring.toPoint())
+    assert not vp.rotate.active
+    QTest.mouseRelease(vp, LEFT, SHIFT, on_ring.toPoint())
+    assert window.rig.pose_layer is before and window.undo_stack.count() == 1
+
+
+def test_two_selected_forearms_turn_together_each_about_its_own_elbow(qtbot, fk_window):
+    window, vp, doc = fk_window, fk_window.viewport, fk_window.document
+    doc.edit_chain("right_arm", "IK off", {"weight": 0.0})
+    wait_solved(qtbot, window)
+    click(vp, bone_middle(window, ELBOW, HAND))
+    click(vp, bone_middle(window, "RightForeArm", "RightHand"), modifiers=SHIFT)
+    assert doc.selected_joints == (ELBOW, "RightForeArm")
+    rig = window.rig
+    start = {j: rig.world_position(j).copy() for j in (ELBOW, HAND, "RightForeArm", "RightHand")}
+    type_keys(vp, Qt.Key.Key_R, Qt.Key.Key_X, Qt.Key.Key_3, Qt.Key.Key_0, Qt.Key.Key_Return)
+    wait_solved(qtbot, window)
+    turn = rotation_matrix((1, 0, 0), 30.0)
+    for elbow, hand in ((ELBOW, HAND), ("RightForeArm", "RightHand")):
+        want = start[elbow] + turn @ (start[hand] - start[elbow])
+        np.testing.assert_allclose(rig.world_position(hand), want, atol=1e-9)
+    assert window.undo_stack.count() == 3  # two weight edits and one rotation

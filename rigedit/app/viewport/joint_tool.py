@@ -1,7 +1,7 @@
 """What a left click does to joints, once no handle took it: on a ring of the rotate gizmo it
 starts a rotation about that ring's axis; on a bone it selects the bone's joint (Shift adds
-it, or takes it out when it is selected already); on empty space it clears the selection
-(Shift keeps it). The handles come first (view.py asks them before this).
+it, or takes it out when it is selected already, even under a ring); on empty space it
+clears the selection (Shift keeps it). The handles come first (view.py asks them before this).
 """
 from __future__ import annotations
 
@@ -28,11 +28,12 @@ class JointTool:
     def press(self, pos: QPointF, modifiers) -> bool:
         """A left press no handle took; True when it began a rotation (a ring was hit)."""
         view = self.view
-        axis = view.rings.pick(pos)
+        add = bool(modifiers & Qt.KeyboardModifier.ShiftModifier)
+        # Shift+click only selects: a bone under a ring can still be added.
+        axis = None if add else view.rings.pick(pos)
         if axis is not None and view.rotate.begin(pos, axis, by_ring=True):
             return True
-        name = self.joint_at(pos)
-        self.select(name, add=bool(modifiers & Qt.KeyboardModifier.ShiftModifier))
+        self.select(self.joint_at(pos), add=add)
         return False
 
     def select(self, name: str | None, add: bool = False) -> None:

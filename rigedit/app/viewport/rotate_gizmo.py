@@ -20,7 +20,7 @@ from .joint_pick import segment_distances
 from .rotate_math import AXES
 from .rotate_mode import VIEW
 
-RING_PIXELS = 70.0  # the axis rings' radius on screen
+RING_PIXELS = 55.0  # the axis rings' radius on screen
 VIEW_RING_SCALE = 1.25  # the view ring is this much wider
 RING_PICK_PIXELS = 7.0
 SEGMENTS = 72
