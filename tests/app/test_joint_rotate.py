@@ -383,3 +383,20 @@ def test_two_selected_forearms_turn_together_each_about_its_own_elbow(qtbot, fk_
         want = start[elbow] + turn @ (start[hand] - start[elbow])
         np.testing.assert_allclose(rig.world_position(hand), want, atol=1e-9)
     assert window.undo_stack.count() == 3  # two weight edits and one rotation
+
+
+def test_the_trackball_turns_about_the_screen_up_axis_as_the_mouse_goes_right(qtbot, fk_window):
+    from rigedit.app.viewport import camera
+    from rigedit.app.viewport.rotate_mode import TRACKBALL_DEG_PER_PX
+
+    window, vp = fk_window, fk_window.viewport
+    start = bone_middle(window, ELBOW, HAND).toPoint()
+    click(vp, QPointF(start))
+    elbow, hand = fk_arm(window)
+    QTest.keyClick(vp, Qt.Key.Key_R)
+    QTest.mouseMove(vp, start + QPointF(100, 0).toPoint())
+    QTest.keyClick(vp, Qt.Key.Key_Return)
+    wait_solved(qtbot, window)
+    _, up = camera.camera_right_up(vp.matrices()[0])
+    want = elbow + rotation_matrix(up, 100 * TRACKBALL_DEG_PER_PX) @ (hand - elbow)
+    np.testing.assert_allclose(fk_arm(window)[1], want, atol=1e-9)
