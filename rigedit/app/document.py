@@ -10,6 +10,12 @@ The rig-level full-body switch is `set_full_body` (an undo command), and IK/FK m
 cannot reach through the goals (a saved solution put back, an edited animated frame) goes to
 it as a fresh copy of the rig (`restart_solver`).
 
+Joints are selected apart from the chain (`selected_joints`, `joints_selected`: clicked
+bones). Their rotations are edits of the rig's pose layer (issue 25): `set_rotations_live`
+during a rotation, `edit_layer` on confirm (one undo command swapping the immutable
+PoseLayer values), `restore_layer_live` on cancel; the solver thread gets the layer with the
+goals (Goals.layer), as it gets the body.
+
 The body (the root joint) is moved the same way: `set_body_live` during a drag, `edit_body`
 on release. Its position is the root's translation, the skeleton's rest offset and, under a
 clip, every frame of the clip's root path shifted alike, so saving keeps it (body.py). The

@@ -16,7 +16,7 @@ import numpy as np
 
 from .ik.limits import Limit, clamp_bone
 from .skeleton import Pose, Skeleton
-from .transforms import quat_between, quat_conj, quat_mul, quat_normalize
+from .transforms import TINY, quat_between, quat_conj, quat_mul, quat_normalize
 
 
 @dataclass(frozen=True)
@@ -64,8 +64,13 @@ def clamp_rotation(skeleton: Skeleton, pose: Pose, jl: JointLimit) -> np.ndarray
     within jl.limit (unchanged when it already does). The twist about the bone is kept."""
     pos, world = skeleton.fk(pose)
     j = jl.joint
-    bone = pos[jl.nxt] - pos[j]
-    allowed = clamp_bone(jl.limit, pos[j] - pos[jl.prev], world[jl.frame], bone)
+    bone, parent_bone = pos[jl.nxt] - pos[j], pos[j] - pos[jl.prev]
+    if np.linalg.norm(bone) <= TINY or np.linalg.norm(parent_bone) <= TINY:
+        return pose.rotations[j].copy()  # a bone of no length has no direction to limit
+    try:
+        allowed = clamp_bone(jl.limit, parent_bone, world[jl.frame], bone)
+    except ValueError:  # a hinge axis along the bone in (this pose): no plane to bend in
+        return pose.rotations[j].copy()
     turned = quat_mul(quat_between(bone, allowed), world[j])
     p = int(skeleton.parents[j])
     local = turned if p < 0 else quat_mul(quat_conj(world[p]), turned)
