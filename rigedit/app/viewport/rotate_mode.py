@@ -110,8 +110,8 @@ class RotateMode:
             self.confirm()
         elif key in AXIS_KEYS:
             s.axis = _next_axis(s.axis, AXIS_KEYS[key])
-            s.swept = 0.0  # the mouse's sweep starts afresh about the new axis
-            s.last = s.mouse
+            # About the new axis the angle is the mouse's from where it began (as Blender's).
+            s.swept = swept_angle(self._centre(), s.mouse, s.last)
             self._apply()
         elif key == _K.Key_R:
             s.axis = None
