@@ -141,3 +141,14 @@ def test_a_screenshot_shows_the_selected_bone_and_the_rotate_rings(qtbot, window
     rig = window.rig
     mid = rig.world_position(ELBOW) * 0.7 + rig.world_position(HAND) * 0.3
     assert near(colour(mid), palette.SELECTED_BONE, 0.25)
+
+
+def test_another_rig_clears_the_joint_selection(qtbot, window):
+    import rigedit
+
+    seen = []
+    window.viewport.select_joint(ELBOW)
+    window.document.joints_selected.connect(seen.append)
+    window.document.replace_rig(rigedit.Rig.default(), None)
+    assert window.document.selected_joints == () and seen == [()]
+    assert not window.viewport.rings.rings()
