@@ -45,6 +45,7 @@ class RotateGizmo:
         view.addItem(self.item)
         self.hover: tuple[str, int] | None = None
         self._last: tuple[np.ndarray, np.ndarray] | None = None
+        self._key_drawn: tuple | None = None
 
     def rings(self) -> list[tuple[tuple[str, int], np.ndarray]]:
         """(axis, closed polyline) of each ring; none without a selected joint."""
@@ -59,8 +60,25 @@ class RotateGizmo:
         out.append(((VIEW, -1), circle(centre, view.camera_forward(), r * VIEW_RING_SCALE, SEGMENTS)))
         return out
 
+    def _key(self) -> tuple:
+        """Everything the rings are made from: the joint, where it is, the camera, the lit rings."""
+        view = self.view
+        names = view.doc.selected_joints
+        if not names:
+            return ()
+        rig = view.doc.rig
+        o = view.opts
+        c = o["center"]
+        return (names[-1], rig.world_positions()[rig.skeleton.index(names[-1])].tobytes(), o["distance"],
+                o["azimuth"], o["elevation"], (c.x(), c.y(), c.z()), o["fov"], view._size(), frozenset(self._lit()))
+
     def refresh(self) -> None:
-        """Build the rings for the camera and selection now; upload when they changed."""
+        """Build the rings for the camera and selection now; upload when they changed (each
+        frame asks: its cost is the key's, unless something moved)."""
+        key = self._key()
+        if key == self._key_drawn:
+            return
+        self._key_drawn = key
         rings = self.rings()
         if not rings:
             if self.item.visible():
