@@ -152,3 +152,17 @@ def test_another_rig_clears_the_joint_selection(qtbot, window):
     window.document.replace_rig(rigedit.Rig.default(), None)
     assert window.document.selected_joints == () and seen == [()]
     assert not window.viewport.rings.rings()
+
+
+def test_frame_selected_frames_the_selected_joint(qtbot, window):
+    """F with the forearm selected: the view centres on the forearm, the hand in view."""
+    vp = window.viewport
+    click(vp, bone_middle(window, ELBOW, HAND))
+    window.action_frame.trigger()
+    rig = window.rig
+    middle = vp.world_to_screen((rig.world_position(ELBOW) + rig.world_position(HAND)) / 2)
+    w, h = vp.width(), vp.height()
+    assert abs(middle.x() - w / 2) < 2 and abs(middle.y() - h / 2) < 2
+    # Closer than framing the whole arm chain would be: the bone spans a good part of the view.
+    a, b = vp.world_to_screen(rig.world_position(ELBOW)), vp.world_to_screen(rig.world_position(HAND))
+    assert np.hypot(a.x() - b.x(), a.y() - b.y()) > 0.25 * min(w, h)

@@ -353,16 +353,23 @@ class Viewport(GLWindow):
             self.reset_camera()
 
     def frame_selected(self) -> None:
-        """Frame the selected chain (its joints, target and pole); the whole scene without one."""
+        """Frame the selected joints (with their bones' ends), else the selected chain (its
+        joints, target and pole); the whole scene without either."""
         rig = self.doc.rig
-        if not self.doc.selected:
+        if not self.doc.selected and not self.doc.selected_joints:
             self.frame_points(self._scene_points())
             return
-        ch = rig.chain(self.doc.selected)
-        pts = [rig.world_position(j) for j in ch.joints] + [np.asarray(ch.target)]
-        if ch.pole is not None:
-            pts.append(np.asarray(ch.pole))
-        pts = np.array(pts)
+        if self.doc.selected_joints:
+            sk = rig.skeleton
+            idx = [sk.index(n) for n in self.doc.selected_joints]
+            idx += [c for c in range(len(sk.parents)) if sk.parents[c] in idx]
+            pts = rig.world_positions()[idx]
+        else:
+            ch = rig.chain(self.doc.selected)
+            pts = [rig.world_position(j) for j in ch.joints] + [np.asarray(ch.target)]
+            if ch.pole is not None:
+                pts.append(np.asarray(ch.pole))
+            pts = np.array(pts)
         scene = self._scene_points()
         least = MIN_FRAME_FRACTION * max(float(np.ptp(scene, axis=0).max()), 1e-3)
         centre = (pts.min(axis=0) + pts.max(axis=0)) / 2
