@@ -1,6 +1,7 @@
 """Undo commands: an edit of a chain sets some of its settings; a body drag moves the root;
 the full-body switch; an IK/FK match (a snapshot of what it changed, before and after);
-a clip edit (a lint repair) swaps the clip; a new clip (a retarget) comes with its chains' settings."""
+a clip edit (a lint repair) swaps the clip; a new clip (a retarget) comes with its chains' settings;
+an edit of the pose layer (a joint rotation) swaps the layer, an immutable value."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
@@ -154,3 +155,21 @@ class NewClipCommand(QUndoCommand):
         tl.frame_rate = self.old_span[0]
         tl.set_range(*self.old_span[1:])
         self.doc.replace_clip(*self.old)
+
+
+class EditLayerCommand(QUndoCommand):
+    """A pose-layer edit (a joint rotation): the layer before and after (core/pose_layer.py's
+    PoseLayer is immutable, so the very values go back). The edit was applied live, so the
+    first redo (on push) changes nothing."""
+
+    def __init__(self, doc: "Document", text: str, old, new) -> None:
+        super().__init__(text)
+        self.doc = doc
+        self.old = old
+        self.new = new
+
+    def redo(self) -> None:
+        self.doc._apply_layer(self.new)
+
+    def undo(self) -> None:
+        self.doc._apply_layer(self.old)

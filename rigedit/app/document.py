@@ -10,6 +10,12 @@ The rig-level full-body switch is `set_full_body` (an undo command), and IK/FK m
 cannot reach through the goals (a saved solution put back, an edited animated frame) goes to
 it as a fresh copy of the rig (`restart_solver`).
 
+Joints are selected apart from the chain (`selected_joints`, `joints_selected`: clicked
+bones). Their rotations are edits of the rig's pose layer (issue 25): `set_rotations_live`
+during a rotation, `edit_layer` on confirm (one undo command swapping the immutable
+PoseLayer values), `restore_layer_live` on cancel; the solver thread gets the layer with the
+goals (Goals.layer), as it gets the body.
+
 The body (the root joint) is moved the same way: `set_body_live` during a drag, `edit_body`
 on release. Its position is the root's translation, the skeleton's rest offset and, under a
 clip, every frame of the clip's root path shifted alike, so saving keeps it (body.py). The
@@ -30,7 +36,8 @@ from rigedit import ChainReport, ChainSettings, Rig
 from rigedit.core import rig_match
 
 from .body import BodyJoint, BodyState, apply_body, body_state, root_of
-from .commands import EditChainCommand, EditClipCommand, MatchCommand, MoveBodyCommand, SetFullBodyCommand
+from .commands import (EditChainCommand, EditClipCommand, EditLayerCommand, MatchCommand, MoveBodyCommand,
+                       SetFullBodyCommand)
 
 # IK/FK matching (core/rig_match.py): what each of the dock's buttons does, by name.
 MATCHES = {
@@ -54,6 +61,8 @@ class Document(QObject):
     rig_replaced = Signal()  # a new rig (File > New/Open); everything is rebuilt
     chain_changed = Signal(str)  # a chain's settings changed (name)
     selection_changed = Signal(str)  # the selected chain ("" for none)
+    joints_selected = Signal(tuple)  # the selected joints' names (selected_joints), the active one last
+    layer_changed = Signal()  # the pose layer (rig.pose_layer) changed: a rotation, its undo
     pose_changed = Signal()  # the solver handed a pose back
     goals_changed = Signal()  # the solver has something new to solve
     path_changed = Signal()
@@ -74,6 +83,7 @@ class Document(QObject):
         self._body_joint = BodyJoint()  # where the body handle sits, found once per skeleton
         self._path = Path(path) if path else None
         self._selected = rig.chain_names[0] if rig.chain_names else ""
+        self._selected_joints: tuple[str, ...] = ()
         self.reports: dict[str, ChainReport] = {}
         self.errors: dict[str, tuple[float, ...]] = {}  # FABRIK tip error per iteration, last solve
         self.generation = 0  # bumped with every new rig, so stale solver results are ignored
@@ -125,6 +135,8 @@ class Document(QObject):
         self.modified_changed.emit(self.modified)
         self.path_changed.emit()
         self.selection_changed.emit(self._selected)
+        self._selected_joints = ()
+        self.joints_selected.emit(())
         self.goals_changed.emit()
 
     @property
@@ -272,6 +284,62 @@ class Document(QObject):
             self._selected = chain
             self.selection_changed.emit(chain)
             self.goals_changed.emit()  # the worker reports the selected chain's error curve
+
+    @property
+    def selected_joints(self) -> tuple[str, ...]:
+        """The selected joints (clicked bones), the active one (the rotate gizmo's) last."""
+        return self._selected_joints
+
+    def select_joints(self, names) -> None:
+        names = tuple(dict.fromkeys(names))
+        known = set(self._rig.skeleton.names)
+        for n in names:
+            if n not in known:
+                raise KeyError(f"no joint named {n!r}")
+        if names != self._selected_joints:
+            self._selected_joints = names
+            self.joints_selected.emit(names)
+
+    # --- the pose layer (FK rotations, issue 25) --------------------------------------------
+
+    def layer_snapshot(self):
+        """The pose layer now (an immutable value: what undo and cancel put back)."""
+        return self._rig.pose_layer
+
+    def set_rotations_live(self, rotations: Mapping[str, Any]) -> None:
+        """Shown local rotations (before the IK) on the pose layer, without an undo command
+        (a rotation in progress); the solver thread gets the layer with the goals."""
+        for name, q in rotations.items():
+            self._rig.set_rotation(name, q)
+        self._layer_edited()
+
+    def restore_layer_live(self, layer, solved=None) -> None:
+        """Put a pose layer back without an undo command (a cancelled rotation); `solved`
+        (Rig.solved_state), when given, is the solution to go on from, so the pose shown is
+        the one before exactly, not a fresh solve from another warm start."""
+        self._rig.pose_layer = layer
+        self._layer_edited()
+        if solved is not None:
+            self.restore_solution(solved)
+
+    def edit_layer(self, text: str, before) -> bool:
+        """One undo command for a pose-layer edit already applied live from `before`; False
+        when the layer is what it was (nothing is pushed)."""
+        after = self._rig.pose_layer
+        if after is before or after == before:
+            return False
+        self.undo_stack.push(EditLayerCommand(self, text, before, after))
+        return True
+
+    def _apply_layer(self, layer) -> None:
+        """Used by the undo command."""
+        if self._rig.pose_layer is not layer:
+            self._rig.pose_layer = layer
+            self._layer_edited()
+
+    def _layer_edited(self) -> None:
+        self.layer_changed.emit()
+        self.goals_changed.emit()
 
     # --- edits ----------------------------------------------------------------------------
 

@@ -3,7 +3,8 @@
 The shortcuts list is made when the dialog opens, from what the editor has at that moment:
 every action in the menus and the window that has a shortcut (its menu path and its keys, as
 Qt shows them), the camera drags of each navigation preset (viewport/navigation.py), and the
-keys a widget handles itself (the timeline's COMMAND_KEYS, the viewport's arrow keys and Esc),
+keys a widget handles itself (the timeline's COMMAND_KEYS, the viewport's arrow keys and Esc,
+its joint selection and rotation keys, rotate_mode.HELP_ROWS),
 and every way to make a key (timeline_dock.HOW_TO_KEY).
 A shortcut added to an action shows up without anyone editing this file; a key added to a
 widget's own handling shows up as "(no description)" until it is described here (a test
@@ -37,6 +38,7 @@ from PySide6.QtWidgets import (
 from .timeline.plot import COMMAND_KEYS
 from .timeline_dock import HOW_TO_KEY
 from .viewport import navigation
+from .viewport.rotate_mode import HELP_ROWS as JOINT_ROWS
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -104,6 +106,7 @@ def shortcut_rows(w: "MainWindow") -> list[tuple[str, str, str]]:
             seen.add(id(act))
             rows.append((_keys(act), _plain(act.text()), _where(act)))
     rows.append((_key_text(QKeySequence(_K.Key_Escape)), "cancel a drag (the handle goes back)", "Viewport"))
+    rows.extend((keys, does, "Viewport: joints") for keys, does in JOINT_ROWS)
     for key in getattr(w.viewport, "noRepeatKeys", []):
         if key not in UNUSED_VIEWPORT_KEYS:
             rows.append((_key_text(QKeySequence(key)), VIEWPORT_KEYS.get(key, NO_DESCRIPTION), "Viewport"))

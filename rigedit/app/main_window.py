@@ -2,7 +2,8 @@
 the solver thread behind it all.
 
 Automation surface (scripts and tests): `window.rig`, `window.viewport.world_to_screen(xyz)`,
-`window.undo_stack`, `window.open_preset(path)`, `window.save_preset(path)`, `window.document`;
+`window.undo_stack`, `window.open_preset(path)`, `window.save_preset(path)`, `window.document`,
+`window.viewport.select_joint(name)` and `window.document.selected_joints`;
 objectNames `viewport`, `properties`, `chainSelector`, `blendWeight`, `timeline`, `lint`.
 
 Every part of the window is a field declared below and set once, in __init__: modules build
@@ -112,6 +113,7 @@ class MainWindow(QMainWindow):
         self.importer, self.action_import, self.action_export = install_import_actions(self)
         self.retargeter, self.action_retarget = install_retarget_action(self)
         self.status = StatusReadout(self.statusBar(), self.document, lambda: self.solves, lambda: self.viewport.frames)
+        self.viewport.rotating.connect(self._show_rotating)  # the turn as it goes, as Blender's header
         self.solver = SolverThread(self)
         self.solver.worker.solved.connect(self._solved)
         # Bound methods of this window, not lambdas: a lambda has no thread of its own, so Qt
@@ -177,7 +179,7 @@ class MainWindow(QMainWindow):
     def goals(self) -> Goals:
         doc = self.document
         return Goals(doc.generation, doc.goals(), doc.selected, doc.rig.time, self.posted_serial, doc.body_goal,
-                     doc.rig.full_body)
+                     doc.rig.full_body, layer=doc.rig.pose_layer)
 
     def post_goals(self) -> None:
         self.posted_serial += 1
@@ -190,6 +192,12 @@ class MainWindow(QMainWindow):
     def _post_rig(self) -> None:
         self.solver.post_rig(self.document.rig.copy(), self.document.generation)
         self.post_goals()
+
+    def _show_rotating(self, text: str) -> None:
+        if text:
+            self.statusBar().showMessage(text)
+        else:
+            self.statusBar().clearMessage()
 
     def _solver_failed(self, message: str) -> None:
         self.statusBar().showMessage(f"Solver: {message}", 8000)

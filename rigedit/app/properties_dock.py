@@ -1,4 +1,5 @@
-"""The property dock: pick a chain and edit its solver settings; every edit is an undo command."""
+"""The property dock: the selected joint (joint_panel.py), then pick a chain and edit its
+solver settings; every edit is an undo command."""
 from __future__ import annotations
 
 import dataclasses
@@ -29,6 +30,7 @@ from rigedit.core.ik import registry
 from .document import Document
 from .error_plot import ErrorPlot
 from .full_body_fields import FullBodyFields
+from .joint_panel import JointPanel
 from .limits_table import LimitsTable
 from .poles import default_pole
 from .uses_fields import UsesFields
@@ -158,7 +160,9 @@ class PropertiesPanel(QWidget):
                                has_clip=lambda: self.doc.rig.clip is not None)
         self.full_body = FullBodyFields(document, lambda text, **changes: self._edit(text, **changes),  # issue 16
                                         lambda: self._loading)
+        self.joint = JointPanel(document)  # issue 25: the clicked bone's joint, when there is one
         lay = QVBoxLayout(self)
+        lay.addWidget(self.joint)
         lay.addLayout(form)
         lay.addWidget(self.uses)
         lay.addWidget(self.full_body)

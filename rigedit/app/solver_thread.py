@@ -44,6 +44,9 @@ class Goals:
     serial: int = 0  # the poster's count, handed back so it can tell when it has caught up
     body: BodyState | None = None  # where the body handle put the root; None keeps it
     full_body: bool | None = None  # the rig's full-body switch (issue 16); None keeps it
+    # The pose layer (issue 25: FK rotations over the clip), an immutable value: the worker's
+    # rig takes it when it is another object than the last it took. None keeps it.
+    layer: object = None
 
 
 @dataclass
@@ -79,6 +82,7 @@ class SolverWorker(QObject):
         self._rig: Rig | None = None
         self._generation = -1
         self._body: BodyState | None = None  # the last body applied to self._rig
+        self._layer = None  # the last pose layer applied to self._rig
         self._last: tuple[Goals, Solution] | None = None  # the last goals solved and their solution
         self.stats = SolverStats()
         self._taken = threading.Event()  # the GUI thread has the last solution (set: none pending)
@@ -122,7 +126,7 @@ class SolverWorker(QObject):
             goals, self._goals = self._goals, None
             new_rig, self._new_rig = self._new_rig, None
         if new_rig is not None:
-            (self._rig, self._generation), self._body, self._last = new_rig, None, None
+            (self._rig, self._generation), self._body, self._layer, self._last = new_rig, None, None, None
         if goals is None or self._rig is None or goals.generation != self._generation:
             return
         start = time.perf_counter()
@@ -147,6 +151,9 @@ class SolverWorker(QObject):
         if goals.body is not None and goals.body is not self._body:
             apply_body(rig, goals.body)
             self._body = goals.body
+        if goals.layer is not None and goals.layer is not self._layer:
+            rig.pose_layer = goals.layer
+            self._layer = goals.layer
         if goals.full_body is not None and goals.full_body != rig.full_body:
             rig.full_body = goals.full_body
         for name, settings in goals.settings.items():
@@ -178,8 +185,10 @@ class SolverWorker(QObject):
 
 def _same_goals(a: Goals, b: Goals) -> bool:
     """Whether solving `b` after `a` has nothing to do: the same settings, time, full-body
-    switch and body (the same BodyState object: the document makes a new one per move)."""
-    if (a.generation, a.time, a.full_body) != (b.generation, b.time, b.full_body) or a.body is not b.body:
+    switch, body and pose layer (the same BodyState and PoseLayer objects: the document makes
+    a new one per move)."""
+    if (a.generation, a.time, a.full_body) != (b.generation, b.time, b.full_body) or a.body is not b.body \
+            or a.layer is not b.layer:
         return False
     try:
         return a.settings == b.settings

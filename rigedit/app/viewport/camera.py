@@ -111,3 +111,10 @@ def framing_distance(radius: float, fov_deg: float, aspect: float, margin: float
     half_v = math.atan(math.tan(half_h) / max(aspect, 1e-6))
     half = min(half_h, half_v)
     return margin * max(radius, 1e-3) / math.sin(half)
+
+
+def camera_right_up(view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Unit world directions of the screen's right and up."""
+    inv = np.linalg.inv(view)[:3, :3]
+    right, up = inv @ np.array([1.0, 0.0, 0.0]), inv @ np.array([0.0, 1.0, 0.0])
+    return right / np.linalg.norm(right), up / np.linalg.norm(up)

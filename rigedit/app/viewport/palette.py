@@ -16,6 +16,7 @@ HOVER_LIFT = 0.35  # how far a hovered handle's colour moves toward white
 REACH_SHELL = (0.75, 0.85, 1.0, 0.16)
 LIMIT_HINGE = (1.0, 0.85, 0.3, 0.85)
 LIMIT_CONE = (0.5, 0.9, 1.0, 0.75)
+SELECTED_BONE = (1.0, 1.0, 1.0, 1.0)  # a selected joint's bones (no chain colour is white)
 ANCHOR = (0.95, 0.95, 0.98, 0.95)  # a full-body anchor's pin under its target
 
 CHAIN_COLOURS = [

@@ -1,4 +1,5 @@
-"""The skeleton as octahedral bones and joint dots; chain bones in their chain's colour."""
+"""The skeleton as octahedral bones and joint dots; chain bones in their chain's colour, the
+bones leaving a selected joint (the ones its rotation turns) in the selection's colour."""
 from __future__ import annotations
 
 import numpy as np
@@ -37,12 +38,17 @@ class SkeletonView:
         self.joints.setVisible(self._shown)
         self.bones.setVisible(self._shown and self._has_bones())
 
+    @property
+    def shown(self) -> bool:
+        return self._shown
+
     def _has_bones(self) -> bool:
         return self.bones.vertexes is not None and len(self._tails) > 0
 
-    def set_structure(self, parents: np.ndarray, chains: list[list[int]], selected: int | None) -> None:
+    def set_structure(self, parents: np.ndarray, chains: list[list[int]], selected: int | None,
+                      selected_joints=()) -> None:
         """Which bones to draw and their colours: chain `k`'s bones in chain colour k, brighter
-        when k is the selected chain."""
+        when k is the selected chain; the bones leaving `selected_joints` (indices) highlighted."""
         parents = np.asarray(parents)
         if self._positions is not None and len(self._positions) != len(parents):
             self._positions = None  # another rig: its first pose comes with the next sync
@@ -58,6 +64,8 @@ class SkeletonView:
             for child in chain[1:]:
                 if child in where:
                     colours[where[child]] = c
+        picked = np.isin(self._heads, np.asarray(list(selected_joints), dtype=np.int64))
+        colours[picked] = palette.SELECTED_BONE
         self._face_colours = np.repeat(colours, _FACES_PER_BONE, axis=0)
         self._colours_sent = False
         if self._positions is not None:

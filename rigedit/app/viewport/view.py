@@ -5,6 +5,10 @@ pan and zoom follow the navigation preset (navigation.py: Blender's middle butto
 Alt+buttons), the wheel zooms. Esc during a drag puts the handle back and ends the drag: the
 mouse does nothing more until its buttons are let go.
 
+A left click that no handle takes selects the bone's joint (joint_tool.py; Shift adds, empty
+space clears); with joints selected, R rotates them and their gizmo's rings drag a rotation
+(rotate_mode.py, rotate_gizmo.py).
+
 It draws on a GL window (gl_window.py says why not a widget); `Viewport.container` is the
 widget the main window holds, and mouse and key events go to the Viewport itself.
 """
@@ -27,7 +31,10 @@ from .drag import DragController
 from .gizmos import GizmoView, Handle
 from .gl_window import GLWindow
 from .ground_view import GroundView
+from .joint_tool import JointTool
 from .overlays import LineOverlay, limit_lines, reach_shell
+from .rotate_gizmo import RotateGizmo
+from .rotate_mode import RotateMode
 from .skeleton_view import SkeletonView
 from .skinned_mesh import GRID_DEPTH, SkinnedMeshView
 
@@ -45,6 +52,7 @@ MIN_FRAME_FRACTION = 0.12
 class Viewport(GLWindow):
     handle_hovered = Signal(object)  # Handle or None
     dragging = Signal(bool)  # a handle drag began (True) or ended, let go or cancelled (False)
+    rotating = Signal(str)  # a joint rotation's status line ("" when it ends)
     _sync_pending = False  # class defaults: pyqtgraph's __init__ asks for updates before ours runs
     _disposed = False
 
@@ -70,6 +78,9 @@ class Viewport(GLWindow):
         self.gizmos = GizmoView(self)
         self.reach = LineOverlay(self, palette.REACH_SHELL)
         self.limits = LineOverlay(self, width=1.5)
+        self.rotate = RotateMode(self)  # R, and the gizmo's rings: turning the selected joints
+        self.rings = RotateGizmo(self)
+        self.joint_tool = JointTool(self)
 
         self._sync_pending = False
         self._disposed = False
@@ -93,6 +104,7 @@ class Viewport(GLWindow):
         document.selection_changed.connect(self._selection_changed)
         document.pose_changed.connect(self.schedule_sync)
         document.full_body_changed.connect(self._full_body_changed)  # anchors are drawn pinned
+        document.joints_selected.connect(self._joints_selected)
         self.rebuild()
         self.reset_camera()
 
@@ -102,6 +114,9 @@ class Viewport(GLWindow):
         """A new rig: new handles, new colours, a grid sized to it."""
         if self.drag.active is not None:
             self.drag.active = None
+        if self.rotate.active:  # the rig it was turning is gone: nothing to put back
+            self.rotate.state = None
+            self.rotating.emit("")
         rig = self.doc.rig
         pos = rig.world_positions()
         height = float(np.ptp(pos[:, 1])) if len(pos) else 1.0
@@ -142,11 +157,22 @@ class Viewport(GLWindow):
     def _selection_changed(self, _name: str) -> None:
         self._restyle()
 
+    def _joints_selected(self, _names: tuple) -> None:
+        if self.rotate.active:  # the selection went from under it (an undo, a new rig)
+            self.rotate.cancel()
+        self._restyle()
+
+    def select_joint(self, name: str | None, add: bool = False) -> None:
+        """What a click on joint `name`'s bone does (None: a click on empty space); `add`:
+        with Shift held (adds the joint, or takes it out when selected)."""
+        self.joint_tool.select(name, add)
+
     def _restyle(self) -> None:
         rig = self.doc.rig
         chains = [rig.skeleton.chain_indices(rig.chain(n).joints) for n in rig.chain_names]
         sel = rig.chain_names.index(self.doc.selected) if self.doc.selected in rig.chain_names else None
-        self.skeleton.set_structure(rig.skeleton.parents, chains, sel)
+        joints = [rig.skeleton.index(n) for n in self.doc.selected_joints]
+        self.skeleton.set_structure(rig.skeleton.parents, chains, sel, joints)
         self.schedule_sync()
 
     def schedule_sync(self) -> None:
@@ -165,6 +191,7 @@ class Viewport(GLWindow):
 
     def before_frame(self) -> None:
         self._sync_if_pending()
+        self.rings.refresh()  # their size on screen follows the camera
 
     def sync(self) -> None:
         """Push the document's current pose and handles into the GL items."""
@@ -326,16 +353,23 @@ class Viewport(GLWindow):
             self.reset_camera()
 
     def frame_selected(self) -> None:
-        """Frame the selected chain (its joints, target and pole); the whole scene without one."""
+        """Frame the selected joints (with their bones' ends), else the selected chain (its
+        joints, target and pole); the whole scene without either."""
         rig = self.doc.rig
-        if not self.doc.selected:
+        if not self.doc.selected and not self.doc.selected_joints:
             self.frame_points(self._scene_points())
             return
-        ch = rig.chain(self.doc.selected)
-        pts = [rig.world_position(j) for j in ch.joints] + [np.asarray(ch.target)]
-        if ch.pole is not None:
-            pts.append(np.asarray(ch.pole))
-        pts = np.array(pts)
+        if self.doc.selected_joints:
+            sk = rig.skeleton
+            idx = [sk.index(n) for n in self.doc.selected_joints]
+            idx += [c for c in range(len(sk.parents)) if sk.parents[c] in idx]
+            pts = rig.world_positions()[idx]
+        else:
+            ch = rig.chain(self.doc.selected)
+            pts = [rig.world_position(j) for j in ch.joints] + [np.asarray(ch.target)]
+            if ch.pole is not None:
+                pts.append(np.asarray(ch.pole))
+            pts = np.array(pts)
         scene = self._scene_points()
         least = MIN_FRAME_FRACTION * max(float(np.ptp(scene, axis=0).max()), 1e-3)
         centre = (pts.min(axis=0) + pts.max(axis=0)) / 2
@@ -370,7 +404,8 @@ class Viewport(GLWindow):
         for signal, slot in ((self.doc.rig_replaced, self.rebuild), (self.doc.chain_changed, self._chain_changed),
                              (self.doc.selection_changed, self._selection_changed),
                              (self.doc.pose_changed, self.schedule_sync),
-                             (self.doc.full_body_changed, self._full_body_changed)):
+                             (self.doc.full_body_changed, self._full_body_changed),
+                             (self.doc.joints_selected, self._joints_selected)):
             try:
                 signal.disconnect(slot)
             except (RuntimeError, TypeError):
@@ -391,6 +426,10 @@ class Viewport(GLWindow):
         ev.accept()
         if self._spent and ev.buttons() == ev.button():
             self._spent = False  # the buttons were let go since Esc (a release seen elsewhere)
+        if self.rotate.active:  # a left click confirms a rotation, a right one cancels it
+            self.rotate.mouse_press(ev.button())
+            self._spent = not self.rotate.active  # its release, and moves till then, do nothing
+            return
         if self._spent or self.drag.active is not None or self._gesture is not None:
             return  # a second button during a drag or a camera move: ignored
         g = navigation.gesture(self.navigation, ev.button(), ev.modifiers())
@@ -406,10 +445,16 @@ class Viewport(GLWindow):
                     self.gizmos.active = handle
                     self.dragging.emit(True)
                     self.schedule_sync()
+            elif self.joint_tool.press(pos, ev.modifiers()):
+                self.request_frame()  # the dragged ring lights up
 
     def mouseMoveEvent(self, ev) -> None:  # noqa: N802
         pos = ev.position()
         ev.accept()
+        if self.rotate.active:
+            self.rotate.mouse_move(pos)
+            self.mousePos = pos
+            return
         if self.drag.active is not None:
             if ev.buttons() & Qt.MouseButton.LeftButton:
                 if self._drag_pos is None:
@@ -433,6 +478,10 @@ class Viewport(GLWindow):
             self._gesture = None  # its release went elsewhere
         if ev.buttons() == Qt.MouseButton.NoButton:
             hover = self.handle_at(pos)
+            ring = None if hover is not None else self.rings.pick(pos)
+            if ring != self.rings.hover:
+                self.rings.hover = ring
+                self.request_frame()
             if hover != self.gizmos.hover:
                 self.gizmos.hover = hover
                 self.setCursor(Qt.CursorShape.OpenHandCursor if hover else Qt.CursorShape.ArrowCursor)
@@ -467,6 +516,9 @@ class Viewport(GLWindow):
 
     def mouseReleaseEvent(self, ev) -> None:  # noqa: N802
         ev.accept()
+        if self.rotate.active:  # a ring let go: the rotation it dragged is done
+            self.rotate.mouse_release(ev.button())
+            self.request_frame()
         if ev.buttons() == Qt.MouseButton.NoButton:
             self._spent = False
         if self._gesture is not None and ev.button() == self._gesture[1]:
@@ -481,14 +533,23 @@ class Viewport(GLWindow):
     def event(self, ev) -> bool:
         # The numpad is the viewport's own (navigation.numpad_command says why): claimed
         # before the window's shortcuts see it, so numpad 7 is not Home (Reset Camera).
-        if ev.type() == QEvent.Type.ShortcutOverride and navigation.numpad_command(ev.key(), ev.modifiers()):
-            ev.accept()
+        if ev.type() == QEvent.Type.ShortcutOverride and (
+                navigation.numpad_command(ev.key(), ev.modifiers()) or self.rotate.active):
+            ev.accept()  # a rotation owns the keyboard, as Blender's modal tools: no shortcut runs
             return True
         return super().event(ev)
 
     def keyPressEvent(self, ev) -> None:  # noqa: N802
         if ev.key() == Qt.Key.Key_Escape and self.drag.active is not None:
             self.cancel_drag()
+            ev.accept()
+            return
+        if self.rotate.key(ev.key(), ev.modifiers()):
+            ev.accept()
+            self.request_frame()
+            return
+        if ev.key() == Qt.Key.Key_R and not ev.modifiers() and self.drag.active is None and self.doc.selected_joints:
+            self.rotate.begin(self.mousePos)
             ev.accept()
             return
         command = navigation.numpad_command(ev.key(), ev.modifiers())
@@ -509,7 +570,9 @@ class Viewport(GLWindow):
 
     def cancel_drag(self) -> None:
         """Put the dragged handle back and end the drag for good: moving on with the button
-        still held neither moves the handle nor the camera."""
+        still held neither moves the handle nor the camera. A rotation in progress is
+        cancelled too."""
+        self.rotate.cancel()
         if self.drag.active is not None:
             self._drag_pos = None
             self._apply_timer.stop()
