@@ -31,6 +31,7 @@ from rigedit.core import rig_match
 
 from .body import BodyJoint, BodyState, apply_body, body_state, root_of
 from .commands import EditChainCommand, EditClipCommand, MatchCommand, MoveBodyCommand, SetFullBodyCommand
+from .pose_edit import PoseEditCommand, PoseState
 
 # IK/FK matching (core/rig_match.py): what each of the dock's buttons does, by name.
 MATCHES = {
@@ -66,6 +67,7 @@ class Document(QObject):
     time_changed = Signal(float)
     full_body_changed = Signal(bool)
     restart_solver = Signal()  # the solver thread needs a fresh copy of the rig
+    pose_layer_changed = Signal()  # the pose layer (or the timeline's tracks with it) was edited or put back
 
     def __init__(self, rig: Rig, path: str | Path | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -322,6 +324,35 @@ class Document(QObject):
 
     def remembered_pole(self, chain: str):
         return self._remembered_poles.get(chain)
+
+    # --- the pose layer (issue 25) ------------------------------------------------------------
+
+    def edit_pose(self, text: str, change: Callable[[Rig], Any], *, before: PoseState | None = None) -> bool:
+        """One undoable edit of the pose layer (and the timeline's tracks): `change(rig)` makes
+        it on the rig (Rig.key_pose, paste_pose, ...). `before`, when the edit was already
+        applied live (a drag), is the state undo goes back to. An error from `change` puts
+        the state back and is raised. Returns False when nothing changed (no command)."""
+        start = PoseState.of(self._rig) if before is None else before
+        try:
+            change(self._rig)
+        except Exception:
+            start.put(self._rig)
+            self._pose_edited()
+            raise
+        after = PoseState.of(self._rig)
+        if after == start:
+            return False
+        self.undo_stack.push(PoseEditCommand(self, text, start, after))
+        return True
+
+    def _apply_pose(self, state: PoseState) -> None:
+        """Used by the undo command."""
+        state.put(self._rig)
+        self._pose_edited()
+
+    def _pose_edited(self) -> None:
+        self.pose_layer_changed.emit()
+        self.goals_changed.emit()  # the layer goes to the solver thread with the goals
 
     # --- full body and IK/FK matching (issue 16) ------------------------------------------------
 

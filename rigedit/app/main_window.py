@@ -177,7 +177,7 @@ class MainWindow(QMainWindow):
     def goals(self) -> Goals:
         doc = self.document
         return Goals(doc.generation, doc.goals(), doc.selected, doc.rig.time, self.posted_serial, doc.body_goal,
-                     doc.rig.full_body)
+                     doc.rig.full_body, doc.rig.pose_layer)
 
     def post_goals(self) -> None:
         self.posted_serial += 1

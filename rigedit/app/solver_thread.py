@@ -28,6 +28,7 @@ from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
 from rigedit import ChainSettings, Rig
 from rigedit.core import rig_full_body
 from rigedit.core.ik import registry
+from rigedit.core.pose_layer import PoseLayer
 
 from .body import BodyState, apply_body
 
@@ -44,6 +45,9 @@ class Goals:
     serial: int = 0  # the poster's count, handed back so it can tell when it has caught up
     body: BodyState | None = None  # where the body handle put the root; None keeps it
     full_body: bool | None = None  # the rig's full-body switch (issue 16); None keeps it
+    # The rig's pose layer (issue 25), an immutable value: handed over as it is, put on the
+    # worker's rig when it is not the one put there last. None keeps it.
+    pose_layer: PoseLayer | None = None
 
 
 @dataclass
@@ -79,6 +83,7 @@ class SolverWorker(QObject):
         self._rig: Rig | None = None
         self._generation = -1
         self._body: BodyState | None = None  # the last body applied to self._rig
+        self._layer: PoseLayer | None = None  # the last pose layer put on self._rig
         self._last: tuple[Goals, Solution] | None = None  # the last goals solved and their solution
         self.stats = SolverStats()
         self._taken = threading.Event()  # the GUI thread has the last solution (set: none pending)
@@ -123,6 +128,7 @@ class SolverWorker(QObject):
             new_rig, self._new_rig = self._new_rig, None
         if new_rig is not None:
             (self._rig, self._generation), self._body, self._last = new_rig, None, None
+            self._layer = None
         if goals is None or self._rig is None or goals.generation != self._generation:
             return
         start = time.perf_counter()
@@ -153,6 +159,11 @@ class SolverWorker(QObject):
             rig.chain(name).apply(settings)
         if goals.time is not None:
             rig.time = goals.time
+        # After the time: the GUI's layer was settled at this time already (Rig.time drops
+        # unkeyed edits made at another time), so it goes on exactly as the GUI has it.
+        if goals.pose_layer is not None and goals.pose_layer is not self._layer:
+            rig.pose_layer = goals.pose_layer
+            self._layer = goals.pose_layer
         reports = rig.solve()
         errors = {}
         if goals.plot_chain in reports:
@@ -178,8 +189,10 @@ class SolverWorker(QObject):
 
 def _same_goals(a: Goals, b: Goals) -> bool:
     """Whether solving `b` after `a` has nothing to do: the same settings, time, full-body
-    switch and body (the same BodyState object: the document makes a new one per move)."""
+    switch, pose layer and body (the same BodyState object: the document makes a new one per move)."""
     if (a.generation, a.time, a.full_body) != (b.generation, b.time, b.full_body) or a.body is not b.body:
+        return False
+    if a.pose_layer is not b.pose_layer and a.pose_layer != b.pose_layer:
         return False
     try:
         return a.settings == b.settings
