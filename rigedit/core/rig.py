@@ -428,7 +428,11 @@ class Rig(Posing):
         self._cache.forget_frame()
         self._cache.outputs = {}
         unsaved = frozenset(name for name in self._chains if name not in solved.chains)
-        return solve_frame(self, show=unsaved) if solve else None
+        if not solve:
+            return None
+        reports = solve_frame(self, show=unsaved)
+        self._layer_edited = False
+        return reports
 
     # --- solving (rig_eval.py) ---------------------------------------------------------------
 
