@@ -29,6 +29,7 @@ from .import_actions import ImportController, install_import_actions
 from .lint_panel import build_clip_menu
 from .lint_state import LintState
 from .menus import build_menus, fill_recent
+from .pose_tools import PoseTools, install_pose_tools
 from .retarget_action import RetargetController, install_retarget_action
 from .solver_thread import Goals, Solution, SolverThread
 from .status import StatusReadout
@@ -79,6 +80,7 @@ class MainWindow(QMainWindow):
     action_export: QAction
     retargeter: RetargetController
     action_retarget: QAction
+    pose_tools: PoseTools  # pose_tools.py: Edit > Key / Copy / Paste / Paste Mirrored / Mirror Pose
     status: StatusReadout  # the status bar's readout
     solver: SolverThread  # made last: nothing above failed, so it will be stopped on close
     # the window's state
@@ -111,6 +113,7 @@ class MainWindow(QMainWindow):
             self, self.lint_dock.panel)
         self.importer, self.action_import, self.action_export = install_import_actions(self)
         self.retargeter, self.action_retarget = install_retarget_action(self)
+        self.pose_tools = install_pose_tools(self)
         self.status = StatusReadout(self.statusBar(), self.document, lambda: self.solves, lambda: self.viewport.frames)
         self.solver = SolverThread(self)
         self.solver.worker.solved.connect(self._solved)

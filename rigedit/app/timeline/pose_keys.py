@@ -18,7 +18,8 @@ from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QPushButton
 
-from rigedit.core.pose_layer import TIME_EPS, Channel, PoseKey, PoseLayer
+from rigedit.core.pose_channel import TIME_EPS, Channel, PoseKey
+from rigedit.core.pose_layer import PoseLayer
 
 from ..pose_edit import key_pose
 from .pose_keys_row import PoseKeysRow

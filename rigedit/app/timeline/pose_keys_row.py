@@ -16,7 +16,7 @@ from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from rigedit.core.pose_layer import TIME_EPS
+from rigedit.core.pose_channel import TIME_EPS
 
 ROW_HEIGHT = 20
 HALF = 6.0  # a diamond's half width, pixels
