@@ -64,9 +64,12 @@ def pose_at(qtbot, window, t: float, rotations: dict) -> None:
 
 
 def shown_at(qtbot, window, t: float) -> dict:
+    """The local rotations in the pose the solver thread handed back for time `t` (its own
+    copy of the rig must have the pose layer)."""
     window.timeline_dock.panel.go_to_time(t)
     wait_solved(qtbot, window)
-    return {n: np.array(window.rig.rotation(n)) for n in JOINTS}
+    rig = window.rig
+    return {n: np.array(rig.pose.rotations[rig.skeleton.index(n)]) for n in JOINTS}
 
 
 @pytest.fixture
@@ -132,6 +135,16 @@ def drag_row(qtbot, widget, start: QPointF, end: QPointF, steps: int = 8) -> Non
         qtbot.wait(10)
         move_with_buttons(widget, QPointF(start.x() + (end.x() - start.x()) * u, start.y()))
     QTest.mouseRelease(widget, LEFT, NO_MOD, end.toPoint())
+
+
+def test_esc_during_a_diamond_drag_leaves_the_key(qtbot, window, keyed):
+    r = row(window)
+    start = row_point(window, 1.0)
+    QTest.mousePress(r, LEFT, NO_MOD, start.toPoint())
+    move_with_buttons(r, QPointF(r.key_x(1.4), start.y()))
+    QTest.keyClick(r, Qt.Key.Key_Escape)
+    QTest.mouseRelease(r, LEFT, NO_MOD, QPointF(r.key_x(1.4), start.y()).toPoint())
+    assert window.rig.pose_keys == pytest.approx((0.0, 1.0))
 
 
 def test_drag_a_diamond_moves_the_key_snapped_and_undo_puts_it_back(qtbot, window, keyed):

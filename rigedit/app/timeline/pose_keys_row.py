@@ -5,7 +5,7 @@ pose_keys.py, turns that into pose edits). Times map to x exactly as on the plot
 the row asks the plot where a time is, so it follows the plot's pans and zooms.
 
 Mouse: a click on a diamond selects its key (Shift or Ctrl adds or removes it), a drag moves
-it (the diamond follows, snapped to frames; the edit is made on release), a right-click asks
+it (the diamond follows, snapped to frames; the edit is made on release; Esc cancels it), a right-click asks
 for its menu, a click elsewhere clears the selection and moves the playhead there.
 """
 from __future__ import annotations
@@ -146,6 +146,14 @@ class PoseKeysRow(QWidget):
             return
         self._drag_to = self._snap(key + self._to_time(ev.position().x()) - self._to_time(at.x()))
         self.update()
+
+    def keyPressEvent(self, ev) -> None:  # noqa: N802
+        if ev.key() == Qt.Key.Key_Escape and self._press is not None:
+            self._press = self._drag_to = None  # the drag ends where it began: nothing moves
+            self.update()
+            ev.accept()
+            return
+        super().keyPressEvent(ev)
 
     def mouseReleaseEvent(self, ev) -> None:  # noqa: N802
         press, to = self._press, self._drag_to
