@@ -5,6 +5,10 @@ Views listen to the signals and never change the rig themselves: every edit goes
 the drag pushes one command when the mouse is released). Whatever changes what the solver must
 solve emits `goals_changed`; the solver thread picks up the newest goals from `goals()`.
 
+Pose layer edits (issue 25: Key pose, pose keys moved or deleted, a pasted, mirrored or
+library pose) go through `edit_pose(text, change)`: one command holding the layer and the
+timeline's tracks before and after (pose_edit.py); `layer_changed` tells the views.
+
 The rig-level full-body switch is `set_full_body` (an undo command), and IK/FK matching is
 `match` (one command holding a snapshot of what it changed). A state the solver thread
 cannot reach through the goals (a saved solution put back, an edited animated frame) goes to
@@ -67,7 +71,7 @@ class Document(QObject):
     time_changed = Signal(float)
     full_body_changed = Signal(bool)
     restart_solver = Signal()  # the solver thread needs a fresh copy of the rig
-    pose_layer_changed = Signal()  # the pose layer (or the timeline's tracks with it) was edited or put back
+    layer_changed = Signal()  # the pose layer (or the timeline's tracks with it) was edited or put back
 
     def __init__(self, rig: Rig, path: str | Path | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -351,7 +355,7 @@ class Document(QObject):
         self._pose_edited()
 
     def _pose_edited(self) -> None:
-        self.pose_layer_changed.emit()
+        self.layer_changed.emit()
         self.goals_changed.emit()  # the layer goes to the solver thread with the goals
 
     # --- full body and IK/FK matching (issue 16) ------------------------------------------------

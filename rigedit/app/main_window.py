@@ -3,7 +3,8 @@ the solver thread behind it all.
 
 Automation surface (scripts and tests): `window.rig`, `window.viewport.world_to_screen(xyz)`,
 `window.undo_stack`, `window.open_preset(path)`, `window.save_preset(path)`, `window.document`;
-objectNames `viewport`, `properties`, `chainSelector`, `blendWeight`, `timeline`, `lint`.
+objectNames `viewport`, `properties`, `chainSelector`, `blendWeight`, `timeline`, `lint`, `poseKeys`
+(the timeline's row of pose keys), `keyPose`.
 
 Every part of the window is a field declared below and set once, in __init__: modules build
 the parts and hand them back (menus.py, help_menu.py, lint_panel.py, import_actions.py,
@@ -180,7 +181,7 @@ class MainWindow(QMainWindow):
     def goals(self) -> Goals:
         doc = self.document
         return Goals(doc.generation, doc.goals(), doc.selected, doc.rig.time, self.posted_serial, doc.body_goal,
-                     doc.rig.full_body, doc.rig.pose_layer)
+                     doc.rig.full_body, layer=doc.rig.pose_layer)
 
     def post_goals(self) -> None:
         self.posted_serial += 1

@@ -28,7 +28,6 @@ from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
 from rigedit import ChainSettings, Rig
 from rigedit.core import rig_full_body
 from rigedit.core.ik import registry
-from rigedit.core.pose_layer import PoseLayer
 
 from .body import BodyState, apply_body
 
@@ -45,9 +44,9 @@ class Goals:
     serial: int = 0  # the poster's count, handed back so it can tell when it has caught up
     body: BodyState | None = None  # where the body handle put the root; None keeps it
     full_body: bool | None = None  # the rig's full-body switch (issue 16); None keeps it
-    # The rig's pose layer (issue 25), an immutable value: handed over as it is, put on the
-    # worker's rig when it is not the one put there last. None keeps it.
-    pose_layer: PoseLayer | None = None
+    # The pose layer (issue 25: FK rotations over the clip), an immutable value: the worker's
+    # rig takes it when it is another object than the last it took. None keeps it.
+    layer: object = None
 
 
 @dataclass
@@ -83,7 +82,7 @@ class SolverWorker(QObject):
         self._rig: Rig | None = None
         self._generation = -1
         self._body: BodyState | None = None  # the last body applied to self._rig
-        self._layer: PoseLayer | None = None  # the last pose layer put on self._rig
+        self._layer = None  # the last pose layer applied to self._rig
         self._last: tuple[Goals, Solution] | None = None  # the last goals solved and their solution
         self.stats = SolverStats()
         self._taken = threading.Event()  # the GUI thread has the last solution (set: none pending)
@@ -127,8 +126,7 @@ class SolverWorker(QObject):
             goals, self._goals = self._goals, None
             new_rig, self._new_rig = self._new_rig, None
         if new_rig is not None:
-            (self._rig, self._generation), self._body, self._last = new_rig, None, None
-            self._layer = None
+            (self._rig, self._generation), self._body, self._layer, self._last = new_rig, None, None, None
         if goals is None or self._rig is None or goals.generation != self._generation:
             return
         start = time.perf_counter()
@@ -153,17 +151,15 @@ class SolverWorker(QObject):
         if goals.body is not None and goals.body is not self._body:
             apply_body(rig, goals.body)
             self._body = goals.body
+        if goals.layer is not None and goals.layer is not self._layer:
+            rig.pose_layer = goals.layer
+            self._layer = goals.layer
         if goals.full_body is not None and goals.full_body != rig.full_body:
             rig.full_body = goals.full_body
         for name, settings in goals.settings.items():
             rig.chain(name).apply(settings)
         if goals.time is not None:
             rig.time = goals.time
-        # After the time: the GUI's layer was settled at this time already (Rig.time drops
-        # unkeyed edits made at another time), so it goes on exactly as the GUI has it.
-        if goals.pose_layer is not None and goals.pose_layer is not self._layer:
-            rig.pose_layer = goals.pose_layer
-            self._layer = goals.pose_layer
         reports = rig.solve()
         errors = {}
         if goals.plot_chain in reports:
@@ -189,10 +185,10 @@ class SolverWorker(QObject):
 
 def _same_goals(a: Goals, b: Goals) -> bool:
     """Whether solving `b` after `a` has nothing to do: the same settings, time, full-body
-    switch, pose layer and body (the same BodyState object: the document makes a new one per move)."""
-    if (a.generation, a.time, a.full_body) != (b.generation, b.time, b.full_body) or a.body is not b.body:
-        return False
-    if a.pose_layer is not b.pose_layer and a.pose_layer != b.pose_layer:
+    switch, body and pose layer (the same BodyState and PoseLayer objects: the document makes
+    a new one per move)."""
+    if (a.generation, a.time, a.full_body) != (b.generation, b.time, b.full_body) or a.body is not b.body \
+            or a.layer is not b.layer:
         return False
     try:
         return a.settings == b.settings

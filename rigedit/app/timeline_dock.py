@@ -86,6 +86,7 @@ class TimelinePanel(QWidget):
         self._redraw_pending = False
         self._drawn_weights: dict[str, float] = {}
         self._drawn_offsets: tuple = ()  # the selected chain's offset key times shown
+        self._drawn_tracks: dict = {}  # the timeline's tracks as last drawn
 
         self.plot = TimelinePlot()
         self.plot.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -202,7 +203,7 @@ class TimelinePanel(QWidget):
         doc.chain_changed.connect(self._chain_changed)
         doc.time_changed.connect(self._time_changed)
         doc.animation_changed.connect(self._fit_to_clip)
-        doc.pose_layer_changed.connect(self._pose_layer_changed)
+        doc.layer_changed.connect(self._layer_changed)
         plot.playhead_moved.connect(self.scrub_to)
         plot.key_command.connect(self._key_command)
         plot.key_clicked.connect(self._select_key)
@@ -329,10 +330,12 @@ class TimelinePanel(QWidget):
         self.selected_key = None
         self.redraw()
 
-    def _pose_layer_changed(self) -> None:
-        # Key pose keys the chains' goals and weights too, and its undo takes them away.
-        self.redraw()
-        self._drive(self.time)
+    def _layer_changed(self) -> None:
+        # Key pose keys the chains' goals and weights too, and its undo takes them away. A
+        # joint rotation changes the layer at mouse rate and no track: nothing to redraw then.
+        if self.timeline.tracks != self._drawn_tracks:
+            self.redraw()
+            self._drive(self.time)
 
     def _chain_changed(self, chain: str) -> None:
         # Only an unkeyed chain's flat line shows its own weight, so a gizmo drag (targets
@@ -355,6 +358,7 @@ class TimelinePanel(QWidget):
     def redraw(self) -> None:
         self._redraw_pending = False
         tl, rig, chain = self.timeline, self.doc.rig, self.doc.selected
+        self._drawn_tracks = tl.tracks
         order = rig.chain_names
         self.plot.set_range(tl.start, tl.end)
         self._drawn_weights = {n: rig.chain(n).weight for n in order}

@@ -81,7 +81,7 @@ class PoseKeys(QObject):
         self.row.moved.connect(self.move)
         self.row.menu_requested.connect(self._open_menu)
         self.row.scrub_requested.connect(panel.scrub_to)
-        self.doc.pose_layer_changed.connect(self.refresh)
+        self.doc.layer_changed.connect(self.refresh)
         self.doc.rig_replaced.connect(self.refresh)
         self.plot.vb.sigXRangeChanged.connect(lambda *_: self.refresh())
         self.plot.vb.sigResized.connect(lambda *_: self.refresh())
@@ -114,7 +114,11 @@ class PoseKeys(QObject):
         layer = self.doc.rig.pose_layer
         self.row.view_left = self.row.mapFromGlobal(self.plot.viewport().mapToGlobal(
             self.plot.mapFromScene(self.plot.vb.sceneBoundingRect().topLeft()))).x()
-        self.row.set_keys([(t, _interpolation(layer, t)) for t in layer.key_times])
+        keys = [(t, _interpolation(layer, t)) for t in layer.key_times]
+        if keys != self.row.keys:  # a joint rotation changes the layer at mouse rate, not its keys
+            self.row.set_keys(keys)
+        else:
+            self.row.update()  # the plot may have panned or zoomed
 
     # --- edits: each one undo step -----------------------------------------------------------
 
