@@ -205,3 +205,34 @@ def test_ctrl_c_ctrl_v_in_the_row_copy_keys_and_in_the_viewport_copy_the_pose(qt
     QTest.keyClick(focus_viewport(qtbot, window), Qt.Key.Key_C, CTRL)
     data = json.loads(QApplication.clipboard().text())
     assert np.allclose(data["pose"]["joints"]["Head"], window.rig.rotation("Head"))
+
+
+def test_saved_and_reopened_the_keys_show_and_play_the_same(qtbot, tmp_path, window, keyed):
+    before = shown_at(qtbot, window, 0.3)
+    path = tmp_path / "keyed.json"
+    assert window.save_preset(path)
+    window.open_preset(path)
+    wait_solved(qtbot, window)
+    assert window.rig.pose_keys == pytest.approx((0.0, 1.0))
+    assert [t for t, _ in row(window).keys] == pytest.approx([0.0, 1.0])
+    after = shown_at(qtbot, window, 0.3)
+    assert all(same_rotation(after[n], before[n]) for n in JOINTS)
+
+
+def test_the_row_draws_a_diamond_at_each_key_over_its_time_on_the_plot(qtbot, window, keyed):
+    from rigedit.app.capture import image_array
+    from rigedit.app.timeline.pose_keys_row import FILL
+
+    r = row(window)
+    panel = window.timeline_dock.panel
+    for t in (0.0, 1.0):  # the row's x for a time is the plot's
+        plot_x = r.mapFromGlobal(panel.plot.viewport().mapToGlobal(panel.plot.to_widget(t, 0.5))).x()
+        assert abs(r.key_x(t) - plot_x) < 0.5
+    r.select([])
+    a = image_array(r.grab().toImage())
+    ease = np.all(a == np.array(FILL["ease"].getRgb()[:3]), axis=-1)
+    columns = np.flatnonzero(ease.any(axis=0))
+    for t in (0.0, 1.0):
+        near = columns[np.abs(columns - r.key_x(t)) < 8]
+        assert len(near) >= 6, t  # a filled diamond there
+    assert ease.sum() > 2 * 40
