@@ -15,7 +15,8 @@ A two-bone limb without limits is solved for all frames in one vectorised call,
 over a leading frame axis); FABRIK chains and limited limbs go frame by frame through the
 rig's own per-chain solve.
 
-With every weight 0 the baked clip is the input clip, bit for bit.
+With every weight 0 the baked clip is the input clip, bit for bit. The pose layer (issue 25,
+rig_posing.py) is on each frame's animated pose, evaluated at the frame's time.
 
 A chain following the clip (issue 14, clip_goals.py) aims at the animated tip plus its
 offset curve at each frame, with its pole placed from the animated bend frame after frame
@@ -34,7 +35,9 @@ from .clip import Clip
 from .clip_goals import clip_goal_frames
 from .ik import registry, two_bone_ik_batch
 from .bone_turns import chain_pose
+from .rig_posing import layered
 from .rig_solve import turn_toward
+from .skeleton import Pose
 from .rig_uses import aimed_targets, look_at_frames
 from .transforms import quat_between, quat_conj, quat_mul, quat_normalize, quat_rotate, quat_slerp
 
@@ -176,6 +179,19 @@ def _report(progress: Progress | None, done: int, total: int) -> None:
 
 
 def _frames(rig, timeline):
+    """Each frame's animated pose (rotations, translations), times and frame time: the
+    clip's frames, or the rest pose over the timeline's range, with the pose layer on."""
+    rot, trans, times, frame_time = _base_frames(rig, timeline)
+    layer = rig.pose_layer
+    if not layer.is_empty:
+        roots = rig._roots()
+        for f, t in enumerate(times):
+            shown = layered(layer, Pose(rot[f], trans[f]), float(t), rig.skeleton, roots)
+            rot[f], trans[f] = shown.rotations, shown.translations
+    return rot, trans, times, frame_time
+
+
+def _base_frames(rig, timeline):
     clip = rig.clip
     if clip is not None:
         times = np.arange(clip.n_frames) * clip.frame_time
