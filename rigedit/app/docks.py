@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QDockWidget, QScrollArea, QWidget
 
 from .field_wheel import FieldWheelGuard
 from .lint_panel import create_lint_panel
+from .pose_library_dock import create_pose_library_panel
 from .properties_dock import create_properties_panel
 from .timeline_dock import create_timeline_widget
 
@@ -45,6 +46,8 @@ DOCKS: tuple[DockSpec, ...] = (
     DockSpec("properties", "Properties", "properties", Area.RightDockWidgetArea, create_properties_panel, scroll=True),
     DockSpec("timeline_dock", "Timeline", "timeline", Area.BottomDockWidgetArea, create_timeline_widget),
     DockSpec("lint_dock", "Lint", "lint", Area.RightDockWidgetArea, create_lint_panel, below="properties"),
+    DockSpec("pose_library_dock", "Pose Library", "poseLibrary", Area.RightDockWidgetArea, create_pose_library_panel,
+             below="lint_dock"),
 )
 
 

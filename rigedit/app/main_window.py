@@ -4,7 +4,7 @@ the solver thread behind it all.
 Automation surface (scripts and tests): `window.rig`, `window.viewport.world_to_screen(xyz)`,
 `window.undo_stack`, `window.open_preset(path)`, `window.save_preset(path)`, `window.document`;
 objectNames `viewport`, `properties`, `chainSelector`, `blendWeight`, `timeline`, `lint`, `poseKeys`
-(the timeline's row of pose keys), `keyPose`.
+(the timeline's row of pose keys), `keyPose`, `poseLibrary`.
 
 Every part of the window is a field declared below and set once, in __init__: modules build
 the parts and hand them back (menus.py, help_menu.py, lint_panel.py, import_actions.py,
@@ -70,6 +70,7 @@ class MainWindow(QMainWindow):
     properties: Dock  # "properties": the selected chain's settings
     timeline_dock: Dock  # "timeline": keys, playhead and playback
     lint_dock: Dock  # "lint": the clip's findings
+    pose_library_dock: Dock  # "poseLibrary": saved poses to apply with a blend
     # lint_panel.py: the Clip menu
     clip_menu: QMenu
     action_lint: QAction
@@ -209,8 +210,10 @@ class MainWindow(QMainWindow):
         """Default dock sizes for the window's size: the viewport is what the user works in."""
         self.resizeDocks([self.properties], [min(430, int(0.36 * self.width()))], Qt.Orientation.Horizontal)
         self.resizeDocks([self.timeline_dock], [110], Qt.Orientation.Vertical)
-        # The Lint list under the properties: a few rows; the properties keep most of the height.
-        self.resizeDocks([self.properties, self.lint_dock], [int(0.45 * self.height()), int(0.25 * self.height())],
+        # The Lint list and the pose library under the properties: a few rows each; the
+        # properties keep most of the height.
+        h = self.height()
+        self.resizeDocks([self.properties, self.lint_dock, self.pose_library_dock], [int(0.42 * h), int(0.16 * h), int(0.24 * h)],
                          Qt.Orientation.Vertical)
 
     def refresh_recent_menu(self) -> None:

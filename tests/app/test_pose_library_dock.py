@@ -20,8 +20,9 @@ LEFT = Qt.MouseButton.LeftButton
 JOINTS = {"Head": ((0, 1, 0), 50), "LeftShoulder": ((1, 0, 1), -30)}
 
 
-@pytest.fixture
-def library_folder(tmp_path):
+@pytest.fixture(autouse=True)
+def library_folder(tmp_path, config_dir):
+    """The library's folder, set before the window reads it (autouse fixtures come first)."""
     folder = tmp_path / "poses"
     settings.set_pose_library_folder(folder)
     return folder
