@@ -213,7 +213,7 @@ class MainWindow(QMainWindow):
         # The Lint list and the pose library under the properties: a few rows each; the
         # properties keep most of the height.
         h = self.height()
-        self.resizeDocks([self.properties, self.lint_dock, self.pose_library_dock], [int(0.42 * h), int(0.16 * h), int(0.24 * h)],
+        self.resizeDocks([self.properties, self.lint_dock, self.pose_library_dock], [int(0.36 * h), int(0.12 * h), int(0.34 * h)],
                          Qt.Orientation.Vertical)
 
     def refresh_recent_menu(self) -> None:

@@ -13,13 +13,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRect, QSize, Qt
 from PySide6.QtGui import QIcon, QImage, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QFileDialog,
-    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from .main_window import MainWindow
 
 THUMB_PX = 96
+THUMB_MARGIN = 0.08  # of the character's size on the screen, each side of its thumbnail
 
 
 def create_pose_library_panel(window: "MainWindow") -> "PoseLibraryPanel":
@@ -49,13 +50,13 @@ def create_pose_library_panel(window: "MainWindow") -> "PoseLibraryPanel":
 
 
 def thumbnail_png(window: "MainWindow") -> bytes | None:
-    """The viewport's picture, its centre square scaled to THUMB_PX, as PNG bytes (None
-    before the viewport has been shown)."""
-    img = window.viewport.grab_image()
+    """The viewport's picture of the character (a square around its joints on the screen)
+    scaled to THUMB_PX, as PNG bytes; None before the viewport has been shown."""
+    vp = window.viewport
+    img = vp.grab_image()
     if img.isNull():
         return None
-    side = min(img.width(), img.height())
-    square = img.copy(QRect((img.width() - side) // 2, (img.height() - side) // 2, side, side))
+    square = img.copy(_character_square(vp, window.rig.world_positions(), img.width(), img.height()))
     small = square.scaled(THUMB_PX, THUMB_PX, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)
     data = QByteArray()
     buf = QBuffer(data)
@@ -63,6 +64,23 @@ def thumbnail_png(window: "MainWindow") -> bytes | None:
     small.save(buf, "PNG")
     buf.close()
     return bytes(data.data())
+
+
+def _character_square(vp, points, width: int, height: int) -> QRect:
+    """The square of the viewport's image (device pixels) that holds `points` (world) with a
+    margin, kept inside the image; the centre square when they are off the screen."""
+    dpr = vp.devicePixelRatioF()
+    xy = np.array([[p.x(), p.y()] for p in (vp.world_to_screen(q) for q in points)]) * dpr
+    side = min(width, height)
+    if len(xy) and np.all(np.isfinite(xy)):
+        lo, hi = xy.min(axis=0), xy.max(axis=0)
+        side = int(min(max(float((hi - lo).max()) * (1 + 2 * THUMB_MARGIN), THUMB_PX), width, height))
+        cx, cy = (lo + hi) / 2
+    else:
+        cx, cy = width / 2, height / 2
+    left = int(min(max(cx - side / 2, 0), width - side))
+    top = int(min(max(cy - side / 2, 0), height - side))
+    return QRect(left, top, side, side)
 
 
 class PoseLibraryPanel(QWidget):
@@ -79,6 +97,7 @@ class PoseLibraryPanel(QWidget):
         self.list.setViewMode(QListView.ViewMode.IconMode)
         self.list.setIconSize(QSize(THUMB_PX, THUMB_PX))
         self.list.setGridSize(QSize(THUMB_PX + 18, THUMB_PX + 30))
+        self.list.setMinimumHeight(THUMB_PX + 30)  # a row of thumbnails with their names, whatever the docks' split
         self.list.setResizeMode(QListView.ResizeMode.Adjust)
         self.list.setMovement(QListView.Movement.Static)
         self.list.setWordWrap(True)
@@ -91,7 +110,7 @@ class PoseLibraryPanel(QWidget):
         self.save_button.setObjectName("savePose")
         self.save_button.setToolTip("Save the shown pose (every joint, or the selected joints only) under the name, "
                                     "with a picture of the viewport")
-        self.selected_only = QCheckBox("Selected joints only")
+        self.selected_only = QCheckBox("Selected only")
         self.selected_only.setObjectName("poseSelectedOnly")
         self.selected_only.setToolTip("Save only the joints selected in the viewport (select joints there first)")
         self.blend = QSlider(Qt.Orientation.Horizontal)
@@ -101,7 +120,7 @@ class PoseLibraryPanel(QWidget):
         self.blend.setToolTip("How much of the pose Apply puts on: 0 % leaves the pose as it is, 100 % "
                               "is the saved pose (each joint slerped between)")
         self.blend_label = QLabel()
-        self.blend_label.setMinimumWidth(40)
+        self.blend_label.setMinimumWidth(36)
         self.apply_button = QPushButton("Apply")
         self.apply_button.setObjectName("applyPose")
         self.apply_button.setToolTip("Put the chosen pose on at the blend (one undo step)")
@@ -119,23 +138,26 @@ class PoseLibraryPanel(QWidget):
         self.refresh()
 
     def _layout(self) -> None:
-        grid = QGridLayout()
-        grid.addWidget(self.name, 0, 0, 1, 2)
-        grid.addWidget(self.save_button, 0, 2)
-        grid.addWidget(self.selected_only, 1, 0, 1, 3)
-        grid.addWidget(QLabel("Blend"), 2, 0)
-        grid.addWidget(self.blend, 2, 1)
-        grid.addWidget(self.blend_label, 2, 2)
-        buttons = QHBoxLayout()
-        for b in (self.apply_button, self.rename_button, self.delete_button):
-            buttons.addWidget(b)
-        buttons.addStretch(1)
-        buttons.addWidget(self.folder_button)
+        save = QHBoxLayout()
+        save.addWidget(self.name, 1)
+        save.addWidget(self.save_button)
+        save.addWidget(self.selected_only)
+        use = QHBoxLayout()
+        use.addWidget(QLabel("Blend"))
+        use.addWidget(self.blend, 1)
+        use.addWidget(self.blend_label)
+        use.addWidget(self.apply_button)
+        manage = QHBoxLayout()
+        manage.addStretch(1)
+        for b in (self.rename_button, self.delete_button, self.folder_button):
+            manage.addWidget(b)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
+        lay.setSpacing(3)
         lay.addWidget(self.list, 1)
-        lay.addLayout(grid)
-        lay.addLayout(buttons)
+        lay.addLayout(save)
+        lay.addLayout(use)
+        lay.addLayout(manage)
 
     def _connect(self) -> None:
         self.save_button.clicked.connect(lambda _c=False: self.save())
@@ -203,7 +225,7 @@ class PoseLibraryPanel(QWidget):
             return False
         joints = list(selected_joints(self.doc)) if self.selected_only.isChecked() else []
         if self.selected_only.isChecked() and not joints:
-            self._say("Save pose: no joints are selected (select them in the viewport, or untick 'Selected joints only')", 8000)
+            self._say("Save pose: no joints are selected (select them in the viewport, or untick 'Selected only')", 8000)
             return False
         try:
             self.library.add(name, self.doc.rig, joints=joints or None, thumbnail=thumbnail_png(self.window_))
