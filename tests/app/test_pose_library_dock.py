@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QDockWidget, QLineEdit, QListWidget, QPushButton, 
 
 import rigedit
 from rigedit.app import settings
+from rigedit.app.capture import distinct_colours
 
 from .helpers import wait_solved
 from .test_pose_keys import axis_angle, same_rotation, slerp
@@ -79,6 +80,7 @@ def test_save_then_apply_at_50_percent_with_the_slider_gives_halfway_rotations(q
     png = rigedit.PoseLibrary(library_folder).thumbnail("wave")
     img = QImage.fromData(png)
     assert max(img.width(), img.height()) == 96
+    assert distinct_colours(img) >= 64  # the shaded character, not a blank or cleared view (capture.py)
 
     start = {"Head": axis_angle((1, 0, 0), -20), "LeftShoulder": axis_angle((0, 0, 1), 10)}
     turn(qtbot, window, start)
