@@ -210,10 +210,9 @@ class MainWindow(QMainWindow):
         """Default dock sizes for the window's size: the viewport is what the user works in."""
         self.resizeDocks([self.properties], [min(430, int(0.36 * self.width()))], Qt.Orientation.Horizontal)
         self.resizeDocks([self.timeline_dock], [110], Qt.Orientation.Vertical)
-        # The Lint list and the pose library under the properties: a few rows each; the
-        # properties keep most of the height.
-        h = self.height()
-        self.resizeDocks([self.properties, self.lint_dock, self.pose_library_dock], [int(0.36 * h), int(0.12 * h), int(0.34 * h)],
+        # The Lint list (the pose library a tab beside it) under the properties: a few rows;
+        # the properties keep most of the height.
+        self.resizeDocks([self.properties, self.lint_dock], [int(0.45 * self.height()), int(0.25 * self.height())],
                          Qt.Orientation.Vertical)
 
     def refresh_recent_menu(self) -> None:

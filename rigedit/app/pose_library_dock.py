@@ -97,7 +97,7 @@ class PoseLibraryPanel(QWidget):
         self.list.setViewMode(QListView.ViewMode.IconMode)
         self.list.setIconSize(QSize(THUMB_PX, THUMB_PX))
         self.list.setGridSize(QSize(THUMB_PX + 18, THUMB_PX + 30))
-        self.list.setMinimumHeight(THUMB_PX + 30)  # a row of thumbnails with their names, whatever the docks' split
+        self.list.setMinimumHeight(THUMB_PX // 2)
         self.list.setResizeMode(QListView.ResizeMode.Adjust)
         self.list.setMovement(QListView.Movement.Static)
         self.list.setWordWrap(True)
@@ -136,6 +136,12 @@ class PoseLibraryPanel(QWidget):
         self._layout()
         self._connect()
         self.refresh()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        # A row of thumbnails with their names and the controls under it: what the dock asks
+        # for first; a short window may squeeze it (the list scrolls).
+        hint = super().sizeHint()
+        return QSize(hint.width(), max(hint.height(), THUMB_PX + 150))
 
     def _layout(self) -> None:
         save = QHBoxLayout()

@@ -1,8 +1,8 @@
 """Edit > Key Pose, Copy Pose, Paste Pose, Paste Pose Mirrored, Mirror Pose (issue 25).
 
 Copy puts the shown local rotations of the selected joints (every joint with none selected)
-on the system clipboard as JSON (Rig.copy_pose's plain form, tagged), so a pose goes from one
-editor window, rig or script to another; Paste reads it back onto the pose layer
+on the system clipboard as JSON, the text of a pose library file (io/pose_library.py), so a
+pose goes from one editor window, rig, script or pose file to another; Paste reads it back onto the pose layer
 (Rig.paste_pose), mirrored left <-> right with Ctrl+Shift+V. Each edit is one undo step
 (Document.edit_pose).
 
@@ -20,12 +20,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication
 
-from .pose_edit import key_pose, selected_joints
+from rigedit.io.pose_library import FORMAT, VERSION
+
+from .pose_edit import selected_joints
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
 
-CLIPBOARD_TAG = "rigedit pose"  # the "format" of the clipboard's JSON
 
 
 class PoseTools(NamedTuple):
@@ -82,24 +83,25 @@ def copy_pose(w: "MainWindow") -> bool:
     except (ValueError, KeyError) as e:
         _say(w, f"Copy pose: {e.args[0] if e.args else e}", 8000)
         return False
-    QApplication.clipboard().setText(json.dumps({"format": CLIPBOARD_TAG, "pose": pose}))
+    QApplication.clipboard().setText(json.dumps({"format": FORMAT, "version": VERSION, **pose}, indent=1))
     n = len(pose.get("joints", {}))
     _say(w, f"Copied the pose of {n} joint{'s' * (n != 1)}")
     return True
 
 
 def clipboard_pose() -> dict:
-    """The pose on the system clipboard; ValueError saying why when there is none."""
+    """The pose on the system clipboard ({"joints", "root"}: a pose file's text, or the bare
+    pose); ValueError saying why when there is none."""
     text = QApplication.clipboard().text()
     try:
         data = json.loads(text)
     except ValueError:
         raise ValueError("the clipboard holds no pose (copy one with Edit > Copy Pose)") from None
-    if isinstance(data, dict) and data.get("format") == CLIPBOARD_TAG:
-        data = data.get("pose")
     if not isinstance(data, dict) or not isinstance(data.get("joints"), dict):
         raise ValueError("the clipboard's JSON is not a pose: it needs a 'joints' object of name: [x, y, z, w]")
-    return data
+    if data.get("format", FORMAT) != FORMAT:
+        raise ValueError(f"the clipboard's JSON is a {data.get('format')!r}, not a {FORMAT!r}")
+    return {k: data[k] for k in ("joints", "root") if k in data}
 
 
 def paste_pose(w: "MainWindow", mirror: bool = False) -> bool:

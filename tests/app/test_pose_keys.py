@@ -204,7 +204,7 @@ def test_ctrl_c_ctrl_v_in_the_row_copy_keys_and_in_the_viewport_copy_the_pose(qt
     # The viewport focused, Ctrl+C is Edit > Copy Pose: the pose goes to the clipboard as JSON.
     QTest.keyClick(focus_viewport(qtbot, window), Qt.Key.Key_C, CTRL)
     data = json.loads(QApplication.clipboard().text())
-    assert np.allclose(data["pose"]["joints"]["Head"], window.rig.rotation("Head"))
+    assert np.allclose(data["joints"]["Head"], window.rig.rotation("Head"))
 
 
 def test_saved_and_reopened_the_keys_show_and_play_the_same(qtbot, tmp_path, window, keyed):

@@ -50,7 +50,7 @@ def test_ctrl_shift_v_pastes_the_left_arm_onto_the_right_at_mirror_positions(qtb
     vp = focus_viewport(qtbot, window)
     QTest.keyClick(vp, Qt.Key.Key_C, CTRL)
     data = json.loads(QApplication.clipboard().text())
-    assert set(LEFT_ARM) <= set(data["pose"]["joints"])
+    assert set(LEFT_ARM) <= set(data["joints"])
     steps = window.undo_stack.count()
     QTest.keyClick(vp, Qt.Key.Key_V, CTRL | SHIFT)
     wait_solved(qtbot, window)

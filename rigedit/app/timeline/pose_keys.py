@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu, QPushButton
+from PySide6.QtWidgets import QHBoxLayout, QMenu, QToolButton, QWidget
 
 from rigedit.core.pose_channel import TIME_EPS, Channel, PoseKey
 from rigedit.core.pose_layer import PoseLayer
@@ -71,8 +71,19 @@ class PoseKeys(QObject):
         self.copied: CopiedKeys | None = None
         self.menu: QMenu | None = None  # the open key menu, if any
         self.row = PoseKeysRow(self._time_to_x, self._x_to_time, lambda t: panel.timeline.snap(t))
-        self.key_button = QPushButton("Key pose")
+        # Key pose sits left of the row, over the plot's weight axis: the button row above
+        # must fit a 760 px window.
+        self.key_button = QToolButton()
+        self.key_button.setText("Key ◆")
         self.key_button.setObjectName("keyPose")
+        self.key_button.setFixedHeight(self.row.height())
+        self.strip = QWidget()
+        self.strip.setObjectName("poseKeysStrip")
+        strip = QHBoxLayout(self.strip)
+        strip.setContentsMargins(0, 0, 0, 0)
+        strip.setSpacing(0)
+        strip.addWidget(self.key_button)
+        strip.addWidget(self.row, 1)
         self.key_button.clicked.connect(lambda _c=False: self.key_pose())
         self.delete_action = self._action("Delete pose keys", [QKeySequence.StandardKey.Delete, QKeySequence(Qt.Key.Key_Backspace)],
                                           self.row, self.delete_selected)
@@ -112,8 +123,12 @@ class PoseKeys(QObject):
 
     def refresh(self) -> None:
         layer = self.doc.rig.pose_layer
-        self.row.view_left = self.row.mapFromGlobal(self.plot.viewport().mapToGlobal(
+        # The button as wide as the plot's axis, so the row starts where the plot's view does.
+        view_left = self.strip.mapFromGlobal(self.plot.viewport().mapToGlobal(
             self.plot.mapFromScene(self.plot.vb.sceneBoundingRect().topLeft()))).x()
+        if view_left > 24 and view_left != self.key_button.width():
+            self.key_button.setFixedWidth(view_left)
+        self.row.view_left = max(view_left - self.row.x(), 0)
         keys = [(t, _interpolation(layer, t)) for t in layer.key_times]
         if keys != self.row.keys:  # a joint rotation changes the layer at mouse rate, not its keys
             self.row.set_keys(keys)
