@@ -53,7 +53,7 @@ class Channel:
             return keys[0].value, keys[0].value, 0.0
         if time >= keys[-1].time:
             return keys[-1].value, keys[-1].value, 0.0
-        i = bisect.bisect_right([k.time for k in keys], time) - 1
+        i = bisect.bisect_right(keys, time, key=_time_of) - 1
         k0, k1 = keys[i], keys[i + 1]
         return k0.value, k1.value, shape_weight(k0.interpolation, (time - k0.time) / (k1.time - k0.time))
 
@@ -131,6 +131,10 @@ class Channel:
         if self.held_time is None or abs(self.held_time - time) <= TIME_EPS:
             return self
         return Channel(self.keys)
+
+
+def _time_of(key: PoseKey) -> float:
+    return key.time
 
 
 def _sorted(keys: list[PoseKey]) -> tuple[PoseKey, ...]:

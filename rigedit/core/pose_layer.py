@@ -5,16 +5,16 @@ chains blended by weight. The layer is additive, per joint, in local space: show
 base_local * delta, so a tweak over mocap keeps the mocap's motion; the root joints' local
 translations get an additive offset vector (one for every root).
 
-Each joint has a `Channel`: keys (time, value, interpolation) and an unkeyed value held as
-in Blender. A channel without keys holds its value at every time (a static pose); on a
-keyed channel an unkeyed edit holds only at the time it was made (`held_time`), and once
-the time changes the keys rule again. A key's interpolation governs the segment leaving
+Each joint has a `Channel` (pose_channel.py): keys (time, value, interpolation) and an
+unkeyed value held as in Blender. A channel without keys holds its value at every time (a
+static pose); on a keyed channel an unkeyed edit holds only at the time it was made
+(`held_time`), and once the time changes the keys rule again. A key's interpolation governs the segment leaving
 it, as in core/curve.py: "linear" (slerp; lerp for the offset), "ease" (smoothstep on the
 slerp parameter, the default) or "constant"; before the first key and after the last the
 channel holds its end value.
 
 `PoseLayer` is an immutable value: every edit returns a new layer, so undo is "keep the old
-one, put it back". Its plain-data form (presets, undo, the editor) is pose_layer_data.py's.
+one, put it back". `to_data` / `from_data` are its plain JSON-able form (presets, the editor).
 """
 from __future__ import annotations
 
@@ -28,10 +28,9 @@ from .field_error import FieldError
 from .pose_channel import TIME_EPS, Channel, PoseKey
 from .transforms import quat_slerp
 
-__all__ = ["Channel", "IDENTITY", "NO_OFFSET", "PoseKey", "PoseLayer", "TIME_EPS"]
+__all__ = ["Channel", "IDENTITY", "PoseKey", "PoseLayer", "TIME_EPS"]
 
 IDENTITY = (0.0, 0.0, 0.0, 1.0)
-NO_OFFSET = (0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -147,10 +146,6 @@ class PoseLayer:
     def settled(self, time: float) -> "PoseLayer":
         """Unkeyed edits of keyed joints made at another time dropped (the time has moved)."""
         return self._map(lambda c: c.settled(time))
-
-    def only(self, names: Iterable[str]) -> "PoseLayer":
-        keep = set(names)
-        return PoseLayer({n: c for n, c in self.joints.items() if n in keep}, self.root)
 
     def unknown_joints(self, known: Iterable[str]) -> list[str]:
         names = set(known)

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial.transform import Rotation, Slerp
 
+from rigedit.core.clip import Clip
 from rigedit.core.pose_layer import PoseLayer
 from rigedit.core.rig import Rig
 from rigedit.core.transforms import quat_normalize
@@ -196,3 +197,28 @@ def test_a_copy_keeps_the_keys_and_the_data_form_gives_the_layer_back(humanoid):
 def test_bad_data_names_its_field(humanoid, data, where):
     with pytest.raises(ValueError, match=where):
         PoseLayer.from_data(data, humanoid.skeleton)
+
+
+def test_key_pose_keys_a_follow_clip_chain_as_an_offset_from_the_animated_tip():
+    rig = Rig.default()
+    n = len(rig.skeleton)
+    frames = 30
+    turn = np.zeros((frames, n, 4))
+    turn[..., 3] = 1.0
+    turn[:, 0, 1] = np.linspace(0.0, 0.3, frames)  # the body turns: the hand's animated tip moves
+    rot = quat_normalize(turn)
+    rig.clip = Clip(rot, np.tile(rig.skeleton.offsets, (frames, 1, 1)), 1.0 / 30)
+    arm = rig.chain("left_arm")
+    arm.follow_clip = True
+    rig.time = 10 / 30
+    goal = np.asarray(arm.target) + np.array([0.05, 0.02, -0.03])
+    arm.target = goal  # an offset keyed here
+    rig.time = 20 / 30
+    later = np.asarray(arm.target).copy()
+    rig.key_pose()
+    assert any(abs(k.time - 20 / 30) < 1e-12 for k in arm.offset_keys)
+    assert not rig.timeline.curve("left_arm", "target").keys  # its goal is the offset, not a timeline key
+    rig.time = 10 / 30
+    assert np.allclose(arm.target, goal, atol=1e-9)
+    rig.time = 20 / 30
+    assert np.allclose(arm.target, later, atol=1e-9)
