@@ -236,3 +236,20 @@ def test_the_row_draws_a_diamond_at_each_key_over_its_time_on_the_plot(qtbot, wi
         near = columns[np.abs(columns - r.key_x(t)) < 8]
         assert len(near) >= 6, t  # a filled diamond there
     assert ease.sum() > 2 * 40
+
+
+def test_i_with_the_timeline_focused_keys_the_pose_too_and_a_text_field_takes_it_as_text(qtbot, window):
+    panel = window.timeline_dock.panel
+    panel.go_to_time(0.2)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=3000)
+    panel.plot.setFocus()
+    qtbot.waitUntil(panel.plot.hasFocus)
+    QTest.keyClick(panel.plot, Qt.Key.Key_I)
+    assert window.rig.pose_keys == pytest.approx((0.2,))
+    panel.go_to_time(0.6)
+    box = panel.duration  # a field: I is a letter there, never Key pose
+    box.setFocus()
+    qtbot.waitUntil(box.hasFocus)
+    QTest.keyClick(box, Qt.Key.Key_I)
+    assert window.rig.pose_keys == pytest.approx((0.2,))
