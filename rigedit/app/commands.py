@@ -155,21 +155,3 @@ class NewClipCommand(QUndoCommand):
         tl.frame_rate = self.old_span[0]
         tl.set_range(*self.old_span[1:])
         self.doc.replace_clip(*self.old)
-
-
-class EditLayerCommand(QUndoCommand):
-    """A pose-layer edit (a joint rotation): the layer before and after (core/pose_layer.py's
-    PoseLayer is immutable, so the very values go back). The edit was applied live, so the
-    first redo (on push) changes nothing."""
-
-    def __init__(self, doc: "Document", text: str, old, new) -> None:
-        super().__init__(text)
-        self.doc = doc
-        self.old = old
-        self.new = new
-
-    def redo(self) -> None:
-        self.doc._apply_layer(self.new)
-
-    def undo(self) -> None:
-        self.doc._apply_layer(self.old)

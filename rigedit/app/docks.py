@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QDockWidget, QScrollArea, QWidget
 
 from .field_wheel import FieldWheelGuard
 from .lint_panel import create_lint_panel
+from .pose_library_dock import create_pose_library_panel
 from .properties_dock import create_properties_panel
 from .timeline_dock import create_timeline_widget
 
@@ -45,6 +46,9 @@ DOCKS: tuple[DockSpec, ...] = (
     DockSpec("properties", "Properties", "properties", Area.RightDockWidgetArea, create_properties_panel, scroll=True),
     DockSpec("timeline_dock", "Timeline", "timeline", Area.BottomDockWidgetArea, create_timeline_widget),
     DockSpec("lint_dock", "Lint", "lint", Area.RightDockWidgetArea, create_lint_panel, below="properties"),
+    # A tab behind Lint: a third dock stacked in the column would not fit a 540 px window.
+    DockSpec("pose_library_dock", "Pose Library", "poseLibrary", Area.RightDockWidgetArea, create_pose_library_panel,
+             tabbed_with="lint_dock"),
 )
 
 
@@ -90,7 +94,9 @@ def build_dock(window: "MainWindow", spec: DockSpec) -> Dock:
     if spec.below:
         window.splitDockWidget(getattr(window, spec.below), dock, Qt.Orientation.Vertical)
     if spec.tabbed_with:
-        window.tabifyDockWidget(getattr(window, spec.tabbed_with), dock)
+        front = getattr(window, spec.tabbed_with)
+        window.tabifyDockWidget(front, dock)
+        front.raise_()  # a dock joining another's tabs sits behind it
     if not spec.visible:
         dock.hide()
     return dock

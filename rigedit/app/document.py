@@ -5,6 +5,10 @@ Views listen to the signals and never change the rig themselves: every edit goes
 the drag pushes one command when the mouse is released). Whatever changes what the solver must
 solve emits `goals_changed`; the solver thread picks up the newest goals from `goals()`.
 
+Pose layer edits (issue 25: Key pose, pose keys moved or deleted, a pasted, mirrored or
+library pose) go through `edit_pose(text, change)`: one command holding the layer and the
+timeline's tracks before and after (pose_edit.py); `layer_changed` tells the views.
+
 The rig-level full-body switch is `set_full_body` (an undo command), and IK/FK matching is
 `match` (one command holding a snapshot of what it changed). A state the solver thread
 cannot reach through the goals (a saved solution put back, an edited animated frame) goes to
@@ -36,8 +40,8 @@ from rigedit import ChainReport, ChainSettings, Rig
 from rigedit.core import rig_match
 
 from .body import BodyJoint, BodyState, apply_body, body_state, root_of
-from .commands import (EditChainCommand, EditClipCommand, EditLayerCommand, MatchCommand, MoveBodyCommand,
-                       SetFullBodyCommand)
+from .commands import EditChainCommand, EditClipCommand, MatchCommand, MoveBodyCommand, SetFullBodyCommand
+from .pose_edit import PoseEditCommand, PoseState
 
 # IK/FK matching (core/rig_match.py): what each of the dock's buttons does, by name.
 MATCHES = {
@@ -57,12 +61,16 @@ class Snapshot:
     solved: object  # rigedit.core.rig_pose.SolvedPose
 
 
+def _off() -> bool:
+    return False
+
+
 class Document(QObject):
     rig_replaced = Signal()  # a new rig (File > New/Open); everything is rebuilt
     chain_changed = Signal(str)  # a chain's settings changed (name)
     selection_changed = Signal(str)  # the selected chain ("" for none)
     joints_selected = Signal(tuple)  # the selected joints' names (selected_joints), the active one last
-    layer_changed = Signal()  # the pose layer (rig.pose_layer) changed: a rotation, its undo
+    layer_changed = Signal()  # the pose layer (or the timeline's tracks with it) was edited or put back
     pose_changed = Signal()  # the solver handed a pose back
     goals_changed = Signal()  # the solver has something new to solve
     path_changed = Signal()
@@ -98,6 +106,8 @@ class Document(QObject):
         # keying an edit's new values at the playhead, or None; edit_chain makes it part of
         # the edit's undo step, so every field and drag keys alike.
         self.keyer: Callable[[str, Mapping[str, Any], Mapping[str, Any]], QUndoCommand | None] | None = None
+        # Whether Auto-key is on, for edits that are not a chain's (a joint's rotation).
+        self.auto_keying: Callable[[], bool] = _off
         # A method, not a lambda: Qt drops it when this object goes, before the stack does.
         self.undo_stack.cleanChanged.connect(self._clean_changed)
 
@@ -322,20 +332,15 @@ class Document(QObject):
         if solved is not None:
             self.restore_solution(solved)
 
-    def edit_layer(self, text: str, before) -> bool:
-        """One undo command for a pose-layer edit already applied live from `before`; False
-        when the layer is what it was (nothing is pushed)."""
-        after = self._rig.pose_layer
-        if after is before or after == before:
-            return False
-        self.undo_stack.push(EditLayerCommand(self, text, before, after))
-        return True
+    def edit_layer(self, text: str, before, joints: tuple[str, ...] = ()) -> bool:
+        """One undo step for a pose-layer edit already applied live from the layer `before`
+        (a rotation, a Joint field); with Auto-key on, `joints` are keyed at the playhead in
+        the same step. False when nothing changed (nothing is pushed)."""
+        def key(rig: Rig) -> None:
+            if joints and self.auto_keying():
+                rig.key_pose(list(joints), chains=False)
 
-    def _apply_layer(self, layer) -> None:
-        """Used by the undo command."""
-        if self._rig.pose_layer is not layer:
-            self._rig.pose_layer = layer
-            self._layer_edited()
+        return self.edit_pose(text, key, before=PoseState(before, self._rig.timeline.tracks))
 
     def _layer_edited(self) -> None:
         self.layer_changed.emit()
@@ -390,6 +395,35 @@ class Document(QObject):
 
     def remembered_pole(self, chain: str):
         return self._remembered_poles.get(chain)
+
+    # --- the pose layer (issue 25) ------------------------------------------------------------
+
+    def edit_pose(self, text: str, change: Callable[[Rig], Any], *, before: PoseState | None = None) -> bool:
+        """One undoable edit of the pose layer (and the timeline's tracks): `change(rig)` makes
+        it on the rig (Rig.key_pose, paste_pose, ...). `before`, when the edit was already
+        applied live (a drag), is the state undo goes back to. An error from `change` puts
+        the state back and is raised. Returns False when nothing changed (no command)."""
+        start = PoseState.of(self._rig) if before is None else before
+        try:
+            change(self._rig)
+        except Exception:
+            start.put(self._rig)
+            self._pose_edited()
+            raise
+        after = PoseState.of(self._rig)
+        if after == start:
+            return False
+        self.undo_stack.push(PoseEditCommand(self, text, start, after))
+        return True
+
+    def _apply_pose(self, state: PoseState) -> None:
+        """Used by the undo command."""
+        state.put(self._rig)
+        self._pose_edited()
+
+    def _pose_edited(self) -> None:
+        self.layer_changed.emit()
+        self.goals_changed.emit()  # the layer goes to the solver thread with the goals
 
     # --- full body and IK/FK matching (issue 16) ------------------------------------------------
 

@@ -164,7 +164,7 @@ class JointPanel(QGroupBox):
             q = clamp_rotation(rig.skeleton, pose, jl)
         before = self.doc.layer_snapshot()
         self.doc.set_rotations_live({name: q})
-        self.doc.edit_layer(f"Set {name} rotation", before)
+        self.doc.edit_layer(f"Set {name} rotation", before, (name,))
 
     def _ik_action(self, what: str) -> None:
         ch = overruling_chain(self.doc.rig, self.joint)

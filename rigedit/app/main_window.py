@@ -4,7 +4,8 @@ the solver thread behind it all.
 Automation surface (scripts and tests): `window.rig`, `window.viewport.world_to_screen(xyz)`,
 `window.undo_stack`, `window.open_preset(path)`, `window.save_preset(path)`, `window.document`,
 `window.viewport.select_joint(name)` and `window.document.selected_joints`;
-objectNames `viewport`, `properties`, `chainSelector`, `blendWeight`, `timeline`, `lint`.
+objectNames `viewport`, `properties`, `chainSelector`, `blendWeight`, `timeline`, `lint`, `poseKeys`
+(the timeline's row of pose keys), `keyPose`, `poseLibrary`.
 
 Every part of the window is a field declared below and set once, in __init__: modules build
 the parts and hand them back (menus.py, help_menu.py, lint_panel.py, import_actions.py,
@@ -30,6 +31,7 @@ from .import_actions import ImportController, install_import_actions
 from .lint_panel import build_clip_menu
 from .lint_state import LintState
 from .menus import build_menus, fill_recent
+from .pose_tools import PoseTools, install_pose_tools
 from .retarget_action import RetargetController, install_retarget_action
 from .solver_thread import Goals, Solution, SolverThread
 from .status import StatusReadout
@@ -69,6 +71,7 @@ class MainWindow(QMainWindow):
     properties: Dock  # "properties": the selected chain's settings
     timeline_dock: Dock  # "timeline": keys, playhead and playback
     lint_dock: Dock  # "lint": the clip's findings
+    pose_library_dock: Dock  # "poseLibrary": saved poses to apply with a blend
     # lint_panel.py: the Clip menu
     clip_menu: QMenu
     action_lint: QAction
@@ -80,6 +83,7 @@ class MainWindow(QMainWindow):
     action_export: QAction
     retargeter: RetargetController
     action_retarget: QAction
+    pose_tools: PoseTools  # pose_tools.py: Edit > Key / Copy / Paste / Paste Mirrored / Mirror Pose
     status: StatusReadout  # the status bar's readout
     solver: SolverThread  # made last: nothing above failed, so it will be stopped on close
     # the window's state
@@ -112,6 +116,7 @@ class MainWindow(QMainWindow):
             self, self.lint_dock.panel)
         self.importer, self.action_import, self.action_export = install_import_actions(self)
         self.retargeter, self.action_retarget = install_retarget_action(self)
+        self.pose_tools = install_pose_tools(self)
         self.status = StatusReadout(self.statusBar(), self.document, lambda: self.solves, lambda: self.viewport.frames)
         self.viewport.rotating.connect(self._show_rotating)  # the turn as it goes, as Blender's header
         self.solver = SolverThread(self)
@@ -213,7 +218,8 @@ class MainWindow(QMainWindow):
         """Default dock sizes for the window's size: the viewport is what the user works in."""
         self.resizeDocks([self.properties], [min(430, int(0.36 * self.width()))], Qt.Orientation.Horizontal)
         self.resizeDocks([self.timeline_dock], [110], Qt.Orientation.Vertical)
-        # The Lint list under the properties: a few rows; the properties keep most of the height.
+        # The Lint list (the pose library a tab beside it) under the properties: a few rows;
+        # the properties keep most of the height.
         self.resizeDocks([self.properties, self.lint_dock], [int(0.45 * self.height()), int(0.25 * self.height())],
                          Qt.Orientation.Vertical)
 

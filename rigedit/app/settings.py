@@ -107,3 +107,21 @@ def save_view_mode(mode: str) -> None:
     s = settings()
     s.setValue("view_mode", mode)
     s.sync()
+
+
+def pose_library_folder() -> Path:
+    """The pose library dock's folder: the one last chosen, else `poses` in the user's data
+    folder for rigedit (in the config folder when RIGEDIT_CONFIG_DIR is set, as in tests)."""
+    value = settings().value("pose_library/folder", "")
+    if value:
+        return Path(str(value))
+    if os.environ.get("RIGEDIT_CONFIG_DIR"):
+        return config_dir() / "poses"
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
+    return Path(base or Path.home() / ".local" / "share") / "rigedit" / "poses"
+
+
+def set_pose_library_folder(folder: str | Path) -> None:
+    s = settings()
+    s.setValue("pose_library/folder", str(Path(folder).resolve()))
+    s.sync()

@@ -9,6 +9,9 @@ edit) and the document's time moves the clip under the IK; the solver thread fol
 Lint findings (window.lint, lint_state.py) are marked over their frames; a click on a mark
 selects the finding, and selecting one (here or in the Lint dock) moves the playhead to it.
 
+Pose keys (issue 25): a row of diamonds above the plot, one per pose key time, and the Key
+pose button (timeline/pose_keys.py); I keys the pose too (pose_tools.py).
+
 Auto-key: with it on, every edit of a chain's weight, target or pole (a dock field, the slider,
 a handle drag in the viewport) keys that value at the playhead (updating a key already there),
 in the edit's own undo step (Document.keyer). Key target keys the goal by hand; a double-click
@@ -42,11 +45,14 @@ from .timeline.commands import TrackEditCommand
 from .timeline.lint_marks import Mark
 from .timeline.playback import Playback
 from .timeline.plot import TimelinePlot
+from .timeline.pose_keys import KEY_POSE_TIP, PoseKeys
 
 INTERPOLATION_LABELS = [("ease", "Ease in-out"), ("linear", "Linear"), ("constant", "Constant (hold)")]
 
 # Every way to make a key: in the key buttons' tooltips and in Help > Keyboard Shortcuts.
 HOW_TO_KEY = [
+    ("I, or the Key pose button", "key the selected joints (every joint with none selected) with every chain's "
+                                  "goal and weight at the playhead; the keys are the diamonds above the curves"),
     ("Double-click the plot", "add a weight key there (drag it to move it, right-click it for its easing, "
                               "Delete removes the selected key)"),
     ("Key target button", "key the selected chain's target where it is now, at the playhead"),
@@ -80,6 +86,7 @@ class TimelinePanel(QWidget):
         self._redraw_pending = False
         self._drawn_weights: dict[str, float] = {}
         self._drawn_offsets: tuple = ()  # the selected chain's offset key times shown
+        self._drawn_tracks: dict = {}  # the timeline's tracks as last drawn
 
         self.plot = TimelinePlot()
         self.plot.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -111,6 +118,8 @@ class TimelinePanel(QWidget):
         self.key_target_button = QPushButton("Key target")
         self.key_target_button.setObjectName("keyTarget")
         self.key_target_button.setToolTip(_key_tip("Key the selected chain's target where it is now, at the playhead"))
+        self.pose_keys = PoseKeys(self)  # the pose keys row over the plot and Key pose
+        self.pose_keys.key_button.setToolTip(_key_tip(KEY_POSE_TIP))
         self.plants_button = QToolButton()
         self.plants_button.setObjectName("keyPlants")
         self.plants_button.setText("Key plants")
@@ -145,6 +154,7 @@ class TimelinePanel(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
         lay.addLayout(row)
+        lay.addWidget(self.pose_keys.strip)
         lay.addWidget(self.plot, 1)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
 
@@ -153,11 +163,13 @@ class TimelinePanel(QWidget):
         self._add_actions()
         self._connect()
         self.doc.keyer = self._auto_key
+        self.doc.auto_keying = self.auto_key.isChecked
         self._show_running(False)
         if self.timeline == Timeline():  # as _rebind: a rig opened from the command line is fitted too
             self._fit_to_clip()
         self.redraw()
         self._drive(self.time)
+        self.pose_keys.refresh()
 
     # --- wiring --------------------------------------------------------------------------
 
@@ -191,6 +203,7 @@ class TimelinePanel(QWidget):
         doc.chain_changed.connect(self._chain_changed)
         doc.time_changed.connect(self._time_changed)
         doc.animation_changed.connect(self._fit_to_clip)
+        doc.layer_changed.connect(self._layer_changed)
         plot.playhead_moved.connect(self.scrub_to)
         plot.key_command.connect(self._key_command)
         plot.key_clicked.connect(self._select_key)
@@ -317,6 +330,13 @@ class TimelinePanel(QWidget):
         self.selected_key = None
         self.redraw()
 
+    def _layer_changed(self) -> None:
+        # Key pose keys the chains' goals and weights too, and its undo takes them away. A
+        # joint rotation changes the layer at mouse rate and no track: nothing to redraw then.
+        if self.timeline.tracks != self._drawn_tracks:
+            self.redraw()
+            self._drive(self.time)
+
     def _chain_changed(self, chain: str) -> None:
         # Only an unkeyed chain's flat line shows its own weight, so a gizmo drag (targets
         # and poles changing at mouse rate) must not redraw the plot: it cost more per mouse
@@ -338,6 +358,7 @@ class TimelinePanel(QWidget):
     def redraw(self) -> None:
         self._redraw_pending = False
         tl, rig, chain = self.timeline, self.doc.rig, self.doc.selected
+        self._drawn_tracks = tl.tracks
         order = rig.chain_names
         self.plot.set_range(tl.start, tl.end)
         self._drawn_weights = {n: rig.chain(n).weight for n in order}

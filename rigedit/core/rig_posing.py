@@ -114,16 +114,18 @@ class Posing:
 
     # --- keys ------------------------------------------------------------------------------
 
-    def key_pose(self, joints: Iterable[str] | None = None, time: float | None = None) -> None:
+    def key_pose(self, joints: Iterable[str] | None = None, time: float | None = None, *, chains: bool = True) -> None:
         """Key the pose layer's values shown now at `time` (None: the rig's time) for
         `joints` (None: every joint, and the roots' offset; the offset is keyed too when a
-        root joint is named), and every chain's weight and goal (its target and pole on the
-        timeline; a follow-clip chain's offset from the animated tip) there."""
+        root joint is named), and (`chains`, the default) every chain's weight and goal (its
+        target and pole on the timeline; a follow-clip chain's offset from the animated tip)
+        there. chains=False keys the joints alone (Auto-key of a joint's rotation)."""
         t = self._time if time is None else _seconds(time, "key_pose time")
         names = self._joint_names(joints)
         root = joints is None or any(self._parents[self._skeleton.index(n)] < 0 for n in names)
         self._put_layer(self._pose_layer.keyed(t, names, root, now=self._time))
-        key_chains(self, t)
+        if chains:
+            key_chains(self, t)
 
     @property
     def pose_keys(self) -> tuple[float, ...]:

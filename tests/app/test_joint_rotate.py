@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+from PySide6 import QtWidgets
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
 
@@ -165,3 +166,21 @@ def test_a_child_selected_with_its_parent_turns_once_not_twice():
     for j in (arm, fore):
         a, b = w1[j], quat_mul(turn, w0[j])
         assert min(np.abs(a - b).max(), np.abs(a + b).max()) < 1e-12
+
+
+def test_with_auto_key_a_rotation_keys_its_joint_in_the_same_undo_step(qtbot, fk_window):
+    window, vp = fk_window, fk_window.viewport
+    auto = window.findChild(QtWidgets.QCheckBox, "autoKey")
+    QTest.mouseClick(auto, Qt.MouseButton.LeftButton, pos=QPointF(8, auto.height() / 2).toPoint())
+    assert auto.isChecked()
+    tracks = dict(window.rig.timeline.tracks)
+    click(vp, bone_middle(window, ELBOW, HAND))
+    steps = window.undo_stack.count()
+    type_keys(vp, Qt.Key.Key_R, Qt.Key.Key_X, Qt.Key.Key_3, Qt.Key.Key_0, Qt.Key.Key_Return)
+    wait_solved(qtbot, window)
+    assert window.rig.pose_keys == (window.rig.time,)
+    assert window.rig.timeline.tracks == tracks  # the joint is keyed, not every chain's goal
+    assert window.undo_stack.count() == steps + 1
+    QTest.keyClick(vp, Qt.Key.Key_Z, CTRL)
+    wait_solved(qtbot, window)
+    assert window.rig.pose_keys == ()  # the key went with the rotation

@@ -153,7 +153,7 @@ class RotateMode:
             return False
         self.view.rotating.emit("")
         what = s.names[0] if len(s.names) == 1 else f"{len(s.names)} joints"
-        return self.doc.edit_layer(f"Rotate {what}", s.start_layer)
+        return self.doc.edit_layer(f"Rotate {what}", s.start_layer, tuple(s.names))
 
     def cancel(self) -> None:
         """End it putting back the pose layer and the solution it began from."""
