@@ -63,7 +63,8 @@ def skeleton_span(parents, offsets) -> float:
     n = len(parents)
     if n == 0:
         return 0.0
-    length = np.linalg.norm(np.asarray(offsets, dtype=np.float64), axis=1)
+    o = np.asarray(offsets, dtype=np.float64).reshape(-1, 3)
+    length = np.hypot(np.hypot(o[:, 0], o[:, 1]), o[:, 2])  # no overflow for a file's extreme values
     kids: dict[int, list[int]] = {}
     for i, p in enumerate(parents):
         kids.setdefault(int(p), []).append(i)
