@@ -1,9 +1,9 @@
 """`rigedit import` and `rigedit bake`: mocap, glTF and USD characters in, baked BVH out.
 
     rigedit import FILE.bvh|.glb|.gltf|.usd|.usda|.usdc -o PRESET.json [--scale S] [--up x|y|z|-x|-y|-z|auto] [--fps N] [--skin NAME]
-                   [--animation NAME|INDEX]
+                   [--animation NAME|INDEX] [--force]
     rigedit import FILE.glb --list-animations      name, duration and channels of each animation
-    rigedit bake PRESET.json [--clip CLIP.bvh|.glb] -o OUT.bvh [--fps N] [--animation NAME|INDEX]
+    rigedit bake PRESET.json [--clip CLIP.bvh|.glb] -o OUT.bvh [--fps N] [--animation NAME|INDEX] [--force]
 
 `import` saves the file's clip with the preset, in PRESET.clip.npz beside it (io/clip_file.py),
 as the editor's File > Save does, so the preset opens with its animation. `bake` bakes that
@@ -11,7 +11,8 @@ stored clip, written as the imported BVH file was laid out (hierarchy, channels,
 axes; a glTF or USD clip in metres); --clip bakes another file instead, read against the
 preset's skeleton (joints by name; the unit and up axis found by matching the file's offsets
 to the rig's, see io/clip_match.py), so a clip cannot come in at another size than the rig
-it animates. Which files are read, and how, is io/formats.py's table.
+it animates. Which files are read, and how, is io/formats.py's table. Both keep an existing
+output (and the files written beside it) unless --force (io/overwrite.py).
 """
 from __future__ import annotations
 
@@ -123,14 +124,17 @@ def cmd_import(argv: list[str]) -> int:
     p.add_argument("--skin", help=f"{_takes('skin')}: import only this skin (default: all)")
     p.add_argument("--animation", metavar="NAME|INDEX", help=ANIMATION_HELP)
     p.add_argument("--list-animations", action="store_true", help="glTF: list the file's animations and exit")
+    p.add_argument("--force", action="store_true", help="overwrite the preset (and its clip file) if they exist")
     args = p.parse_args(argv)
     if args.list_animations:
         return _list_animations(args.file)
     if not args.output:
         p.error("the following arguments are required: -o/--output")
+    from rigedit.io.overwrite import check_output
     from rigedit.io.preset import save_preset
 
     try:
+        check_output(args.output, force=args.force, fmt=formats.PRESET)
         rig, proposals, lines = imported_rig(
             args.file, scale=args.scale, up=args.up, fps=args.fps, skin=args.skin, animation=args.animation
         )
@@ -171,13 +175,18 @@ def cmd_bake(argv: list[str]) -> int:
     p.add_argument("-o", "--output", required=True, metavar="OUT.bvh")
     p.add_argument("--fps", type=_fps, help=f"glTF clip: resample at this rate, {FPS_RANGE[0]:g} to {FPS_RANGE[1]:g} (default: the keys' spacing)")
     p.add_argument("--animation", metavar="NAME|INDEX", help="glTF clip: " + ANIMATION_HELP.removeprefix("glTF: "))
+    p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     from rigedit.io.clip_source import bvh_layout
+    from rigedit.io.overwrite import check_output
     from rigedit.io.preset import load_preset
     from rigedit.progress import progress_bar
 
     try:
+        if not formats.BVH.matches(args.output):
+            raise ValueError(f"{args.output}: rigedit bake writes {formats.listing([formats.BVH])}")
+        check_output(args.output, force=args.force)
         rig = load_preset(args.preset)
         layout = bvh_layout(rig.clip.source) if rig.clip is not None else None  # as its file was
         if args.clip is not None:

@@ -1,6 +1,6 @@
 """`rigedit lint`: find (and with --fix, repair) what breaks a mocap clip.
 
-    rigedit lint CLIP [--rig PRESET] [--animation NAME] [--json] [--fix -o OUT]
+    rigedit lint CLIP [--rig PRESET] [--animation NAME] [--json] [--fix -o OUT [--force]]
 
 CLIP is a .bvh, .glb, .gltf, .usd, .usda or .usdc file (io/formats.py's clip formats). The
 chains are the preset's (--rig, which also brings its joint limits) or, without one,
@@ -49,13 +49,15 @@ def cmd_lint(argv: list[str]) -> int:
     p.add_argument("--json", action="store_true", help='print {"findings": [...]} as JSON instead of a table')
     p.add_argument("--fix", action="store_true", help="re-solve the flagged spans and write the repaired clip to -o")
     p.add_argument("-o", "--output", metavar="OUT", help="with --fix: where to write the repaired clip (the input's format)")
+    p.add_argument("--force", action="store_true", help="with --fix: overwrite OUT if it exists")
     args = p.parse_args(argv)
     if args.fix and not args.output:
         p.error("--fix needs -o OUT")
     if args.output and not args.fix:
         p.error("-o OUT is for --fix")
     try:
-        linted = lint_file(args.clip, rig=args.rig, animation=args.animation, fix_output=args.output if args.fix else None)
+        linted = lint_file(args.clip, rig=args.rig, animation=args.animation, fix_output=args.output if args.fix else None,
+                           force=args.force)
     except ValueError as e:
         print(_named(str(e), args.clip, args.rig, args.output), file=sys.stderr)
         return 1
@@ -97,12 +99,17 @@ class Linted:
         return out
 
 
-def lint_file(path: str, *, rig: str | None = None, animation: str | None = None, fix_output: str | None = None) -> Linted:
+def lint_file(path: str, *, rig: str | None = None, animation: str | None = None, fix_output: str | None = None,
+              force: bool = False) -> Linted:
     """Lint the clip in `path` (chains and limits from the preset `rig`, else proposed); with
-    `fix_output`, repair it and write the repair there in the input's format. ValueError or
-    OSError naming the file when something cannot be read or written."""
+    `fix_output`, repair it and write the repair there in the input's format (an existing
+    file kept unless `force`). ValueError or OSError naming the file when something cannot be
+    read or written."""
     from rigedit.core.lint import lint_clip
+    from rigedit.io.overwrite import check_output
 
+    if fix_output is not None:
+        check_output(fix_output, force=force)
     loaded = load_clip(path, animation)
     chains, limits = rig_chains(rig, loaded.skeleton) if rig else (None, None)
     report = lint_clip(loaded.skeleton, loaded.clip, chains, limits=limits, euler=loaded.source.bvh_angles)

@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+from rigedit.io.overwrite import check_output  # the table only: no numpy behind it
+
 EPILOG = """\
 INPUT is a folder (its .bvh, .glb and .gltf files, subfolders included), a quoted glob
 ('takes/**/*.bvh') or files. --compare A B takes two files, or two folders whose clips are
@@ -59,10 +61,7 @@ def _parser() -> argparse.ArgumentParser:
 def _check_output(path: str, suffixes: tuple[str, ...], force: bool) -> None:
     if Path(path).suffix.lower() not in suffixes:
         raise ValueError(f"{path}: write the report to a {' or '.join(suffixes)} file")
-    if not Path(path).resolve().parent.is_dir():
-        raise ValueError(f"{path}: no such folder {str(Path(path).parent)!r} to write into")
-    if os.path.exists(path) and not force:
-        raise ValueError(f"{path}: already exists (--force overwrites it)")
+    check_output(path, force=force)
 
 
 def cmd_report(argv: list[str]) -> int:

@@ -95,6 +95,7 @@ def retarget_file(src, onto, out, *, animation=None, force=False, root="scaled",
     from rigedit.core.rig import Rig
     from rigedit.import_cli import _named
     from rigedit.io.export import export_rig, preset_source
+    from rigedit.io.overwrite import check_output
     from rigedit.io.preset import save_preset
     from rigedit.lint_cli import load_clip
 
@@ -106,10 +107,7 @@ def retarget_file(src, onto, out, *, animation=None, force=False, root="scaled",
         if not as_preset and formats.of(out, formats.EXPORTS) is None:
             written = formats.suffixes((formats.PRESET,) + formats.EXPORTS)
             raise ValueError(f"{out}: cannot tell what to write from {suffix or 'no suffix'!r}; use one of {', '.join(written)}")
-        if not Path(out).parent.is_dir():
-            raise ValueError(f"{out}: no such folder {str(Path(out).parent)!r} to write into")
-        if os.path.exists(out) and not force:
-            raise ValueError(f"{out}: already exists (force=True, or --force, overwrites it)")
+        check_output(out, force=force, fmt=formats.PRESET if as_preset else None)
         loaded = load_clip(src, None if animation is None else str(animation), command="retarget")
         skeleton, own, target_path, rig, source = _target(onto)
         if rig is None and as_preset:

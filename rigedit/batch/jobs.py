@@ -140,7 +140,9 @@ def _lint(job: Job):
     from rigedit.io.atomic import atomic_write_text
     from rigedit.lint_cli import lint_file
 
-    linted = lint_file(job.source, rig=job.rig, fix_output=job.outputs[0] if job.fix else None)
+    # force: the plan applied the overwrite rule per clip (io/overwrite.py); an output here
+    # without its report is this job's own, left by a run stopped between the two.
+    linted = lint_file(job.source, rig=job.rig, fix_output=job.outputs[0] if job.fix else None, force=True)
     # The report last: a batch stopped between the two finds the job not done and redoes it.
     atomic_write_text(job.outputs[-1], json.dumps(linted.to_dict(), indent=2) + "\n", backup=False)
     findings = dict(Counter(f.kind for f in linted.report.findings))
@@ -153,8 +155,9 @@ def _lint(job: Job):
 def _retarget(job: Job):
     from rigedit.retarget_cli import retarget_file
 
-    # force: the plan only hands over a job whose output is there when --force was given.
-    s = retarget_file(job.source, job.rig, job.outputs[-1], force=job.force)
+    # force: the plan applied the overwrite rule per clip (io/overwrite.py): a job whose
+    # output is there is only handed over under --force.
+    s = retarget_file(job.source, job.rig, job.outputs[-1], force=True)
     detail = (f"{s.frames} frames, {len(s.chains)} chains mapped, {s.contacts} foot contacts locked, "
               f"max foot slide {1000 * s.max_foot_slide:.1f} mm")
     return detail + "".join(f"; warning: {w}" for w in s.warnings), None

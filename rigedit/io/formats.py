@@ -36,6 +36,7 @@ class Format:
     list_animations: str | None = None  # "module:function" listing the animations of a file that may hold several
     options: frozenset[str] = frozenset()  # import options beyond up and animation: "scale", "fps", "skin"
     needs: tuple[str, str, str] | None = None  # (module, rigedit extra, package) it needs installed
+    beside: str | None = None  # "module:function": path -> [files written (or removed) beside it]
 
     @property
     def animations(self) -> bool:
@@ -63,6 +64,10 @@ class Format:
     def clip_reader(self) -> Callable:
         return _resolve(self.clip_for, self, "match clips from")
 
+    def files_beside(self, path: str | os.PathLike) -> list[Path]:
+        """The files its writer writes (or removes) beside `path` (io/overwrite.py)."""
+        return [] if self.beside is None else list(_resolve(self.beside, self, "list the files beside")(path))
+
     def require(self, doing: str) -> None:
         """ValueError saying what to install when the package this format needs is missing;
         `doing` is "import" or "export", for the message."""
@@ -75,11 +80,11 @@ class Format:
             raise ValueError(f"{self.name} {doing} needs {package}: pip install 'rigedit[{extra}]' (or pip install {package})") from None
 
 
-PRESET = Format("Rig presets", (".json",), frozenset({SKELETON, CLIP, CHAINS}))
+PRESET = Format("Rig presets", (".json",), frozenset({SKELETON, CLIP, CHAINS}), beside="rigedit.io.clip_file:beside")
 BVH = Format(
     "BVH", (".bvh",), frozenset({SKELETON, CLIP}),
     load="rigedit.io.loaded:load_bvh", write="rigedit.io.export:write_bvh_result",
-    clip_for="rigedit.io.clip_match:bvh_clip_for", options=frozenset({"scale"}),
+    clip_for="rigedit.io.clip_match:bvh_clip_for", options=frozenset({"scale"}), beside="rigedit.io.bvh_names:beside",
 )
 GLTF = Format(
     "glTF", (".glb", ".gltf"), frozenset({SKELETON, CLIP, MESH}),
