@@ -35,11 +35,13 @@ MODULES = (
     "rigedit.core.retarget",
 )
 
-# ok: done; exists: its outputs were there already (not redone without --force); error: the
-# file could not be read or written (the message says why); crashed: the worker process died
-# on it; not run: the batch was interrupted first.
-STATUSES = ("ok", "exists", "error", "crashed", "not run")
-WORKED = ("ok", "exists")
+# ok: done; exists: its outputs were there already (not redone without --force); skipped: an
+# input that is not a clip (another kind of file, a folder named like one: plan.py says which);
+# error: the file could not be read or written (the message says why); unreadable: a clip or
+# folder the plan could not open; crashed: the worker process died on it, twice (once more
+# alone); not run: the batch was interrupted first.
+STATUSES = ("ok", "exists", "skipped", "error", "unreadable", "crashed", "not run")
+WORKED = ("ok", "exists", "skipped")
 
 
 @dataclass(frozen=True)
