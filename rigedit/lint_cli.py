@@ -30,7 +30,8 @@ kinds:
                  wraps, a reference pose on frame 0 (reported once, as info)
 contacts: a foot plants below 5 % of the leg above its floor and 0.25 legs/s, and lifts
 above 8 % or 0.5 legs/s (speeds over 1/30 s, so any frame rate); at least 0.1 s long.
---fix re-solves pole flips, knee pops and foot slides, writes Euler curves unwrapped, and
+--fix re-solves joints turned away and back, pole flips, knee pops and foot slides (the
+table core/lint/fix.py's REPAIRS), writes Euler curves unwrapped, and
 leaves every other frame as it was; the JSON's "fix" says what a second lint still finds."""
 
 
