@@ -102,6 +102,9 @@ FORMATS: tuple[Format, ...] = (PRESET, BVH, GLTF, USD)
 IMPORTS = tuple(f for f in FORMATS if f.load)  # File > Import, `rigedit import`, `rigedit FILE`
 CLIPS = tuple(f for f in IMPORTS if CLIP in f.carries)  # lint, retarget, bake --clip, batch
 EXPORTS = tuple(f for f in FORMATS if f.write)  # File > Export, `rigedit export`, retarget's OUT
+# A preset's character: the file whose document (meshes, skins, materials) the opened rig draws
+# and its exports keep (io/preset_character.py, io/export.py's preset_source).
+CHARACTERS = (GLTF,)
 
 
 def of(path: str | os.PathLike, among: Iterable[Format] = FORMATS) -> Format | None:
