@@ -20,6 +20,7 @@ import os
 import sys
 import time
 
+from rigedit.cli_errors import fail
 from rigedit.io import formats  # the table only: no numpy behind it
 
 EPILOG = f"""\
@@ -102,8 +103,7 @@ def cmd_batch(argv: list[str]) -> int:
         print(e, file=sys.stderr)
         return 1
     except OSError as e:
-        print(f"{e.filename or args.output}: {e.strerror or e}", file=sys.stderr)
-        return 1
+        return fail(e, args.output)
     results, where, interrupted, t0 = list(todo.done), "", False, time.perf_counter()
     if todo.jobs:
         try:
@@ -127,8 +127,7 @@ def cmd_batch(argv: list[str]) -> int:
         write_json(summary, args.kind, results, {"inputs": args.inputs, "outdir": os.path.abspath(args.output),
                                                  "ran_on": where, "seconds": round(elapsed, 3)})
     except OSError as e:
-        print(f"{e.filename or summary}: {e.strerror or e}", file=sys.stderr)
-        return 1
+        return fail(e, summary)
     if interrupted:
         print("interrupted: the files in progress were stopped; run the same command again to go on", file=sys.stderr)
         return 130

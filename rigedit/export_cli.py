@@ -11,8 +11,8 @@ with no clip. A progress bar (rich) shows on a terminal while the bake runs. An 
 from __future__ import annotations
 
 import argparse
-import sys
 
+from rigedit.cli_errors import fail
 from rigedit.io import formats  # the table only: no numpy behind it
 
 
@@ -28,7 +28,6 @@ def cmd_export(argv: list[str]) -> int:
     p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
-    from rigedit.import_cli import _named
     from rigedit.progress import progress_bar
     from rigedit.io.export import export_rig, format_of, load_for_export
     from rigedit.io.overwrite import check_output
@@ -39,12 +38,8 @@ def cmd_export(argv: list[str]) -> int:
         rig, source = load_for_export(args.input, animation=args.animation)
         with progress_bar("exporting", args.quiet) as step:
             report = export_rig(rig, args.output, source, only_result=args.only_result, progress=step)
-    except ValueError as e:  # BvhError, GltfError, PresetError, a missing USD extra: all name the file or the fix
-        print(_named(str(e), args.input, args.output), file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"{e.filename or args.output}: {e.strerror or e}", file=sys.stderr)
-        return 1
+    except (ValueError, OSError) as e:  # BvhError, GltfError, PresetError, a missing USD extra: all name the file or the fix
+        return fail(e, args.input, args.output)
     for w in source.warnings:
         print(f"  warning: {w}")
     print(report.summary())

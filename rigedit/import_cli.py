@@ -21,6 +21,7 @@ import math
 import sys
 from pathlib import Path
 
+from rigedit.cli_errors import fail
 from rigedit.io import formats  # the table only: no numpy behind it
 
 # The same range the glTF reader accepts (rigedit/io/gltf.py FPS_RANGE), repeated here so
@@ -63,8 +64,7 @@ def _list_animations(path: str) -> int:
     try:
         anims = fmt.animation_lister()(path)
     except ValueError as e:
-        print(_named(str(e), path), file=sys.stderr)
-        return 1
+        return fail(e, path)
     if not anims:
         print(f"{path}: no animations")
         return 0
@@ -73,11 +73,6 @@ def _list_animations(path: str) -> int:
     for a in anims:
         print(f"{a.index:>5}  {a.label:<{w}}  {a.duration:7.3f}  {a.channels:>8}")
     return 0
-
-
-def _named(message: str, *paths: str) -> str:
-    """The message, led by the input file's name unless it already names one of `paths`."""
-    return message if any(p and p in message for p in paths) else f"{paths[0]}: {message}"
 
 
 def load_character(path: str, *, scale=None, up=None, fps=None, skin=None, animation=None):
@@ -140,9 +135,8 @@ def cmd_import(argv: list[str]) -> int:
         )
         clip = rig.clip
         save_preset(rig, args.output)
-    except ValueError as e:  # BvhError, GltfError, PresetError and bad options are all ValueErrors
-        print(_named(str(e), args.file, args.output), file=sys.stderr)
-        return 1
+    except (ValueError, OSError) as e:  # BvhError, GltfError, PresetError and bad options are all ValueErrors
+        return fail(e, args.file, args.output)
     for line in lines:
         print(line)
     if proposals:
@@ -199,12 +193,8 @@ def cmd_bake(argv: list[str]) -> int:
             raise ValueError("--fps resamples a glTF clip given with --clip; the preset's own clip is baked at its own rate")
         with progress_bar("baking", args.quiet) as step:
             result = bake_to_bvh(rig, layout, args.output, progress=step)
-    except ValueError as e:
-        print(_named(str(e), *([args.clip] if args.clip else []), args.preset, args.output), file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"{e.filename or args.output}: {e.strerror or e}", file=sys.stderr)
-        return 1
+    except (ValueError, OSError) as e:
+        return fail(e, args.clip, args.preset, args.output)
     print(result.summary())
     print(f"wrote {args.output}")
     return 0

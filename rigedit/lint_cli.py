@@ -14,10 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from rigedit.cli_errors import fail
 from rigedit.io import formats  # the table only: no numpy behind it
 
 EPILOG = """\
@@ -59,12 +59,8 @@ def cmd_lint(argv: list[str]) -> int:
     try:
         linted = lint_file(args.clip, rig=args.rig, animation=args.animation, fix_output=args.output if args.fix else None,
                            force=args.force)
-    except ValueError as e:
-        print(_named(str(e), args.clip, args.rig, args.output), file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"{e.filename or args.clip}: {e.strerror or e}", file=sys.stderr)
-        return 1
+    except (ValueError, OSError) as e:
+        return fail(e, args.clip, args.rig, args.output)
     report, fixed, out = linted.report, linted.fixed, linted.to_dict()
     if args.json:
         print(json.dumps(out, indent=2))
@@ -123,10 +119,6 @@ def lint_file(path: str, *, rig: str | None = None, animation: str | None = None
     fixed = fix_clip(report)
     write_clip(loaded, fixed.clip, fix_output)
     return Linted(report, fixed, fix_output)
-
-
-def _named(message: str, *paths) -> str:
-    return message if any(p and p in message for p in paths) else f"{paths[0]}: {message}"
 
 
 def load_clip(path: str, animation: str | None = None, *, command: str = "lint"):

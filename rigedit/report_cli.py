@@ -21,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+from rigedit.cli_errors import fail
 from rigedit.io.overwrite import check_output  # the table only: no numpy behind it
 
 EPILOG = """\
@@ -95,8 +96,7 @@ def cmd_report(argv: list[str]) -> int:
         print(e, file=sys.stderr)
         return 1
     except OSError as e:
-        print(f"{e.filename or args.output}: {e.strerror or e}", file=sys.stderr)
-        return 1
+        return fail(e, args.output)
     t0 = time.perf_counter()
     try:
         results, where, interrupted = _run(args, jobs)
@@ -117,8 +117,7 @@ def cmd_report(argv: list[str]) -> int:
     try:
         _write(args, page, data)
     except OSError as e:
-        print(f"{e.filename or args.output}: {e.strerror or e}", file=sys.stderr)
-        return 1
+        return fail(e, args.output)
     for r in failed:
         print(r.error or f"{r.name}: {r.status}", file=sys.stderr)
     print(f"wrote {args.output}" + (f" and {args.json}" if args.json else "") + f": {header}")

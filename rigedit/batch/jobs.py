@@ -17,6 +17,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
+from rigedit.cli_errors import error_line
+
 # Every job's modules: imported once by a worker before its first job (warm_up), and by the
 # forkserver a local pool's workers are forked from, so each fork starts with them loaded.
 MODULES = (
@@ -91,7 +93,7 @@ def execute(job: Job) -> Result:
             os.makedirs(folder, exist_ok=True)  # a clip's subfolder, mirrored under OUTDIR
         detail, findings = RUN[job.kind](job)
     except (ValueError, OSError) as e:  # unreadable or unwritable input/output: the user's to fix
-        return Result(job.name, "error", time.perf_counter() - t0, error=_message(e, job))
+        return Result(job.name, "error", time.perf_counter() - t0, error=error_line(e, job.source, *job.outputs, job.rig))
     except Exception as e:  # noqa: BLE001 - a bug met on one file must not stop the others
         return Result(job.name, "error", time.perf_counter() - t0,
                       error=f"{job.source}: unexpected {type(e).__name__}: {e} (a rigedit bug: please report it with the file)")
@@ -107,14 +109,6 @@ def execute_in_worker(job: Job) -> Result:
     numba.set_num_threads(1)
     warm_up()  # a no-op after the worker's first job; outside execute's clock, so per-file times leave it out
     return execute(job)
-
-
-def _message(e: Exception, job: Job) -> str:
-    if isinstance(e, OSError) and not isinstance(e, ValueError) and e.strerror:
-        return f"{e.filename or job.source}: {e.strerror}"
-    text = str(e) or type(e).__name__
-    named = [job.source, *job.outputs] + ([job.rig] if job.rig else [])
-    return text if any(p in text for p in named) else f"{job.source}: {text}"
 
 
 def _bake(job: Job):
