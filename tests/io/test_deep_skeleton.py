@@ -41,3 +41,20 @@ def test_a_deep_skeleton_exports_to_bvh_and_gltf_and_reads_back(depth, tmp_path,
         assert again.skeleton.names == first.skeleton.names
         np.testing.assert_allclose(world_positions(again.skeleton, again.clip), want, rtol=0, atol=tol)
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_chains_are_proposed_on_a_deep_skeleton_with_branches():
+    """Thousands of joints above a pelvis with only legs below it, the torso leaving from its
+    parent (as Daz's hip / abdomen): the proposer's walk up from the hips is a loop too."""
+    from rigedit.core.autochains import propose_chains
+    from rigedit.core.skeleton import Skeleton
+
+    depth = 3000
+    joints = [(f"j{i}", None if i == 0 else f"j{i - 1}", (0.0, 0.001, 0.0)) for i in range(depth)]
+    for side, x in (("l", 0.1), ("r", -0.1)):
+        joints += [(f"{side}_thigh", f"j{depth - 1}", (x, 0.0, 0.0)), (f"{side}_shin", f"{side}_thigh", (0.0, -0.45, 0.0)),
+                   (f"{side}_foot", f"{side}_shin", (0.0, -0.45, 0.0)), (f"{side}_toe", f"{side}_foot", (0.0, -0.05, 0.15))]
+    joints += [("spine", f"j{depth - 2}", (0.0, 0.2, 0.0)), ("chest", "spine", (0.0, 0.3, 0.0)), ("head", "chest", (0.0, 0.3, 0.0))]
+    skeleton = Skeleton.from_joints(joints)
+    names = {c.name for c in propose_chains(skeleton)}
+    assert {"left_leg", "right_leg"} <= names, names  # proposed, no RecursionError
