@@ -8,8 +8,10 @@ or on a Dask cluster.
 
 Each clip goes through the functions its single-file command uses (rigedit/batch/jobs.py);
 where its outputs go is in rigedit/batch/plan.py. A file that cannot be read is reported with
-its error and the batch goes on; outputs already there are skipped unless --force. Exit
-status: 0 when every file worked (or was there already), 1 when some did not, 130 on Ctrl+C.
+its error and the batch goes on; outputs already there are skipped unless --force; what a
+folder holds that is not a clip is listed as skipped, with the reason. Exit status: 0 when
+every file worked (or was there already), 1 when some did not (an error, an unreadable input,
+a worker that died on it), 130 on Ctrl+C.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import os
 import sys
 import time
 
+from rigedit.cli_errors import fail
 from rigedit.io import formats  # the table only: no numpy behind it
 
 EPILOG = f"""\
@@ -28,10 +31,13 @@ INPUT is a folder (its {formats.listing(formats.CLIPS)} files, subfolders includ
             rigedit bake PRESET --clip CLIP)
   lint      NAME.lint.json: the findings (as rigedit lint --json); with --fix, NAME.EXT repaired
   retarget  NAME.bvh: the clip on the --onto preset's skeleton (as rigedit retarget)
-and batch-KIND.json, the summary table's rows.
-Clips whose outputs are there already are skipped unless --force. Exit status: 0 when every
-file worked (or was there already), 1 when some did not (each with its error in the table),
-130 after Ctrl+C (run the same command again to go on).
+and batch-KIND.json, the summary table's rows (rewritten by every run).
+Clips whose outputs are there already are skipped unless --force. Other files and folders
+named like clips are listed as skipped, files that cannot be opened as unreadable, each with
+the reason. A file whose worker process dies is run once more, alone; if it kills that one
+too it is listed as crashed. Exit status: 0 when every file worked (or was there already),
+1 when some did not (each with its error in the table), 130 after Ctrl+C (run the same
+command again to go on).
 --scheduler runs on a Dask cluster (pip install 'rigedit[cluster]'): start `dask scheduler`,
 then `dask worker ADDRESS` on each machine; the workers must see the same files."""
 
@@ -97,8 +103,7 @@ def cmd_batch(argv: list[str]) -> int:
         print(e, file=sys.stderr)
         return 1
     except OSError as e:
-        print(f"{e.filename or args.output}: {e.strerror or e}", file=sys.stderr)
-        return 1
+        return fail(e, args.output)
     results, where, interrupted, t0 = list(todo.done), "", False, time.perf_counter()
     if todo.jobs:
         try:
@@ -122,8 +127,7 @@ def cmd_batch(argv: list[str]) -> int:
         write_json(summary, args.kind, results, {"inputs": args.inputs, "outdir": os.path.abspath(args.output),
                                                  "ran_on": where, "seconds": round(elapsed, 3)})
     except OSError as e:
-        print(f"{e.filename or summary}: {e.strerror or e}", file=sys.stderr)
-        return 1
+        return fail(e, summary)
     if interrupted:
         print("interrupted: the files in progress were stopped; run the same command again to go on", file=sys.stderr)
         return 130
@@ -132,6 +136,7 @@ def cmd_batch(argv: list[str]) -> int:
 
 def _run(args, jobs, results) -> tuple[str, bool]:
     """Run the jobs with one progress bar; (where they ran, whether Ctrl+C stopped them)."""
+    from rigedit.batch.jobs import WORKED
     from rigedit.batch.plan import largest_first
     from rigedit.progress import progress_bar
 
@@ -140,7 +145,7 @@ def _run(args, jobs, results) -> tuple[str, bool]:
     with bar as step:
         def on_result(r) -> None:
             results.append(r)
-            if r.status not in ("ok", "exists"):
+            if r.status not in WORKED:
                 bar.note(f"{r.status}: {r.error}")
             if step is not None:
                 step(len(results) - before, len(jobs))

@@ -1,9 +1,9 @@
 """`rigedit import` and `rigedit bake`: mocap, glTF and USD characters in, baked BVH out.
 
     rigedit import FILE.bvh|.glb|.gltf|.usd|.usda|.usdc -o PRESET.json [--scale S] [--up x|y|z|-x|-y|-z|auto] [--fps N] [--skin NAME]
-                   [--animation NAME|INDEX]
+                   [--animation NAME|INDEX] [--force]
     rigedit import FILE.glb --list-animations      name, duration and channels of each animation
-    rigedit bake PRESET.json [--clip CLIP.bvh|.glb] -o OUT.bvh [--fps N] [--animation NAME|INDEX]
+    rigedit bake PRESET.json [--clip CLIP.bvh|.glb] -o OUT.bvh [--fps N] [--animation NAME|INDEX] [--force]
 
 `import` saves the file's clip with the preset, in PRESET.clip.npz beside it (io/clip_file.py),
 as the editor's File > Save does, so the preset opens with its animation. `bake` bakes that
@@ -11,7 +11,8 @@ stored clip, written as the imported BVH file was laid out (hierarchy, channels,
 axes; a glTF or USD clip in metres); --clip bakes another file instead, read against the
 preset's skeleton (joints by name; the unit and up axis found by matching the file's offsets
 to the rig's, see io/clip_match.py), so a clip cannot come in at another size than the rig
-it animates. Which files are read, and how, is io/formats.py's table.
+it animates. Which files are read, and how, is io/formats.py's table. Both keep an existing
+output (and the files written beside it) unless --force (io/overwrite.py).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import math
 import sys
 from pathlib import Path
 
+from rigedit.cli_errors import fail
 from rigedit.io import formats  # the table only: no numpy behind it
 
 # The same range the glTF reader accepts (rigedit/io/gltf.py FPS_RANGE), repeated here so
@@ -62,8 +64,7 @@ def _list_animations(path: str) -> int:
     try:
         anims = fmt.animation_lister()(path)
     except ValueError as e:
-        print(_named(str(e), path), file=sys.stderr)
-        return 1
+        return fail(e, path)
     if not anims:
         print(f"{path}: no animations")
         return 0
@@ -72,11 +73,6 @@ def _list_animations(path: str) -> int:
     for a in anims:
         print(f"{a.index:>5}  {a.label:<{w}}  {a.duration:7.3f}  {a.channels:>8}")
     return 0
-
-
-def _named(message: str, *paths: str) -> str:
-    """The message, led by the input file's name unless it already names one of `paths`."""
-    return message if any(p and p in message for p in paths) else f"{paths[0]}: {message}"
 
 
 def load_character(path: str, *, scale=None, up=None, fps=None, skin=None, animation=None):
@@ -123,22 +119,24 @@ def cmd_import(argv: list[str]) -> int:
     p.add_argument("--skin", help=f"{_takes('skin')}: import only this skin (default: all)")
     p.add_argument("--animation", metavar="NAME|INDEX", help=ANIMATION_HELP)
     p.add_argument("--list-animations", action="store_true", help="glTF: list the file's animations and exit")
+    p.add_argument("--force", action="store_true", help="overwrite the preset (and its clip file) if they exist")
     args = p.parse_args(argv)
     if args.list_animations:
         return _list_animations(args.file)
     if not args.output:
         p.error("the following arguments are required: -o/--output")
+    from rigedit.io.overwrite import check_output
     from rigedit.io.preset import save_preset
 
     try:
+        check_output(args.output, force=args.force, fmt=formats.PRESET)
         rig, proposals, lines = imported_rig(
             args.file, scale=args.scale, up=args.up, fps=args.fps, skin=args.skin, animation=args.animation
         )
         clip = rig.clip
         save_preset(rig, args.output)
-    except ValueError as e:  # BvhError, GltfError, PresetError and bad options are all ValueErrors
-        print(_named(str(e), args.file, args.output), file=sys.stderr)
-        return 1
+    except (ValueError, OSError) as e:  # BvhError, GltfError, PresetError and bad options are all ValueErrors
+        return fail(e, args.file, args.output)
     for line in lines:
         print(line)
     if proposals:
@@ -171,13 +169,18 @@ def cmd_bake(argv: list[str]) -> int:
     p.add_argument("-o", "--output", required=True, metavar="OUT.bvh")
     p.add_argument("--fps", type=_fps, help=f"glTF clip: resample at this rate, {FPS_RANGE[0]:g} to {FPS_RANGE[1]:g} (default: the keys' spacing)")
     p.add_argument("--animation", metavar="NAME|INDEX", help="glTF clip: " + ANIMATION_HELP.removeprefix("glTF: "))
+    p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     from rigedit.io.clip_source import bvh_layout
+    from rigedit.io.overwrite import check_output
     from rigedit.io.preset import load_preset
     from rigedit.progress import progress_bar
 
     try:
+        if not formats.BVH.matches(args.output):
+            raise ValueError(f"{args.output}: rigedit bake writes {formats.listing([formats.BVH])}")
+        check_output(args.output, force=args.force)
         rig = load_preset(args.preset)
         layout = bvh_layout(rig.clip.source) if rig.clip is not None else None  # as its file was
         if args.clip is not None:
@@ -190,12 +193,8 @@ def cmd_bake(argv: list[str]) -> int:
             raise ValueError("--fps resamples a glTF clip given with --clip; the preset's own clip is baked at its own rate")
         with progress_bar("baking", args.quiet) as step:
             result = bake_to_bvh(rig, layout, args.output, progress=step)
-    except ValueError as e:
-        print(_named(str(e), *([args.clip] if args.clip else []), args.preset, args.output), file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"{e.filename or args.output}: {e.strerror or e}", file=sys.stderr)
-        return 1
+    except (ValueError, OSError) as e:
+        return fail(e, args.clip, args.preset, args.output)
     print(result.summary())
     print(f"wrote {args.output}")
     return 0

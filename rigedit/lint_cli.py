@@ -1,6 +1,6 @@
 """`rigedit lint`: find (and with --fix, repair) what breaks a mocap clip.
 
-    rigedit lint CLIP [--rig PRESET] [--animation NAME] [--json] [--fix -o OUT]
+    rigedit lint CLIP [--rig PRESET] [--animation NAME] [--json] [--fix -o OUT [--force]]
 
 CLIP is a .bvh, .glb, .gltf, .usd, .usda or .usdc file (io/formats.py's clip formats). The
 chains are the preset's (--rig, which also brings its joint limits) or, without one,
@@ -14,10 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from rigedit.cli_errors import fail
 from rigedit.io import formats  # the table only: no numpy behind it
 
 EPILOG = """\
@@ -30,7 +30,8 @@ kinds:
                  wraps, a reference pose on frame 0 (reported once, as info)
 contacts: a foot plants below 5 % of the leg above its floor and 0.25 legs/s, and lifts
 above 8 % or 0.5 legs/s (speeds over 1/30 s, so any frame rate); at least 0.1 s long.
---fix re-solves pole flips, knee pops and foot slides, writes Euler curves unwrapped, and
+--fix re-solves joints turned away and back, pole flips, knee pops and foot slides (the
+table core/lint/fix.py's REPAIRS), writes Euler curves unwrapped, and
 leaves every other frame as it was; the JSON's "fix" says what a second lint still finds."""
 
 
@@ -49,19 +50,17 @@ def cmd_lint(argv: list[str]) -> int:
     p.add_argument("--json", action="store_true", help='print {"findings": [...]} as JSON instead of a table')
     p.add_argument("--fix", action="store_true", help="re-solve the flagged spans and write the repaired clip to -o")
     p.add_argument("-o", "--output", metavar="OUT", help="with --fix: where to write the repaired clip (the input's format)")
+    p.add_argument("--force", action="store_true", help="with --fix: overwrite OUT if it exists")
     args = p.parse_args(argv)
     if args.fix and not args.output:
         p.error("--fix needs -o OUT")
     if args.output and not args.fix:
         p.error("-o OUT is for --fix")
     try:
-        linted = lint_file(args.clip, rig=args.rig, animation=args.animation, fix_output=args.output if args.fix else None)
-    except ValueError as e:
-        print(_named(str(e), args.clip, args.rig, args.output), file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"{e.filename or args.clip}: {e.strerror or e}", file=sys.stderr)
-        return 1
+        linted = lint_file(args.clip, rig=args.rig, animation=args.animation, fix_output=args.output if args.fix else None,
+                           force=args.force)
+    except (ValueError, OSError) as e:
+        return fail(e, args.clip, args.rig, args.output)
     report, fixed, out = linted.report, linted.fixed, linted.to_dict()
     if args.json:
         print(json.dumps(out, indent=2))
@@ -97,12 +96,17 @@ class Linted:
         return out
 
 
-def lint_file(path: str, *, rig: str | None = None, animation: str | None = None, fix_output: str | None = None) -> Linted:
+def lint_file(path: str, *, rig: str | None = None, animation: str | None = None, fix_output: str | None = None,
+              force: bool = False) -> Linted:
     """Lint the clip in `path` (chains and limits from the preset `rig`, else proposed); with
-    `fix_output`, repair it and write the repair there in the input's format. ValueError or
-    OSError naming the file when something cannot be read or written."""
+    `fix_output`, repair it and write the repair there in the input's format (an existing
+    file kept unless `force`). ValueError or OSError naming the file when something cannot be
+    read or written."""
     from rigedit.core.lint import lint_clip
+    from rigedit.io.overwrite import check_output
 
+    if fix_output is not None:
+        check_output(fix_output, force=force)
     loaded = load_clip(path, animation)
     chains, limits = rig_chains(rig, loaded.skeleton) if rig else (None, None)
     report = lint_clip(loaded.skeleton, loaded.clip, chains, limits=limits, euler=loaded.source.bvh_angles)
@@ -115,10 +119,6 @@ def lint_file(path: str, *, rig: str | None = None, animation: str | None = None
     fixed = fix_clip(report)
     write_clip(loaded, fixed.clip, fix_output)
     return Linted(report, fixed, fix_output)
-
-
-def _named(message: str, *paths) -> str:
-    return message if any(p and p in message for p in paths) else f"{paths[0]}: {message}"
 
 
 def load_clip(path: str, animation: str | None = None, *, command: str = "lint"):

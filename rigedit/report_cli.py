@@ -21,6 +21,9 @@ import sys
 import time
 from pathlib import Path
 
+from rigedit.cli_errors import fail
+from rigedit.io.overwrite import check_output  # the table only: no numpy behind it
+
 EPILOG = """\
 INPUT is a folder (its .bvh, .glb and .gltf files, subfolders included), a quoted glob
 ('takes/**/*.bvh') or files. --compare A B takes two files, or two folders whose clips are
@@ -59,10 +62,7 @@ def _parser() -> argparse.ArgumentParser:
 def _check_output(path: str, suffixes: tuple[str, ...], force: bool) -> None:
     if Path(path).suffix.lower() not in suffixes:
         raise ValueError(f"{path}: write the report to a {' or '.join(suffixes)} file")
-    if not Path(path).resolve().parent.is_dir():
-        raise ValueError(f"{path}: no such folder {str(Path(path).parent)!r} to write into")
-    if os.path.exists(path) and not force:
-        raise ValueError(f"{path}: already exists (--force overwrites it)")
+    check_output(path, force=force)
 
 
 def cmd_report(argv: list[str]) -> int:
@@ -96,8 +96,7 @@ def cmd_report(argv: list[str]) -> int:
         print(e, file=sys.stderr)
         return 1
     except OSError as e:
-        print(f"{e.filename or args.output}: {e.strerror or e}", file=sys.stderr)
-        return 1
+        return fail(e, args.output)
     t0 = time.perf_counter()
     try:
         results, where, interrupted = _run(args, jobs)
@@ -118,8 +117,7 @@ def cmd_report(argv: list[str]) -> int:
     try:
         _write(args, page, data)
     except OSError as e:
-        print(f"{e.filename or args.output}: {e.strerror or e}", file=sys.stderr)
-        return 1
+        return fail(e, args.output)
     for r in failed:
         print(r.error or f"{r.name}: {r.status}", file=sys.stderr)
     print(f"wrote {args.output}" + (f" and {args.json}" if args.json else "") + f": {header}")

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rigedit.cli_errors import fail
 from rigedit.io import formats  # the table only: no numpy behind it
 
 ROOT_MODES = ("scaled", "kept", "in_place")  # core/retarget/options.py's, here so --help loads no numpy
@@ -93,8 +93,9 @@ def retarget_file(src, onto, out, *, animation=None, force=False, root="scaled",
     from rigedit.core.retarget import RetargetError, RetargetOptions, retarget_clip
     from rigedit.core.retarget.onto import play_on
     from rigedit.core.rig import Rig
-    from rigedit.import_cli import _named
+    from rigedit.cli_errors import named
     from rigedit.io.export import export_rig, preset_source
+    from rigedit.io.overwrite import check_output
     from rigedit.io.preset import save_preset
     from rigedit.lint_cli import load_clip
 
@@ -106,10 +107,7 @@ def retarget_file(src, onto, out, *, animation=None, force=False, root="scaled",
         if not as_preset and formats.of(out, formats.EXPORTS) is None:
             written = formats.suffixes((formats.PRESET,) + formats.EXPORTS)
             raise ValueError(f"{out}: cannot tell what to write from {suffix or 'no suffix'!r}; use one of {', '.join(written)}")
-        if not Path(out).parent.is_dir():
-            raise ValueError(f"{out}: no such folder {str(Path(out).parent)!r} to write into")
-        if os.path.exists(out) and not force:
-            raise ValueError(f"{out}: already exists (force=True, or --force, overwrites it)")
+        check_output(out, force=force, fmt=formats.PRESET if as_preset else None)
         loaded = load_clip(src, None if animation is None else str(animation), command="retarget")
         skeleton, own, target_path, rig, source = _target(onto)
         if rig is None and as_preset:
@@ -136,7 +134,7 @@ def retarget_file(src, onto, out, *, animation=None, force=False, root="scaled",
     except RetargetError:
         raise
     except ValueError as e:  # BvhError, GltfError, PresetError: each names its file and field
-        raise RetargetError(_named(str(e), src, onto, out)) from e
+        raise RetargetError(named(str(e), src, onto, out)) from e
     return RetargetSummary(src, target_path, out, clip.n_frames, clip.frame_rate, result.max_slide, list(result.chains),
                            result.leg_ratio, sum(len(c) for c in result.contacts.values()), warnings, options.root)
 
@@ -167,12 +165,8 @@ def cmd_retarget(argv: list[str]) -> int:
         summary = retarget_file(args.source, args.onto, args.output, animation=args.animation, force=args.force,
                                 root=args.root, lock_feet=args.lock_feet, ground=args.ground, arm_space=args.arm_space,
                                 only_result=args.only_result)
-    except ValueError as e:
-        print(e, file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"{e.filename or args.output}: {e.strerror or e}", file=sys.stderr)
-        return 1
+    except (ValueError, OSError) as e:  # a ValueError names its file already (retarget_file)
+        return fail(e, args.output)
     for w in summary.warnings:
         print(f"  warning: {w}")
     print(summary.summary())

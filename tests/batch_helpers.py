@@ -63,3 +63,22 @@ def crash_on_marked(job):
     if "crash" in Path(job.source).name:
         os.kill(os.getpid(), signal.SIGKILL)
     return execute_in_worker(job)
+
+
+def exit_on_marked(job):
+    """As crash_on_marked, but the worker leaves through os._exit, as a native library's abort
+    or a job calling exit in C would: no exception, no result."""
+    if "crash" in Path(job.source).name:
+        os._exit(0)
+    return execute_in_worker(job)
+
+
+def crash_once_on_marked(job):
+    """As crash_on_marked the first time a marked file is run (a marker file beside its
+    output remembers it), then the job as usual: a worker killed from outside once."""
+    marker = Path(job.outputs[-1] + ".killed")
+    if "crash" in Path(job.source).name and not marker.exists():
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return execute_in_worker(job)

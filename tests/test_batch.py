@@ -20,7 +20,8 @@ from rigedit.import_cli import cmd_bake, cmd_import
 from rigedit.io.bvh import read_bvh
 from rigedit.lint_cli import cmd_lint
 
-from tests.batch_helpers import BROKEN, DATA, GOOD, assert_same_bvh, clip_folder, crash_on_marked, findings_of, summary
+from tests.batch_helpers import (BROKEN, DATA, GOOD, assert_same_bvh, clip_folder, crash_on_marked, crash_once_on_marked,
+                                 exit_on_marked, findings_of, summary)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,8 +53,8 @@ def test_bake_gives_what_import_then_bake_gives(tmp_path, capsys):
     assert main(["batch", "bake", str(clips), "-o", str(out), "-q"]) == 0
     for rel in GOOD:
         preset, single = tmp_path / "single.json", tmp_path / "single.bvh"
-        assert cmd_import([str(clips / rel), "-o", str(preset)]) == 0
-        assert cmd_bake([str(preset), "-o", str(single), "-q"]) == 0
+        assert cmd_import([str(clips / rel), "-o", str(preset), "--force"]) == 0  # one preset, rewritten per clip
+        assert cmd_bake([str(preset), "-o", str(single), "-q", "--force"]) == 0
         assert_same_bvh(out / f"{_stem(rel)}.bvh", single)
 
 
@@ -152,6 +153,54 @@ def test_a_crashed_worker_is_that_files_error(tmp_path):
     for rel in GOOD:
         assert by_name[rel].status == "ok", by_name[rel]
         assert (tmp_path / "out" / f"{_stem(rel)}.lint.json").is_file()
+
+
+@pytest.mark.parametrize("function", [exit_on_marked, crash_on_marked])
+def test_a_worker_that_dies_fails_its_file_by_name_in_the_summary_and_exit_status(function, tmp_path, monkeypatch, capsys):
+    import rigedit.batch.local as local
+
+    clips, out = clip_folder(tmp_path, broken=False), tmp_path / "out"
+    (clips / "crash_me.bvh").write_text((DATA / "pybvh_bvh_test1.bvh").read_text())
+    calls = []
+
+    def run_local(jobs, workers, on_result):
+        calls.append(1)
+        return local_run(jobs, workers, on_result, function=function)
+
+    local_run = local.run_local
+    monkeypatch.setattr(local, "run_local", run_local)
+    assert main(["batch", "lint", str(clips), "-o", str(out), "--workers", "2", "-q"]) == 1
+    assert calls
+    rows = summary(out, "lint")
+    assert rows["crash_me.bvh"]["status"] == "crashed" and str(clips / "crash_me.bvh") in rows["crash_me.bvh"]["error"]
+    assert all(rows[rel]["status"] == "ok" for rel in GOOD)
+    printed = capsys.readouterr().out
+    assert "crash_me.bvh" in printed and "crashed" in printed
+
+
+def test_a_worker_killed_once_is_retried_and_its_file_done(tmp_path):
+    clips = clip_folder(tmp_path, broken=False)
+    (clips / "crash_me.bvh").write_text((DATA / "pybvh_bvh_test1.bvh").read_text())
+    todo = plan("lint", [str(clips)], str(tmp_path / "out"))
+    results = []
+    run_local(todo.jobs, 2, results.append, function=crash_once_on_marked)
+    by_name = {r.name: r for r in results}
+    assert set(by_name) == set(GOOD) | {"crash_me.bvh"}
+    assert all(r.status == "ok" for r in results), results
+    assert (tmp_path / "out" / "crash_me.lint.json.killed").is_file()  # it was killed once
+
+
+def test_a_batch_lists_what_it_skipped(tmp_path, capsys):
+    clips, out = clip_folder(tmp_path, broken=False), tmp_path / "out"
+    (clips / "x.bvh").mkdir()
+    (clips / "notes.txt").write_text("not a clip")
+    assert main(["batch", "lint", str(clips), "-o", str(out), "--workers", "1", "-q"]) == 0  # skipping is no failure
+    rows = summary(out, "lint")
+    assert rows["x.bvh"]["status"] == rows["notes.txt"]["status"] == "skipped"
+    assert "a folder" in rows["x.bvh"]["error"] and "not a clip" in rows["notes.txt"]["error"]
+    (clips / "gone.bvh").symlink_to(tmp_path / "nowhere.bvh")
+    assert main(["batch", "lint", str(clips), "-o", str(out), "--workers", "1", "-q"]) == 1  # a clip not read is
+    assert summary(out, "lint")["gone.bvh"]["status"] == "unreadable"
 
 
 def test_unexpected_errors_are_reported_not_raised(tmp_path):

@@ -92,3 +92,29 @@ def test_jobs_are_handed_out_largest_first(tmp_path):
     for name, size in (("a.bvh", 10), ("b.bvh", 300), ("c.bvh", 20)):
         (tmp_path / name).write_text("x" * size)
     assert [j.name for j in largest_first(plan("lint", [str(tmp_path)], str(tmp_path / "out")).jobs)] == ["b.bvh", "c.bvh", "a.bvh"]
+
+
+def test_what_is_not_a_clip_is_listed_with_the_reason(tmp_path):
+    touch(tmp_path, "in/a.bvh", "in/notes.txt", "in/y.bvh/z.bvh", "elsewhere/w.bvh", "in/.hidden.txt")
+    (tmp_path / "in" / "x.bvh").mkdir()  # a folder named like a clip, empty
+    (tmp_path / "in" / "gone.bvh").symlink_to(tmp_path / "nowhere.bvh")  # a clip that cannot be opened
+    (tmp_path / "in" / "linked").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    p = plan("lint", [str(tmp_path / "in")], str(tmp_path / "out"))
+    assert names(p) == ["a.bvh", "y.bvh/z.bvh"]
+    passed = {r.name: (r.status, r.error) for r in p.done}
+    assert set(passed) == {"gone.bvh", "linked", "notes.txt", "x.bvh", "y.bvh"}  # dotfiles alone are left out
+    assert passed["gone.bvh"][0] == "unreadable" and "cannot be read" in passed["gone.bvh"][1]
+    assert passed["notes.txt"][0] == "skipped" and "not a clip" in passed["notes.txt"][1]
+    assert passed["x.bvh"][0] == passed["y.bvh"][0] == "skipped" and "a folder" in passed["x.bvh"][1]
+    assert passed["linked"][0] == "skipped" and "not followed" in passed["linked"][1]
+    for name, (_, error) in passed.items():
+        assert error.startswith(str(tmp_path / "in" / name) + ": ")
+
+
+def test_a_glob_lists_the_folders_and_other_files_it_matches(tmp_path, monkeypatch):
+    touch(tmp_path, "in/a.bvh", "in/b.txt")
+    (tmp_path / "in" / "c.bvh").mkdir()
+    monkeypatch.chdir(tmp_path)
+    p = plan("lint", ["in/*"], "out")
+    assert names(p) == ["a.bvh"]
+    assert [(r.name, r.status) for r in p.done] == [("b.txt", "skipped"), ("c.bvh", "skipped")]

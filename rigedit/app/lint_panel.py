@@ -29,8 +29,9 @@ from PySide6.QtWidgets import (
 )
 
 from rigedit.core.lint import Finding
+from rigedit.core.lint.fix import repaired_text
 
-from .lint_state import SEVERITY_RANK, SEVERITY_RGB, LintState, describe, frames_text, repairable, where
+from .lint_state import SEVERITY_RANK, SEVERITY_RGB, LintState, describe, frames_text, where
 from .menus import _action
 
 if TYPE_CHECKING:
@@ -90,10 +91,10 @@ class LintPanel(QWidget):
 
         self.run_button = _button("Lint", "lintRun", "Check the clip for pole flips, knee pops, foot slides, joints past "
                                   "their limits\nand jumps, with the rig's chains and limits (Ctrl+L)")
-        self.fix_selected_button = _button("Fix selected", "lintFixSelected", "Re-solve the selected pole flips, knee pops and "
-                                           "foot slides over their frames,\nleaving every other frame as it was (one undo step)")
-        self.fix_all_button = _button("Fix all", "lintFixAll", "Re-solve every pole flip, knee pop and foot slide (one undo "
-                                      "step);\nlimits and jumps are reported, not repaired (Ctrl+Shift+L)")
+        self.fix_selected_button = _button("Fix selected", "lintFixSelected", f"Re-solve the selected findings over their frames "
+                                           f"({repaired_text()}),\nleaving every other frame as it was (one undo step)")
+        self.fix_all_button = _button("Fix all", "lintFixAll", f"Re-solve every {repaired_text()} (one undo step);\nother "
+                                      "findings (limits, lone jumps) are reported, not repaired (Ctrl+Shift+L)")
         self.group = QComboBox()
         self.group.setObjectName("lintGroup")
         for key, label in GROUPS:
@@ -234,7 +235,7 @@ class LintPanel(QWidget):
             bold = QFont(item.font(SEVERITY_COL))
             bold.setBold(True)
             item.setFont(SEVERITY_COL, bold)
-        item.setToolTip(DETAIL_COL, describe(f) + ("" if repairable(f) else "\n(reported, not repaired by Fix)"))
+        item.setToolTip(DETAIL_COL, describe(f) + ("" if self.lint.repairable(f) else "\n(reported, not repaired by Fix)"))
         item.setToolTip(KIND_COL, item.toolTip(DETAIL_COL))
         return item
 
@@ -282,9 +283,11 @@ class LintPanel(QWidget):
             self._syncing = False
 
     def _update_buttons(self) -> None:
+        if self._syncing:  # the list is being rebuilt (clear() reports the old rows' selection): refresh() calls it after
+            return
         findings = self.lint.findings
-        self.fix_all_button.setEnabled(any(repairable(f) for f in findings))
-        self.fix_selected_button.setEnabled(any(repairable(findings[i]) for i in self.selected_indices()))
+        self.fix_all_button.setEnabled(any(self.lint.repairable(f) for f in findings))
+        self.fix_selected_button.setEnabled(any(self.lint.repairable(findings[i]) for i in self.selected_indices()))
         self.run_button.setEnabled(self.lint.clip is not None)
 
     # --- commands -----------------------------------------------------------------------------
@@ -305,7 +308,7 @@ class LintPanel(QWidget):
             self.window_.statusBar().showMessage(f"Fix: {e}", 10_000)
             return False
         if result is None or not result.changed.any():
-            note = "Nothing to fix: Fix re-solves pole flips, knee pops and foot slides; limits and jumps are reported only."
+            note = f"Nothing to fix: Fix repairs {repaired_text()}; other findings are reported only."
             self.summary.setText("\n".join(t for t in (self.summary.text(), note) if t))
             self.summary.setVisible(True)
             self.window_.statusBar().showMessage(note, 8000)

@@ -18,17 +18,14 @@ import time
 from PySide6.QtCore import QObject, Signal
 
 from rigedit.core.lint import Finding
-from rigedit.core.lint.fix import REPAIRED_KINDS, fix_clip, same_finding
+from rigedit.core.lint.fix import fix_clip, repairable, same_finding
+from rigedit.io import formats
 from rigedit.core.lint.of_rig import lint_rig, rig_chains
 from rigedit.core.quality import measure_clip
 
 # Severity colours (RGB), shared by the panel and the timeline: red errors, amber warnings, blue info.
 SEVERITY_RGB = {"error": (222, 60, 52), "warning": (236, 160, 24), "info": (70, 140, 220)}
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
-
-
-def repairable(f: Finding) -> bool:
-    return f.kind in REPAIRED_KINDS and f.chain is not None
 
 
 def _key(f: Finding) -> tuple:
@@ -77,7 +74,7 @@ class LintState(QObject):
         self.report, self.findings, self.selected, self.quality = None, [], -1, None
         if self.clip is None:
             self.message = ("This rig has no clip to check. Lint looks for pole flips, knee pops, foot slides, "
-                            "joints past their limits and jumps in an animation: File > Import a BVH or glTF take, "
+                            f"joints past their limits and jumps in an animation: File > Import a {formats.names(formats.CLIPS)} take, "
                             "or open a rig saved with one.")
         else:
             start = time.perf_counter()
@@ -96,6 +93,10 @@ class LintState(QObject):
                                 f"{len(self.findings)} finding{'s' if len(self.findings) != 1 else ''} in {n} frames")
         self.changed.emit()
         self.selection_changed.emit(-1)
+
+    def repairable(self, f: Finding) -> bool:
+        """Whether Fix repairs `f` (core/lint/fix.py's REPAIRS, the one table)."""
+        return self.report is not None and repairable(f, self.report)
 
     def frame_time(self, frame: int) -> float:
         return frame * self.clip.frame_time
@@ -119,7 +120,7 @@ class LintState(QObject):
         """Repair findings `indices` (None: all) that the core repairs, in one undo step.
         Returns the core's FixResult, or None when none of them is repairable."""
         wanted = [self.findings[i] for i in (range(len(self.findings)) if indices is None else indices)]
-        wanted = {_key(f) for f in wanted if repairable(f)}
+        wanted = {_key(f) for f in wanted if self.repairable(f)}
         if not wanted or self.clip is None:
             return None
         # Linted afresh: a body drag moves the clip's root path in place since the last run.

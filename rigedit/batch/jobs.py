@@ -17,6 +17,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
+from rigedit.cli_errors import error_line
+
 # Every job's modules: imported once by a worker before its first job (warm_up), and by the
 # forkserver a local pool's workers are forked from, so each fork starts with them loaded.
 MODULES = (
@@ -35,11 +37,13 @@ MODULES = (
     "rigedit.core.retarget",
 )
 
-# ok: done; exists: its outputs were there already (not redone without --force); error: the
-# file could not be read or written (the message says why); crashed: the worker process died
-# on it; not run: the batch was interrupted first.
-STATUSES = ("ok", "exists", "error", "crashed", "not run")
-WORKED = ("ok", "exists")
+# ok: done; exists: its outputs were there already (not redone without --force); skipped: an
+# input that is not a clip (another kind of file, a folder named like one: plan.py says which);
+# error: the file could not be read or written (the message says why); unreadable: a clip or
+# folder the plan could not open; crashed: the worker process died on it, twice (once more
+# alone); not run: the batch was interrupted first.
+STATUSES = ("ok", "exists", "skipped", "error", "unreadable", "crashed", "not run")
+WORKED = ("ok", "exists", "skipped")
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,7 @@ def execute(job: Job) -> Result:
             os.makedirs(folder, exist_ok=True)  # a clip's subfolder, mirrored under OUTDIR
         detail, findings = RUN[job.kind](job)
     except (ValueError, OSError) as e:  # unreadable or unwritable input/output: the user's to fix
-        return Result(job.name, "error", time.perf_counter() - t0, error=_message(e, job))
+        return Result(job.name, "error", time.perf_counter() - t0, error=error_line(e, job.source, *job.outputs, job.rig))
     except Exception as e:  # noqa: BLE001 - a bug met on one file must not stop the others
         return Result(job.name, "error", time.perf_counter() - t0,
                       error=f"{job.source}: unexpected {type(e).__name__}: {e} (a rigedit bug: please report it with the file)")
@@ -105,14 +109,6 @@ def execute_in_worker(job: Job) -> Result:
     numba.set_num_threads(1)
     warm_up()  # a no-op after the worker's first job; outside execute's clock, so per-file times leave it out
     return execute(job)
-
-
-def _message(e: Exception, job: Job) -> str:
-    if isinstance(e, OSError) and not isinstance(e, ValueError) and e.strerror:
-        return f"{e.filename or job.source}: {e.strerror}"
-    text = str(e) or type(e).__name__
-    named = [job.source, *job.outputs] + ([job.rig] if job.rig else [])
-    return text if any(p in text for p in named) else f"{job.source}: {text}"
 
 
 def _bake(job: Job):
@@ -140,7 +136,9 @@ def _lint(job: Job):
     from rigedit.io.atomic import atomic_write_text
     from rigedit.lint_cli import lint_file
 
-    linted = lint_file(job.source, rig=job.rig, fix_output=job.outputs[0] if job.fix else None)
+    # force: the plan applied the overwrite rule per clip (io/overwrite.py); an output here
+    # without its report is this job's own, left by a run stopped between the two.
+    linted = lint_file(job.source, rig=job.rig, fix_output=job.outputs[0] if job.fix else None, force=True)
     # The report last: a batch stopped between the two finds the job not done and redoes it.
     atomic_write_text(job.outputs[-1], json.dumps(linted.to_dict(), indent=2) + "\n", backup=False)
     findings = dict(Counter(f.kind for f in linted.report.findings))
@@ -153,8 +151,9 @@ def _lint(job: Job):
 def _retarget(job: Job):
     from rigedit.retarget_cli import retarget_file
 
-    # force: the plan only hands over a job whose output is there when --force was given.
-    s = retarget_file(job.source, job.rig, job.outputs[-1], force=job.force)
+    # force: the plan applied the overwrite rule per clip (io/overwrite.py): a job whose
+    # output is there is only handed over under --force.
+    s = retarget_file(job.source, job.rig, job.outputs[-1], force=True)
     detail = (f"{s.frames} frames, {len(s.chains)} chains mapped, {s.contacts} foot contacts locked, "
               f"max foot slide {1000 * s.max_foot_slide:.1f} mm")
     return detail + "".join(f"; warning: {w}" for w in s.warnings), None

@@ -11,7 +11,10 @@ folder, or to the glob's fixed leading folders, so a library's subfolders are ke
 
 Files and folders whose names start with a dot are left out (an atomic save's temporary file,
 .git), and so is everything under an OUTDIR inside the input folder (outputs of an earlier run
-are not inputs). An output that would replace an input clip stops the batch before it starts.
+are not inputs). Anything else a folder or glob holds that is not a clip is listed as skipped
+with the reason (a file of another kind, a folder named like a clip, a link to a folder, which
+is not followed), and one that cannot be read as unreadable, never dropped without a word. An
+output that would replace an input clip stops the batch before it starts.
 """
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ from pathlib import Path
 
 from rigedit.io import formats
 
-from .jobs import Job, Result, findings_in, describe_findings
+from .jobs import Job, Result, describe_findings, findings_in
 
 SUFFIXES = formats.suffixes(formats.CLIPS)
 OUTPUT = formats.BVH  # what bake and retarget write
@@ -42,9 +45,10 @@ class Plan:
 
 def plan(kind: str, inputs: list[str], outdir: str, *, rig: str | None = None, fix: bool = False, force: bool = False) -> Plan:
     out_root = Path(outdir).resolve()
-    clips = find_clips(inputs, out_root)
+    clips, passed = find_inputs(inputs, out_root)
     sources = {src for src, _ in clips}
-    jobs, done, claimed = [], [], {}
+    jobs, claimed = [], {}
+    done = [Result(rel.as_posix(), status, error=f"{path}: {reason}") for path, rel, status, reason in passed]
     for src, rel in clips:
         outputs = tuple(str(out_root / p) for p in output_names(kind, rel, fix))
         over_input = next((o for o in outputs if Path(o) in sources), None)
@@ -88,41 +92,92 @@ def output_names(kind: str, rel: Path, fix: bool) -> tuple[Path, ...]:
 def find_clips(inputs: list[str], out_root: Path) -> list[tuple[Path, Path]]:
     """(absolute path, path relative to its folder or glob base) of every clip the inputs name,
     each once, in order."""
+    return find_inputs(inputs, out_root)[0]
+
+
+def find_inputs(inputs: list[str], out_root: Path):
+    """The clips (as find_clips) and what was passed over: (path, relative path, "skipped" or
+    "unreadable", why), each once, in order."""
     found: dict[Path, Path] = {}
+    passed: dict[Path, tuple[Path, str, str]] = {}
     for spec in inputs:
-        for path, base in _expand(spec):
-            path, base = path.resolve(), base.resolve()
+        for path, base, status, reason in _expand(spec):
+            path, base = Path(os.path.abspath(path)), base.resolve()
+            if status is None:
+                path = path.resolve()
             # An earlier run's outputs in a subfolder of the inputs are not inputs; with OUTDIR
             # the input folder itself (or above it), every clip is under it and stays one.
-            if path in found or (_under(path, out_root) and not _under(base, out_root)):
+            if path in found or path in passed or (_under(path, out_root) and not _under(base, out_root)):
                 continue
-            found[path] = path.relative_to(base)
+            rel = Path(os.path.relpath(path, base))
+            if status is None:
+                found[path] = rel
+            else:
+                passed[path] = (rel, status, reason)
     if not found:
-        raise PlanError(f"{' '.join(inputs)}: no {formats.listing(formats.CLIPS, 'or')} files found")
-    return sorted(found.items(), key=lambda kv: kv[1].as_posix())
+        raise PlanError(f"{' '.join(inputs)}: no {formats.listing(formats.CLIPS, 'or')} files found"
+                        + "".join(f"; {p}: {why}" for p, (_, _, why) in passed.items()))
+    clips = sorted(found.items(), key=lambda kv: kv[1].as_posix())
+    return clips, sorted(((p, *rest) for p, rest in passed.items()), key=lambda x: x[1].as_posix())
+
+
+NOT_A_CLIP = f"not a clip (rigedit batch reads {', '.join(SUFFIXES)} files)"
+NAMED_LIKE_A_CLIP = "a folder, not a clip file (the clips inside it are read as any folder's)"
+A_FOLDER = "a folder, not a clip file"
+A_LINK = "a link to a folder, not followed (name the folder itself to read it)"
 
 
 def _expand(spec: str):
+    """(path, base, None, "") for each clip `spec` names, (path, base, status, why) for each
+    thing it holds that is passed over."""
     p = Path(spec)
     if p.is_dir():
-        for folder, dirs, files in os.walk(p):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-            for f in sorted(files):
-                if _is_clip(f):
-                    yield Path(folder) / f, p
+        yield from _walk(p)
         return
     if p.is_file():
         if not _is_clip(p.name):
-            raise PlanError(f"{spec}: not a clip (rigedit batch reads {', '.join(SUFFIXES)} files)")
-        yield p, p.parent
+            raise PlanError(f"{spec}: {NOT_A_CLIP}")
+        yield (p, p.parent, *_readable(p))
         return
     if not _MAGIC.search(spec):
         raise PlanError(f"{spec}: no such file or folder")
     base = _glob_base(spec)
     for m in sorted(glob.glob(spec, recursive=True)):
         m = Path(m)
-        if m.is_file() and _is_clip(m.name) and not any(part.startswith(".") for part in m.relative_to(base).parts):
-            yield m, base
+        if not any(part.startswith(".") for part in m.relative_to(base).parts):
+            yield (m, base, *_judge(m, A_FOLDER))
+
+
+def _walk(top: Path):
+    errors: list[OSError] = []  # folders os.walk could not list
+    for folder, dirs, files in os.walk(top, onerror=errors.append):
+        yield from ((Path(e.filename), top, "unreadable", f"cannot be read: {e.strerror}") for e in errors)
+        errors.clear()
+        links = [d for d in dirs if os.path.islink(os.path.join(folder, d))]
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in links)
+        for name in sorted([d for d in dirs if _is_clip(d)] + files + links):
+            if not name.startswith("."):
+                yield (Path(folder) / name, top, *_judge(Path(folder) / name, NAMED_LIKE_A_CLIP))
+    yield from ((Path(e.filename), top, "unreadable", f"cannot be read: {e.strerror}") for e in errors)
+
+
+def _judge(path: Path, folder_reason: str) -> tuple[str | None, str]:
+    """(None, "") for a clip to run, else ("skipped" or "unreadable", why)."""
+    if path.is_symlink() and path.is_dir():
+        return "skipped", A_LINK
+    if path.is_dir():
+        return "skipped", folder_reason
+    if not _is_clip(path.name):
+        return "skipped", NOT_A_CLIP
+    return _readable(path)
+
+
+def _readable(path: Path) -> tuple[str | None, str]:
+    try:
+        with open(path, "rb"):
+            return None, ""
+    except OSError as e:
+        return "unreadable", f"cannot be read: {e.strerror or e}"
 
 
 def _glob_base(spec: str) -> Path:

@@ -8,7 +8,8 @@ from collections import Counter
 
 from .jobs import STATUSES, Result
 
-STYLE = {"ok": "green", "exists": "dim", "error": "red", "crashed": "bold red", "not run": "yellow"}
+STYLE = {"ok": "green", "exists": "dim", "skipped": "dim", "error": "red", "unreadable": "red", "crashed": "bold red",
+         "not run": "yellow"}
 
 
 def counts(results: list[Result]) -> str:

@@ -18,8 +18,18 @@ def atomic_write_text(path: str | Path, text: str, *, backup: bool = True) -> No
 
 
 def atomic_write_bytes(path: str | Path, data: bytes, *, backup: bool = True) -> None:
-    """atomic_write_text for bytes (a preset's clip file, a .glb, a .usdc)."""
+    """atomic_write_text for bytes (a preset's clip file, a .glb, a .usdc). An OSError names
+    `path`, the file asked for, never the hidden temporary file the folder refused."""
     path = Path(path)
+    try:
+        _write(path, data, backup)
+    except OSError as e:
+        if e.filename is None or os.fspath(e.filename) == os.fspath(path):
+            raise
+        raise OSError(e.errno, e.strerror, os.fspath(path)) from e  # OSError() picks the subclass by errno
+
+
+def _write(path: Path, data: bytes, backup: bool) -> None:
     folder = path.parent if str(path.parent) else Path(".")
     mode = file_mode(path)
     tmp = _write_temp(folder, path.name, data, mode)

@@ -16,10 +16,10 @@ import numpy as np
 POSITION_CHANNELS = ("Xposition", "Yposition", "Zposition")
 ROTATION_CHANNELS = ("Xrotation", "Yrotation", "Zrotation")
 _CANONICAL = {c.lower(): c for c in POSITION_CHANNELS + ROTATION_CHANNELS}
-# Mocap skeletons have tens to a few hundred joints. Forward kinematics keeps a joints x joints
-# ancestor table, so a file claiming far more would cost memory out of all proportion to its
-# size; such a file is refused with this limit named.
-MAX_JOINTS = 4096
+# Mocap skeletons have tens to a few hundred joints. Every walk over the hierarchy is a loop
+# (never recursion), so depth costs nothing; this bounds the memory a file claiming absurdly
+# many joints may take (a clip holds frames x joints transforms), and is named when refused.
+MAX_JOINTS = 16384
 
 
 class BvhError(ValueError):
@@ -322,23 +322,23 @@ def format_bvh(raw: RawBvh, digits: int = 10) -> str:
         s = fmt.format(float(x))
         return "0" if s == "-0" else s
 
-    def emit(i: int, depth: int) -> None:
+    # An explicit stack, not recursion: a skeleton thousands of joints deep is written as
+    # readily as it is read. ("close", depth) entries put each joint's '}' after its subtree.
+    stack: list[tuple[int, int]] = [(r, 0) for r in reversed(children.get(-1, []))]
+    while stack:
+        i, depth = stack.pop()
+        if i < 0:
+            out.append("\t" * depth + "}")
+            continue
         j = raw.joints[i]
         pad = "\t" * depth
-        if j.end_site:
-            out.append(f"{pad}End Site")
-        else:
-            out.append(f"{pad}{'ROOT' if j.parent < 0 else 'JOINT'} {j.name}")
+        out.append(f"{pad}End Site" if j.end_site else f"{pad}{'ROOT' if j.parent < 0 else 'JOINT'} {j.name}")
         out.append(pad + "{")
         out.append(f"{pad}\tOFFSET " + " ".join(num(v) for v in j.offset))
         if not j.end_site:
             out.append(f"{pad}\tCHANNELS {len(j.channels)}" + "".join(" " + c for c in j.channels))
-        for c in children.get(i, []):
-            emit(c, depth + 1)
-        out.append(pad + "}")
-
-    for r in children.get(-1, []):
-        emit(r, 0)
+        stack.append((-1, depth))
+        stack.extend((c, depth + 1) for c in reversed(children.get(i, [])))
     out.append("MOTION")
     out.append(f"Frames: {raw.motion.shape[0]}")
     out.append("Frame Time: " + num(raw.frame_time))

@@ -19,7 +19,7 @@ from pathlib import Path
 from .atomic import atomic_write_text
 from .bvh_format import RawBvh
 
-__all__ = ["mapping_path", "restore_names", "safe_names", "write_mapping"]
+__all__ = ["beside", "mapping_path", "restore_names", "safe_names", "write_mapping"]
 
 MAPPING_FORMAT = "rigedit BVH joint names"
 MAPPING_VERSION = 1
@@ -29,6 +29,11 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_]")
 def mapping_path(path: str | os.PathLike) -> Path:
     path = Path(path)
     return path.with_name(path.name + ".names.json")
+
+
+def beside(path: str | os.PathLike) -> list[Path]:
+    """The file the BVH writer writes (or removes) beside `path` (io/formats.py's `beside`)."""
+    return [mapping_path(path)]
 
 
 def safe_names(names: list[str]) -> list[str]:

@@ -2,8 +2,9 @@
 
 BVH files carry neither. Mocap files in the wild use centimetres, inches, metres, millimetres
 and the CMU database's own unit (ASF "length 0.45": 1/0.45 inch = 5.644 cm). We measure the
-skeleton in file units and pick the unit that makes it closest to a person's size; the answer
-comes with a sentence saying why, so a wrong guess is easy to spot and override.
+skeleton in file units and pick the unit that makes it closest to a person's size (or, for a
+hand alone, a hand's: core/autochains/hand.py says what one is); the answer comes with a
+sentence saying why, so a wrong guess is easy to spot and override.
 
 The unit is a property of the skeleton, so it is measured on the skeleton alone (its OFFSETs),
 never on the motion: the same skeleton must come in at the same size whatever it does, or a
@@ -13,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from rigedit.core.autochains import hand_alone
+from rigedit.core.autochains.hand import hand_of
 from rigedit.core.skeleton import Pose, Skeleton
 
 CMU_UNIT = 2.54 / 0.45 / 100.0  # metres: ASF skeletons are written at 0.45 units per inch
@@ -39,6 +42,9 @@ TYPICAL_HEIGHT_M = 1.7
 # summed over bone lengths) is 1.3-1.45 times a person's height: 2.0-2.5 m in the CMU, Bandai
 # and pybvh sample skeletons of people about 1.5-1.8 m tall. It needs no pose and no up axis.
 SPAN_PER_HEIGHT = 1.3
+# A hand alone (a data glove's take) is measured from the wrist to its longest finger's tip
+# along the bones: 0.17-0.19 m on adults (the middle finger with its metacarpal).
+TYPICAL_HAND_M = 0.18
 
 
 def parse_scale(scale: float | str) -> tuple[float, str]:
@@ -63,7 +69,8 @@ def skeleton_span(parents, offsets) -> float:
     n = len(parents)
     if n == 0:
         return 0.0
-    length = np.linalg.norm(np.asarray(offsets, dtype=np.float64), axis=1)
+    o = np.asarray(offsets, dtype=np.float64).reshape(-1, 3)
+    length = np.hypot(np.hypot(o[:, 0], o[:, 1]), o[:, 2])  # no overflow for a file's extreme values
     kids: dict[int, list[int]] = {}
     for i, p in enumerate(parents):
         kids.setdefault(int(p), []).append(i)
@@ -84,17 +91,44 @@ def skeleton_span(parents, offsets) -> float:
 def guess_skeleton_scale(parents, offsets) -> tuple[float, str]:
     """Metres per file unit, from the skeleton's bone lengths alone (its parents and
     offsets, in file units), and why."""
+    hand = hand_length(parents, offsets)
+    if hand is not None:
+        best = _nearest_unit(hand, TYPICAL_HAND_M)
+        return UNITS[best], (f"a hand alone: its longest finger is {hand:.4g} file units from the wrist; read as "
+                             f"{UNIT_NAMES[best]} that is {hand * UNITS[best]:.3f} m, the closest of {', '.join(UNITS)} "
+                             f"to a {TYPICAL_HAND_M} m hand")
     span = skeleton_span(parents, offsets)
     if not (np.isfinite(span) and span > 0):
         return 1.0, "the skeleton has no size; assumed metres"
     height = span / SPAN_PER_HEIGHT
-    best = min(UNITS, key=lambda k: abs(np.log(height * UNITS[k] / TYPICAL_HEIGHT_M)))
+    best = _nearest_unit(height, TYPICAL_HEIGHT_M)
     reason = (
         f"the skeleton's longest chain is {span:.4g} file units, a figure about {height:.4g} units tall; "
         f"read as {UNIT_NAMES[best]} that is {height * UNITS[best]:.2f} m, the closest of {', '.join(UNITS)} "
         f"to a {TYPICAL_HEIGHT_M} m person"
     )
     return UNITS[best], reason
+
+
+def _nearest_unit(size: float, typical_m: float) -> str:
+    """The unit reading `size` (file units) closest, by ratio, to `typical_m` metres."""
+    return min(UNITS, key=lambda k: abs(np.log(size * UNITS[k] / typical_m)))
+
+
+def hand_length(parents, offsets) -> float | None:
+    """For a hand alone (core/autochains/hand.py, judged on the rest pose the offsets make),
+    the bone length from the wrist to its furthest fingertip in file units; else None."""
+    found = hand_of(parents)  # the hierarchy first: most skeletons stop here, with no FK
+    if found is None:
+        return None
+    o = np.asarray(offsets, dtype=np.float64).reshape(-1, 3)
+    n = len(o)
+    skeleton = Skeleton([f"j{i}" for i in range(n)], parents, o, np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)))
+    if not hand_alone(skeleton):
+        return None
+    length = np.hypot(np.hypot(o[:, 0], o[:, 1]), o[:, 2])
+    reach = max(float(length[finger].sum()) for finger in found[1])
+    return reach if np.isfinite(reach) and reach > 0 else None
 
 
 # The head must be this much further from the feet along the up axis than along any other

@@ -61,6 +61,11 @@ def sidecar_name(preset: str | Path) -> str:
     return Path(preset).stem + SUFFIX
 
 
+def beside(preset: str | Path) -> list[Path]:
+    """The file a preset's save writes beside it (io/formats.py's `beside`)."""
+    return [Path(preset).with_name(sidecar_name(preset))]
+
+
 def digest(clip: Clip, joints: list[str]) -> str:
     """SHA-256 of what the clip file holds (names, frame time, arrays), in hex."""
     h = hashlib.sha256(f"{FORMAT} {VERSION}\0".encode())

@@ -29,6 +29,7 @@ from rigedit.core.transforms import quat_conj, quat_from_matrix, quat_mul, quat_
 
 from . import formats
 from .atomic import atomic_write_bytes
+from .float32 import as_float32
 from .gltf_blob import Blob, document_bytes
 from .gltf import compose_world
 from .gltf_data import GltfDocument
@@ -61,13 +62,14 @@ def write_gltf(
         raise ValueError(f"{path}: a glTF file ends in {formats.listing([formats.GLTF], 'or')}")
     if clip.rotations.shape[1] != len(skeleton):
         raise ValueError(f"clip has {clip.rotations.shape[1]} joints, skeleton has {len(skeleton)}")
+    path = os.fspath(path)
     if source is None:
-        gltf, blob, nodes = _skeleton_document(skeleton)
+        gltf, blob, nodes = _skeleton_document(skeleton, path)
         translations, rotations = clip.translations, clip.rotations
     else:
         if len(source.nodes) != len(skeleton):
             raise ValueError(f"{source.path}: the source has {len(source.nodes)} joints, the rig {len(skeleton)}")
-        gltf, blob = _source_document(source)
+        gltf, blob = _source_document(source, path)
         nodes = list(source.nodes)
         translations, rotations = _node_tracks(gltf, skeleton, clip, nodes, source.turn)
         if only_result:
@@ -78,13 +80,14 @@ def write_gltf(
     atomic_write_bytes(path, document_bytes(gltf, blob, suffix == ".glb"), backup=False)  # .gltf: JSON with the buffer inline
 
 
-def _skeleton_document(skeleton: Skeleton):
+def _skeleton_document(skeleton: Skeleton, path: str):
     gltf = pygltflib.GLTF2(asset=pygltflib.Asset(version="2.0"))
+    offsets = as_float32(skeleton.offsets, path, "nodes[].translation", skeleton.names)
     for i, name in enumerate(skeleton.names):
         gltf.nodes.append(
             pygltflib.Node(
                 name=name,
-                translation=[float(v) for v in skeleton.offsets[i]],
+                translation=[float(v) for v in offsets[i]],
                 rotation=[float(v) for v in quat_normalize(skeleton.rest_rotations[i])],
                 children=skeleton.children(i) or None,
             )
@@ -92,7 +95,7 @@ def _skeleton_document(skeleton: Skeleton):
     roots = [i for i, p in enumerate(skeleton.parents) if p < 0]
     gltf.scenes = [pygltflib.Scene(name="rigedit", nodes=roots)]
     gltf.scene = 0
-    blob = Blob(gltf)
+    blob = Blob(gltf, path)
     # A skin with no mesh: it names the nodes as joints, so importers (rigedit's, three.js's
     # bones) see a skeleton rather than empty transforms.
     pos, mats = skeleton.fk_matrices(skeleton.rest_pose())
@@ -100,19 +103,20 @@ def _skeleton_document(skeleton: Skeleton):
     bind[:, :3, :3] = np.swapaxes(mats, -1, -2)
     bind[:, :3, 3] = -np.einsum("nij,nj->ni", bind[:, :3, :3], pos)
     bind[:, 3, 3] = 1.0
-    inverse_bind = blob.accessor(np.swapaxes(bind, -1, -2).reshape(len(skeleton), 16))  # glTF: column-major
+    inverse_bind = blob.accessor(np.swapaxes(bind, -1, -2).reshape(len(skeleton), 16),  # glTF: column-major
+                                 "skins[0].inverseBindMatrices", skeleton.names)
     gltf.skins = [pygltflib.Skin(name="rigedit", joints=list(range(len(skeleton))), inverseBindMatrices=inverse_bind)]
     return gltf, blob, list(range(len(skeleton)))
 
 
-def _source_document(source: GltfSource):
+def _source_document(source: GltfSource, path: str):
     """The source document, its buffers merged into one blob and external images embedded."""
     doc = GltfDocument(source.path)
     gltf = doc.gltf
     # Read through the source's own buffers and offsets, before the merge below rewrites them.
     _add_missing_bounds(doc)
     unstrided = {k: doc.packed_bytes(k) for k in _strided_animation_or_skin_accessors(gltf)}
-    blob = Blob(gltf)
+    blob = Blob(gltf, path)
     starts = [blob.append_bytes(doc.buffer(i)) for i in range(len(gltf.buffers or []))]
     for bv in gltf.bufferViews or []:
         bv.byteOffset = (bv.byteOffset or 0) + starts[bv.buffer]
@@ -209,12 +213,15 @@ def _node_tracks(gltf, skeleton: Skeleton, clip: Clip, nodes: list[int], turn):
 
 def _animation(blob: Blob, nodes, frame_time: float, translations, rotations, name: str) -> pygltflib.Animation:
     frames = translations.shape[0]
-    times = blob.accessor(np.arange(frames, dtype=np.float64) * frame_time, bounds=True)
+    times = blob.accessor(np.arange(frames, dtype=np.float64) * frame_time, f"animation {name!r}'s times", "frame", bounds=True)
     anim = pygltflib.Animation(name=name, samplers=[], channels=[])
     for j, n in enumerate(nodes):
         q = _continuous(quat_normalize(rotations[:, j]))
+        joint = blob.gltf.nodes[n].name or f"node {n}"
         for path, values in (("translation", translations[:, j]), ("rotation", q)):
-            anim.samplers.append(pygltflib.AnimationSampler(input=times, output=blob.accessor(values), interpolation="LINEAR"))
+            field = f"animation {name!r}'s {path} of {joint!r} (nodes[{n}])"
+            output = blob.accessor(values, field, "frame")
+            anim.samplers.append(pygltflib.AnimationSampler(input=times, output=output, interpolation="LINEAR"))
             anim.channels.append(
                 pygltflib.AnimationChannel(sampler=len(anim.samplers) - 1, target=pygltflib.AnimationChannelTarget(node=n, path=path))
             )

@@ -23,6 +23,7 @@ from rigedit.core.skeleton import Pose, Skeleton
 from rigedit.core.transforms import quat_normalize, quat_to_matrix
 
 from . import formats
+from .float32 import as_float32
 from .atomic import file_mode
 
 USD_SUFFIXES = formats.USD.suffixes
@@ -69,6 +70,7 @@ def write_usd(path: str | os.PathLike, skeleton: Skeleton, clip: Clip, *, name: 
         raise ValueError(f"{path}: a USD file ends in {formats.listing([formats.USD], 'or')}")
     if clip.rotations.shape[1] != len(skeleton):
         raise ValueError(f"clip has {clip.rotations.shape[1]} joints, skeleton has {len(skeleton)}")
+    translations = as_float32(clip.translations, path, "the SkelAnimation's translations", "frame", skeleton.names)
     stage = Usd.Stage.CreateInMemory()
     UsdGeom.SetStageUpAxis(stage, UsdGeom.Tokens.y)
     UsdGeom.SetStageMetersPerUnit(stage, 1.0)
@@ -97,7 +99,7 @@ def write_usd(path: str | os.PathLike, skeleton: Skeleton, clip: Clip, *, name: 
     s_attr.Set(Vt.Vec3hArray.FromNumpy(np.ones((len(skeleton), 3), dtype=np.float16)))
     rotations = quat_normalize(clip.rotations)
     for f in range(clip.n_frames):
-        t_attr.Set(Vt.Vec3fArray.FromNumpy(clip.translations[f].astype(np.float32)), f)
+        t_attr.Set(Vt.Vec3fArray.FromNumpy(translations[f]), f)
         # GfQuatf holds (imaginary x, y, z, real w) in memory, as rigedit does (USD prints w first).
         r_attr.Set(Vt.QuatfArray.FromNumpy(rotations[f].astype(np.float32)), f)
     UsdSkel.BindingAPI.Apply(skel.GetPrim()).CreateAnimationSourceRel().SetTargets([anim.GetPath()])

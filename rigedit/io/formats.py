@@ -37,6 +37,7 @@ class Format:
     mesh: str | None = None  # "module:function" (path, Loaded) -> (Mesh or None, warnings): the character's skinned mesh
     options: frozenset[str] = frozenset()  # import options beyond up and animation: "scale", "fps", "skin"
     needs: tuple[str, str, str] | None = None  # (module, rigedit extra, package) it needs installed
+    beside: str | None = None  # "module:function": path -> [files written (or removed) beside it]
 
     @property
     def animations(self) -> bool:
@@ -68,6 +69,10 @@ class Format:
     def clip_reader(self) -> Callable:
         return _resolve(self.clip_for, self, "match clips from")
 
+    def files_beside(self, path: str | os.PathLike) -> list[Path]:
+        """The files its writer writes (or removes) beside `path` (io/overwrite.py)."""
+        return [] if self.beside is None else list(_resolve(self.beside, self, "list the files beside")(path))
+
     def require(self, doing: str) -> None:
         """ValueError saying what to install when the package this format needs is missing;
         `doing` is "import" or "export", for the message."""
@@ -80,11 +85,11 @@ class Format:
             raise ValueError(f"{self.name} {doing} needs {package}: pip install 'rigedit[{extra}]' (or pip install {package})") from None
 
 
-PRESET = Format("Rig presets", (".json",), frozenset({SKELETON, CLIP, CHAINS}))
+PRESET = Format("Rig presets", (".json",), frozenset({SKELETON, CLIP, CHAINS}), beside="rigedit.io.clip_file:beside")
 BVH = Format(
     "BVH", (".bvh",), frozenset({SKELETON, CLIP}),
     load="rigedit.io.loaded:load_bvh", write="rigedit.io.export:write_bvh_result",
-    clip_for="rigedit.io.clip_match:bvh_clip_for", options=frozenset({"scale"}),
+    clip_for="rigedit.io.clip_match:bvh_clip_for", options=frozenset({"scale"}), beside="rigedit.io.bvh_names:beside",
 )
 GLTF = Format(
     "glTF", (".glb", ".gltf"), frozenset({SKELETON, CLIP, MESH}),
@@ -103,6 +108,9 @@ FORMATS: tuple[Format, ...] = (PRESET, BVH, GLTF, USD)
 IMPORTS = tuple(f for f in FORMATS if f.load)  # File > Import, `rigedit import`, `rigedit FILE`
 CLIPS = tuple(f for f in IMPORTS if CLIP in f.carries)  # lint, retarget, bake --clip, batch
 EXPORTS = tuple(f for f in FORMATS if f.write)  # File > Export, `rigedit export`, retarget's OUT
+# A preset's character: the file whose document (meshes, skins, materials) the opened rig draws
+# and its exports keep (io/preset_character.py, io/export.py's preset_source).
+CHARACTERS = (GLTF,)
 
 
 def of(path: str | os.PathLike, among: Iterable[Format] = FORMATS) -> Format | None:

@@ -14,6 +14,8 @@ import struct
 import numpy as np
 import pygltflib
 
+from .float32 import as_float32
+
 ALIGN = 8
 _TYPES = {1: "SCALAR", 2: "VEC2", 3: "VEC3", 4: "VEC4", 16: "MAT4"}
 
@@ -21,8 +23,9 @@ _TYPES = {1: "SCALAR", 2: "VEC2", 3: "VEC3", 4: "VEC4", 16: "MAT4"}
 class Blob:
     """The single buffer of a document being written, and the views and accessors into it."""
 
-    def __init__(self, gltf: pygltflib.GLTF2, data: bytes = b"") -> None:
+    def __init__(self, gltf: pygltflib.GLTF2, path: str, data: bytes = b"") -> None:
         self.gltf = gltf
+        self.path = path  # the file being written, for errors
         self.data = bytearray(data)
 
     def append_bytes(self, data: bytes) -> int:
@@ -37,10 +40,14 @@ class Blob:
         self.gltf.bufferViews.append(pygltflib.BufferView(buffer=0, byteOffset=start, byteLength=len(data), target=target))
         return len(self.gltf.bufferViews) - 1
 
-    def accessor(self, values: np.ndarray, *, bounds: bool = False, component: int = pygltflib.FLOAT) -> int:
-        """A tightly packed accessor over `values` (count, width) or (count,)."""
+    def accessor(self, values: np.ndarray, field: str, row: str | list[str], *, bounds: bool = False,
+                 component: int = pygltflib.FLOAT) -> int:
+        """A tightly packed accessor over `values` (count, width) or (count,); `field` and
+        `row` (a word or the rows' names) name what it holds when a value is too large for float32 (io/float32.py)."""
         values = np.asarray(values)
         values = values.reshape(len(values), -1)
+        if component == pygltflib.FLOAT:
+            values = as_float32(values, self.path, field, row)
         dtype = {pygltflib.FLOAT: "<f4", pygltflib.UNSIGNED_SHORT: "<u2", pygltflib.UNSIGNED_INT: "<u4"}[component]
         packed = np.ascontiguousarray(values, dtype=dtype)
         acc = pygltflib.Accessor(

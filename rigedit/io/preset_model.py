@@ -23,6 +23,7 @@ from rigedit.core.field_error import FieldError
 from rigedit.core.ik import registry
 from rigedit.core.ik.limits import ConeLimit, HingeLimit  # noqa: F401 (annotations)
 
+from . import formats
 from .model_fields import vector
 from .pose_layer_model import PoseLayerModel
 from .pose_model import PoseModel
@@ -297,15 +298,15 @@ class CharacterModel(_Model):
     its document); the rig opens without the mesh when the file is gone."""
 
     file: Annotated[str, Field(min_length=1, max_length=4096)] = Field(
-        description="the .glb or .gltf file, relative to the preset's folder (or absolute)"
+        description=f"the {formats.listing(formats.CHARACTERS, 'or')} file, relative to the preset's folder (or absolute)"
     )
     up_axis: Literal[UP_AXES] = Field(default="auto", description="the up axis it was imported with")
 
     @field_validator("file")
     @classmethod
     def _gltf_file(cls, v: str) -> str:
-        if not v.lower().endswith((".glb", ".gltf")) or "\x00" in v:
-            raise ValueError(f"must name a .glb or .gltf file, got {v!r}")
+        if formats.of(v, formats.CHARACTERS) is None or "\x00" in v:
+            raise ValueError(f"must name a {formats.listing(formats.CHARACTERS, 'or')} file, got {v!r}")
         return v
 
 

@@ -65,3 +65,31 @@ def test_a_save_that_works_leaves_the_file_and_its_backup(tmp_path):
     assert target.read_text() == "two"
     assert (tmp_path / "rig.json.bak").read_text() == "one"
     assert _names(tmp_path) == ["rig.json", "rig.json.bak"]
+
+
+def _folder_refuses(monkeypatch, folder):
+    """mkstemp in `folder` fails as in a read-only folder: the kernel names the temporary file."""
+    real = atomic.tempfile.mkstemp
+
+    def fake(suffix=None, prefix=None, dir=None, text=False):
+        if dir is not None and os.path.samefile(dir, folder):
+            raise PermissionError(13, "Permission denied", os.path.join(dir, f"{prefix}k3j2x{suffix}"))
+        return real(suffix=suffix, prefix=prefix, dir=dir, text=text)
+
+    monkeypatch.setattr(atomic.tempfile, "mkstemp", fake)
+
+
+@pytest.mark.parametrize("suffix", [".bvh", ".glb", ".json"])
+def test_a_folder_that_refuses_the_write_is_reported_on_the_output_file(suffix, tmp_path, monkeypatch, capsys):
+    from rigedit.cli import main
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    out = locked / f"walk{suffix}"
+    _folder_refuses(monkeypatch, locked)
+    command = ["import"] if suffix == ".json" else ["export", "-q"]
+    assert main(command + ["/work/shared/data/pybvh_bvh_test1.bvh", "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{out}: ") and "Permission denied" in err, err  # a preset names its clip file after it
+    assert ".tmp" not in err and "Traceback" not in err
+    assert _names(locked) == []

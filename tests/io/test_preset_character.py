@@ -87,3 +87,15 @@ def test_a_bad_character_is_refused_naming_the_field(character, problem):
     with pytest.raises(PresetError) as e:
         loads_preset(json.dumps(doc), "bad.json")
     assert "bad.json" in str(e.value) and problem in str(e.value)
+
+
+def test_the_character_formats_are_the_format_tables(monkeypatch):
+    """The suffix check asks io/formats.py's CHARACTERS, so a format added there is taken."""
+    from rigedit.io import formats
+
+    doc = json.loads((BUNDLED_PRESETS / "humanoid.json").read_text())
+    doc["character"] = {"file": "robot.usda"}
+    with pytest.raises(PresetError, match="must name a .glb or .gltf file"):
+        loads_preset(json.dumps(doc), "rig.json")
+    monkeypatch.setattr(formats, "CHARACTERS", (formats.GLTF, formats.USD))
+    assert loads_preset(json.dumps(doc), "rig.json").character.path.endswith("robot.usda")

@@ -103,11 +103,12 @@ def _up_run(fig: Figure, j: int) -> float | None:
     """The longest run from j's parent into a branch beside j (further up if need be); None
     when there is none: a root joint alone above the hips (Bandai's joint_Root at the
     origin) is no way to the head."""
+    best, climbed = None, 0.0  # climbed: the bones from j's parent up to the joint p now at
     p = fig.parents[j]
-    if p < 0:
-        return None
-    runs = [fig.bone[c] + fig.reach[c] for c in fig.children[p] if c != j]
-    above = _up_run(fig, p)
-    if above is not None:
-        runs.append(fig.bone[p] + above)
-    return max(runs) if runs else None
+    while p >= 0:  # a loop up the ancestors, not recursion: a skeleton may be thousands deep
+        runs = [climbed + fig.bone[c] + fig.reach[c] for c in fig.children[p] if c != j]
+        if runs:
+            best = max(runs) if best is None else max(best, *runs)
+        climbed += fig.bone[p]
+        j, p = p, fig.parents[p]
+    return best

@@ -26,6 +26,7 @@ up to REFUSALS rounds. So what fix_clip returns is never worse than what it was 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable, Collection
 
 import numpy as np
 
@@ -40,10 +41,6 @@ from .run import lint_clip
 from .pole_flip import bend_angle, bend_direction, usual_side, world_bend
 from .slides import flat_frames
 
-# The kinds fix_clip re-solves; the others are reported, not repaired, but for the
-# discontinuities of REPAIRED_CAUSES (a joint turned away and back).
-REPAIRED_KINDS = ("pole_flip", "knee_pop", "foot_slide")
-REPAIRED_CAUSES = ("turned_span",)
 REFUSALS = 3
 EASE_S = 0.15
 SOFTNESS = 0.02  # leg lengths of reach that soft IK eases
@@ -109,7 +106,7 @@ def fix_clip(report) -> FixResult:
     """The clip with `report`'s pole flips, turned spans, knee pops and foot slides repaired,
     but for repairs that would make a new finding (those are undone and `refused`)."""
     m = report.motion
-    todo = [f for f in report.findings if _repairs(f, report)]
+    todo = [f for f in report.findings if repairable(f, report)]
     refused: list[Finding] = []
     for _ in range(REFUSALS + 1):
         w, touched = _repair(report, todo)
@@ -127,31 +124,62 @@ def fix_clip(report) -> FixResult:
     return FixResult(clip, repaired, remaining, introduced, w.changed, after, refused)
 
 
-def _repairs(f: Finding, report) -> bool:
-    limb = any(l.chain == f.chain for l in report.motion.limbs)
-    return (f.kind in REPAIRED_KINDS and limb) or (f.kind == "discontinuity" and f.cause in REPAIRED_CAUSES and f.joint is not None)
+@dataclass(frozen=True)
+class Repair:
+    """A finding fix_clip repairs: its kind (and causes, when only some are), whether it needs
+    a limb chain or a joint, what it is called (plural, for messages), and the repair,
+    run(work, finding, limb or None, report)."""
+
+    kind: str
+    causes: tuple[str, ...] | None  # None: whatever its cause
+    needs: str  # "limb": the finding's chain is one of the lint's limbs; "joint": it names a joint
+    label: str
+    run: Callable
+
+
+# Every repair, in the order they run (flips and turns first, then pops, then slides); the one
+# table fix_clip and the editor's Fix buttons read (repairable). Findings of other kinds
+# (reference frames, lone jumps, limits) are reported, not repaired.
+REPAIRS = (
+    Repair("discontinuity", ("turned_span",), "joint", "joints turned away and back",
+           lambda w, f, limb, r: unturn(w, w.sk.index(f.joint), f.frame_start, f.frame_end)),
+    Repair("pole_flip", ("turned_mid",), "limb", "pole flips", lambda w, f, limb, r: unturn(w, limb.mid, f.frame_start, f.frame_end)),
+    Repair("pole_flip", None, "limb", "pole flips", lambda w, f, limb, r: untwist(w, limb, f.frame_start, f.frame_end)),
+    Repair("knee_pop", None, "limb", "knee pops", lambda w, f, limb, r: _fix_pop(w, limb, f.frame_start, f.frame_end)),
+    Repair("foot_slide", None, "limb", "foot slides", lambda w, f, limb, r: _fix_slide(w, limb, f.frame_start, _contact_end(r, f))),
+)
+
+
+def repaired_text() -> str:
+    """'joints turned away and back, pole flips, knee pops and foot slides': what Fix repairs."""
+    labels = list(dict.fromkeys(r.label for r in REPAIRS))
+    return f"{', '.join(labels[:-1])} and {labels[-1]}" if len(labels) > 1 else labels[0]
+
+
+def repair_of(f: Finding, limbs: Collection[str]) -> Repair | None:
+    """The entry of REPAIRS that repairs `f`, or None; `limbs`: the lint's limb chains' names."""
+    for r in REPAIRS:
+        if r.kind == f.kind and (r.causes is None or f.cause in r.causes):
+            return r if (f.chain in limbs if r.needs == "limb" else f.joint is not None) else None
+    return None
+
+
+def repairable(f: Finding, report) -> bool:
+    """Whether fix_clip repairs `f`, a finding of `report` (a LintReport)."""
+    return repair_of(f, {l.chain for l in report.motion.limbs}) is not None
 
 
 def _repair(report, todo: list[Finding]) -> tuple[_Work, list[np.ndarray]]:
-    """The repairs of `todo` in order (flips and turns first, then pops, then slides), and the
-    frames each wrote."""
+    """The repairs of `todo` in REPAIRS' order (by kind, then frame), and the frames each wrote."""
     w = _Work(report)
-    order = {kind: i for i, kind in enumerate(("discontinuity",) + REPAIRED_KINDS)}
+    order: dict[str, int] = {}
+    for k, r in enumerate(REPAIRS):
+        order.setdefault(r.kind, k)
     touched = [np.zeros(w.m.n_frames, dtype=bool) for _ in todo]
-    for i in sorted(range(len(todo)), key=lambda i: (order.get(todo[i].kind, 9), todo[i].frame_start)):
+    for i in sorted(range(len(todo)), key=lambda i: (order.get(todo[i].kind, len(REPAIRS)), todo[i].frame_start)):
         f, before = todo[i], w.changed.copy()
         w.changed[:] = False
-        limb = w.limbs.get(f.chain)
-        if f.kind == "discontinuity":
-            unturn(w, w.sk.index(f.joint), f.frame_start, f.frame_end)
-        elif f.kind == "pole_flip" and f.cause == "turned_mid":
-            unturn(w, limb.mid, f.frame_start, f.frame_end)
-        elif f.kind == "pole_flip":
-            untwist(w, limb, f.frame_start, f.frame_end)
-        elif f.kind == "knee_pop":
-            _fix_pop(w, limb, f.frame_start, f.frame_end)
-        elif f.kind == "foot_slide":
-            _fix_slide(w, limb, f.frame_start, _contact_end(report, f))
+        repair_of(f, w.limbs).run(w, f, w.limbs.get(f.chain), report)
         touched[i] = w.changed.copy()
         w.changed |= before
     return w, touched
