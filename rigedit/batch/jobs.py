@@ -50,6 +50,8 @@ class Job:
     name: str  # the clip as the summary shows it: relative to the folder or glob it came from
     rig: str | None = None  # bake, lint: a preset (--rig); retarget: the skeleton to retarget onto (--onto)
     fix: bool = False  # lint: write the repaired clip too (outputs[0])
+    # retarget: retarget_file's keywords as (name, value) pairs, every option of the command
+    options: tuple[tuple[str, object], ...] = ()
     force: bool = False
 
 
@@ -154,7 +156,7 @@ def _retarget(job: Job):
     from rigedit.retarget_cli import retarget_file
 
     # force: the plan only hands over a job whose output is there when --force was given.
-    s = retarget_file(job.source, job.rig, job.outputs[-1], force=job.force)
+    s = retarget_file(job.source, job.rig, job.outputs[-1], force=job.force, **dict(job.options))
     detail = (f"{s.frames} frames, {len(s.chains)} chains mapped, {s.contacts} foot contacts locked, "
               f"max foot slide {1000 * s.max_foot_slide:.1f} mm")
     return detail + "".join(f"; warning: {w}" for w in s.warnings), None
