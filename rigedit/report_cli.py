@@ -172,18 +172,19 @@ def _library(jobs, results, header, stills: bool):
     done.sort(key=lambda m: (-m.summary["fault_share_sum"], m.name))
     if not done:
         return None, None, failed, ""
+    t0 = time.perf_counter()
     note = add_stills(done) if stills else ""
-    line = note or (_stills_line(done) if stills else "")
+    line = note or (_stills_line(done, time.perf_counter() - t0) if stills else "")
     data = {"command": "report", "summary": header,
             "clips": [{"clip": m.name, "file": m.path, **m.summary} for m in done],
             "errors": [{"clip": r.name, "error": r.error or r.status} for r in failed]}
     return library_page(done, failed, header, note), data, failed, line
 
 
-def _stills_line(done) -> str:
+def _stills_line(done, seconds: float) -> str:
     n = sum(len(m.stills) for m in done)
     bad = [f"{m.name}: {m.stills_error}" for m in done if m.stills_error]
-    return f"stills: {n} of the worst frames, drawn by the viewport" + (f"; none for {'; '.join(bad)}" if bad else "")
+    return f"stills: {n} of the worst frames, drawn by the viewport in {seconds:.1f} s" + (f"; none for {'; '.join(bad)}" if bad else "")
 
 
 def _compare(args, pairs, unmatched, results, header):

@@ -92,6 +92,9 @@ class StillStage:
         rig.pose = clip.frame(frame)
         vp = self.viewport
         vp.sync()
+        # The body handle (a box in a ring at the hips) is for dragging, not part of the figure.
+        vp.gizmos.balls.hide()
+        vp.gizmos.lines.hide()
         pos = rig.world_positions()
         known = [rig.skeleton.index(j) for j in joints if j in rig.skeleton.names]
         self.mark.setData(pos=pos[known].astype(np.float32) if known else np.zeros((0, 3), np.float32))

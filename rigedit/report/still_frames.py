@@ -47,10 +47,10 @@ def still_frames(summary: dict, tracks: dict, feet: dict[str, list[str]]) -> lis
 def _self_penetration(s: dict, h_mm: float) -> StillFrame | None:
     if s.get("mesh_penetration_frame") is not None and (s.get("mesh_penetration_max_height") or 0) > 0:
         depth = s["mesh_penetration_max_height"] * h_mm
-        return StillFrame(int(s["mesh_penetration_frame"]), f"deepest self-penetration of the mesh, a limb vertex {depth:.0f} mm inside the body")
+        return StillFrame(int(s["mesh_penetration_frame"]), f"deepest self-penetration of the mesh, a limb vertex {_mm(depth)} mm inside the body")
     if s.get("self_penetration_frame") is not None and (s.get("self_penetration_max_height") or 0) > 0:
         depth = s["self_penetration_max_height"] * h_mm
-        return StillFrame(int(s["self_penetration_frame"]), f"deepest self-penetration, a limb point {depth:.0f} mm inside the body's capsules")
+        return StillFrame(int(s["self_penetration_frame"]), f"deepest self-penetration, a limb point {_mm(depth)} mm inside the body's capsules")
     return None
 
 
@@ -85,4 +85,8 @@ def _ground(s: dict, h_mm: float, feet: dict[str, list[str]]) -> StillFrame | No
         return None
     joints = tuple(j for side in feet.values() for j in side)
     return StillFrame(int(s["ground_penetration_frame"]),
-                      f"deepest ground penetration, a foot {s['ground_penetration_max_mm']:.0f} mm below y = 0", joints)
+                      f"deepest ground penetration, a foot {_mm(s['ground_penetration_max_mm'])} mm below y = 0", joints)
+
+
+def _mm(x: float) -> str:
+    return f"{x:.0f}" if x >= 10 else f"{x:.1f}"
