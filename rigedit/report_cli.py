@@ -7,11 +7,11 @@
 The measures are rigedit/core/quality's (foot skate, contacts and slide, ground and self
 penetration, jitter, joint limits with --rig, lint findings), per clip on its own skeleton in
 units of its height; the page is rigedit/report/page.py's, with stills of each clip's worst
-frames drawn by the editor's viewport (rigedit/report/stills.py) unless --no-stills. Clips run through the batch
-machinery (rigedit/batch): in this process for one clip or --workers 1, else on local worker
-processes or a Dask cluster. A file that cannot be read is listed with its error and the others
-are measured. Exit status: 0 when every file was measured, 1 when some were not (or nothing
-could be written), 130 on Ctrl+C.
+frames drawn by the editor's viewport (rigedit/report/stills.py, after the measuring, in one
+child process) unless --no-stills. Clips run through the batch machinery (rigedit/batch): in
+this process for one clip or --workers 1, else on local worker processes or a Dask cluster. A
+file that cannot be read is listed with its error and the others are measured. Exit status: 0
+when every file was measured, 1 when some were not (or nothing could be written), 130 on Ctrl+C.
 """
 from __future__ import annotations
 
@@ -52,8 +52,8 @@ def _parser() -> argparse.ArgumentParser:
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=_workers, metavar="N", help="local worker processes (default: every core)")
     where.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler's address, e.g. tcp://10.0.0.5:8786")
-    p.add_argument("--no-stills", action="store_true", help="no stills of the worst frames (they need OpenGL and a display "
-                   "or xvfb-run; without either the page says why it has none)")
+    p.add_argument("--no-stills", action="store_true", help="no stills of each clip's worst frames on a library report "
+                   "(they need OpenGL and a display or xvfb-run; without either the page says why it has none)")
     p.add_argument("--force", action="store_true", help="overwrite the report and JSON files if they exist")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return p

@@ -7,9 +7,11 @@ import base64
 import html
 import json
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PySide6.QtGui import QImage
 
 from rigedit.app.capture import image_array
@@ -91,6 +93,19 @@ def test_each_clip_page_shows_its_worst_frames_drawn_by_the_viewport(tmp_path, c
     walk = FIGURE.findall(sections["cmu_12_01_walk.bvh"])
     assert any("foot skate" in c for _, _, c in walk)  # the CMU walk skates (its summary says so)
     assert rows["cmu_12_01_walk.bvh"]["foot_skate_share"] > 0
+
+
+@pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="needs xvfb-run")
+def test_without_a_display_the_stills_are_drawn_under_xvfb_run(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    out = tmp_path / "r.html"
+    assert main(["report", str(FILES[1]), "-o", str(out), "--workers", "1"]) == 0
+    assert "drawn by the viewport" in capsys.readouterr().out
+    figures = FIGURE.findall(out.read_text(encoding="utf-8"))
+    assert figures
+    for _, data, _ in figures:
+        _not_blank(base64.b64decode(data))
 
 
 def test_no_stills_leaves_them_out(tmp_path):
