@@ -3,7 +3,7 @@ or on a Dask cluster.
 
     rigedit batch bake INPUT... -o OUTDIR [--rig PRESET]
     rigedit batch lint INPUT... -o OUTDIR [--rig PRESET] [--fix]
-    rigedit batch retarget INPUT... -o OUTDIR --onto PRESET
+    rigedit batch retarget INPUT... -o OUTDIR --onto PRESET|CHARACTER.glb [rigedit retarget's options]
         common: [--workers N | --scheduler ADDRESS] [--force] [-q]
 
 Each clip goes through the functions its single-file command uses (rigedit/batch/jobs.py);
@@ -19,6 +19,7 @@ import argparse
 import os
 import sys
 import time
+from dataclasses import replace
 
 from rigedit.cli_errors import fail
 from rigedit.io import formats  # the table only: no numpy behind it
@@ -30,7 +31,9 @@ INPUT is a folder (its {formats.listing(formats.CLIPS)} files, subfolders includ
             (as rigedit bake); with --rig, that preset's IK baked over the clip (as
             rigedit bake PRESET --clip CLIP)
   lint      NAME.lint.json: the findings (as rigedit lint --json); with --fix, NAME.EXT repaired
-  retarget  NAME.bvh: the clip on the --onto preset's skeleton (as rigedit retarget)
+  retarget  NAME.bvh: the clip on the --onto preset's or glTF character's skeleton (as
+            rigedit retarget, with the same options: --root, --no-foot-lock, --no-ground,
+            --no-arm-space, --animation; core/retarget/options.py lists them)
 and batch-KIND.json, the summary table's rows (rewritten by every run).
 Clips whose outputs are there already are skipped unless --force. Other files and folders
 named like clips are listed as skipped, files that cannot be opened as unreadable, each with
@@ -44,7 +47,7 @@ then `dask worker ADDRESS` on each machine; the workers must see the same files.
 KINDS = {
     "bake": "import each clip with IK chains proposed (or under --rig) and bake it to BVH",
     "lint": "lint each clip into a JSON report (and --fix it)",
-    "retarget": "retarget each clip onto the --onto preset's skeleton",
+    "retarget": "retarget each clip onto the --onto preset's or glTF character's skeleton",
 }
 
 
@@ -74,7 +77,12 @@ def _parser() -> argparse.ArgumentParser:
         s.add_argument("--force", action="store_true", help="redo clips whose outputs are there already")
         s.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
         if kind == "retarget":
-            s.add_argument("--onto", required=True, metavar="PRESET", help="the rig preset (or bundled preset's name) whose skeleton the clips go onto")
+            from rigedit.retarget_flags import add_file_flags, add_option_flags
+
+            s.add_argument("--onto", required=True, metavar="TARGET", help="the rig preset, bundled preset's name (humanoid) "
+                           "or glTF character (.glb/.gltf) whose skeleton the clips go onto")
+            add_file_flags(s)  # the flags of `rigedit retarget`, from the same list
+            add_option_flags(s)
         else:
             s.add_argument("--rig", metavar="PRESET", help="a rig preset whose chains (and limits) to use (default: proposed per clip)")
         if kind == "lint":
@@ -90,14 +98,17 @@ def cmd_batch(argv: list[str]) -> int:
     try:
         # Once here: a broken preset stops the batch before it starts, rather than failing every file.
         if args.kind == "retarget":
-            from rigedit.retarget_cli import onto_preset
-
-            rig = onto_preset(rig)[1]  # a file, or a bundled preset's name (humanoid), as rigedit retarget takes it
+            rig = _onto(args)
         elif rig is not None:
             from rigedit.io.preset import load_preset
 
             load_preset(rig)
         todo = plan(args.kind, args.inputs, args.output, rig=rig, fix=getattr(args, "fix", False), force=args.force)
+        if args.kind == "retarget":
+            from rigedit.retarget_flags import file_values, option_values
+
+            given = tuple({**file_values(args), **option_values(args)}.items())
+            todo.jobs = [replace(j, options=given) for j in todo.jobs]  # each file's retarget_file gets them all
         os.makedirs(args.output, exist_ok=True)
     except (PlanError, ValueError) as e:
         print(e, file=sys.stderr)
@@ -132,6 +143,19 @@ def cmd_batch(argv: list[str]) -> int:
         print("interrupted: the files in progress were stopped; run the same command again to go on", file=sys.stderr)
         return 130
     return 0 if all(r.status in WORKED for r in results) else 1
+
+
+def _onto(args) -> str:
+    """The target as a file (a bundled preset's name found), read once here; ValueError otherwise."""
+    from rigedit.retarget_cli import onto_preset, read_target
+
+    if args.only_result:
+        raise ValueError("--only-result drops a glTF character's own animations from a glTF output; "
+                         "the batch writes BVH, which has none: leave it out")
+    if formats.GLTF.matches(args.onto):
+        read_target(args.onto)
+        return args.onto
+    return onto_preset(args.onto)[1]
 
 
 def _run(args, jobs, results) -> tuple[str, bool]:

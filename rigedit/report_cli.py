@@ -1,16 +1,17 @@
 """`rigedit report`: the motion quality of clips as an HTML page that opens offline, and as JSON.
 
-    rigedit report INPUT... -o report.html [--json FILE] [--rig PRESET] [--force]
+    rigedit report INPUT... -o report.html [--json FILE] [--rig PRESET] [--no-stills] [--force]
     rigedit report --compare A B -o compare.html [--json FILE] [--rig PRESET] [--force]
         common: [--workers N | --scheduler ADDRESS] [-q]
 
 The measures are rigedit/core/quality's (foot skate, contacts and slide, ground and self
 penetration, jitter, joint limits with --rig, lint findings), per clip on its own skeleton in
-units of its height; the page is rigedit/report/page.py's. Clips run through the batch
-machinery (rigedit/batch): in this process for one clip or --workers 1, else on local worker
-processes or a Dask cluster. A file that cannot be read is listed with its error and the others
-are measured. Exit status: 0 when every file was measured, 1 when some were not (or nothing
-could be written), 130 on Ctrl+C.
+units of its height; the page is rigedit/report/page.py's, with stills of each clip's worst
+frames drawn by the editor's viewport (rigedit/report/stills.py, after the measuring, in one
+child process) unless --no-stills. Clips run through the batch machinery (rigedit/batch): in
+this process for one clip or --workers 1, else on local worker processes or a Dask cluster. A
+file that cannot be read is listed with its error and the others are measured. Exit status: 0
+when every file was measured, 1 when some were not (or nothing could be written), 130 on Ctrl+C.
 """
 from __future__ import annotations
 
@@ -54,6 +55,8 @@ def _parser() -> argparse.ArgumentParser:
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=_workers, metavar="N", help="local worker processes (default: every core)")
     where.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler's address, e.g. tcp://10.0.0.5:8786")
+    p.add_argument("--no-stills", action="store_true", help="no stills of each clip's worst frames on a library report "
+                   "(they need OpenGL and a display or xvfb-run; without either the page says why it has none)")
     p.add_argument("--force", action="store_true", help="overwrite the report and JSON files if they exist")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return p
@@ -105,10 +108,11 @@ def cmd_report(argv: list[str]) -> int:
         return 1
     elapsed = time.perf_counter() - t0
     header = f"{len(jobs)} clip{'' if len(jobs) == 1 else 's'} measured in {elapsed:.1f} s on {where}" + (f", with the chains and limits of {args.rig}" if args.rig else "")
+    stills_line = ""
     if args.compare:
         page, data, failed = _compare(args, pairs, unmatched, results, header)
     else:
-        page, data, failed = _library(jobs, results, header)
+        page, data, failed, stills_line = _library(jobs, results, header, not args.no_stills)
     if page is None:
         for r in failed:
             print(r.error, file=sys.stderr)
@@ -121,6 +125,8 @@ def cmd_report(argv: list[str]) -> int:
     for r in failed:
         print(r.error or f"{r.name}: {r.status}", file=sys.stderr)
     print(f"wrote {args.output}" + (f" and {args.json}" if args.json else "") + f": {header}")
+    if stills_line:
+        print(stills_line, file=sys.stderr if stills_line.startswith("no stills") else sys.stdout)
     if interrupted:
         print("interrupted: the report holds the clips measured before Ctrl+C", file=sys.stderr)
         return 130
@@ -152,20 +158,31 @@ def _measured(r) -> bool:
     return r is not None and r.status == "ok" and getattr(r, "summary", None) is not None
 
 
-def _library(jobs, results, header):
+def _library(jobs, results, header, stills: bool):
+    """(page, JSON data, failed results, a line about the stills for the command's output)."""
     from rigedit.batch.jobs import Result
     from rigedit.report.page import library_page
+    from rigedit.report.stills import add_stills
 
     done = [results[j.name] for j in jobs if _measured(results.get(j.name))]
     failed = [results.get(j.name) or Result(j.name, "not run", error=f"{j.source}: not run (interrupted)")
               for j in jobs if not _measured(results.get(j.name))]
     done.sort(key=lambda m: (-m.summary["fault_share_sum"], m.name))
     if not done:
-        return None, None, failed
+        return None, None, failed, ""
+    t0 = time.perf_counter()
+    note = add_stills(done) if stills else ""
+    line = note or (_stills_line(done, time.perf_counter() - t0) if stills else "")
     data = {"command": "report", "summary": header,
             "clips": [{"clip": m.name, "file": m.path, **m.summary} for m in done],
             "errors": [{"clip": r.name, "error": r.error or r.status} for r in failed]}
-    return library_page(done, failed, header), data, failed
+    return library_page(done, failed, header, note), data, failed, line
+
+
+def _stills_line(done, seconds: float) -> str:
+    n = sum(len(m.stills) for m in done)
+    bad = [f"{m.name}: {m.stills_error}" for m in done if m.stills_error]
+    return f"stills: {n} of the worst frames, drawn by the viewport in {seconds:.1f} s" + (f"; none for {'; '.join(bad)}" if bad else "")
 
 
 def _compare(args, pairs, unmatched, results, header):

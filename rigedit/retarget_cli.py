@@ -9,7 +9,8 @@ target a rig preset (.json), a bundled preset's name (humanoid) or a glTF charac
 .glb/.gltf, .usd/.usda/.usdc (the exporters), or .json, the preset with the clip saved beside
 it (as `rigedit import` writes one). Onto a glTF character, a .glb/.gltf or USD output carries
 the character's document (meshes, skins, materials) with the retarget as its first animation,
-so it plays skinned. The options are core/retarget/options.py's. `retarget_file` is the same
+so it plays skinned. The options are core/retarget/options.py's, their flags made from that
+list by rigedit/retarget_flags.py (as `rigedit batch retarget`'s are). `retarget_file` is the same
 thing as a function (`rigedit batch retarget` calls it).
 """
 from __future__ import annotations
@@ -21,8 +22,6 @@ from pathlib import Path
 
 from rigedit.cli_errors import fail
 from rigedit.io import formats  # the table only: no numpy behind it
-
-ROOT_MODES = ("scaled", "kept", "in_place")  # core/retarget/options.py's, here so --help loads no numpy
 
 
 @dataclass
@@ -65,7 +64,7 @@ def onto_preset(onto: str):
     return load_preset(path), str(path)
 
 
-def _target(onto: str):
+def read_target(onto: str):
     """(skeleton, its reference pose or None, path, rig preset or None, ExportSource or None)
     of the target: a preset, a bundled preset's name, or a glTF character."""
     from rigedit.io.loaded import ExportSource, read_gltf_source
@@ -109,7 +108,7 @@ def retarget_file(src, onto, out, *, animation=None, force=False, root="scaled",
             raise ValueError(f"{out}: cannot tell what to write from {suffix or 'no suffix'!r}; use one of {', '.join(written)}")
         check_output(out, force=force, fmt=formats.PRESET if as_preset else None)
         loaded = load_clip(src, None if animation is None else str(animation), command="retarget")
-        skeleton, own, target_path, rig, source = _target(onto)
+        skeleton, own, target_path, rig, source = read_target(onto)
         if rig is None and as_preset:
             raise ValueError(f"{out}: a preset is written onto a preset; onto the glTF character {onto}, write "
                              f".glb/.gltf (its mesh kept), .usd* or .bvh (or `rigedit import` it to a preset first)")
@@ -140,6 +139,8 @@ def retarget_file(src, onto, out, *, animation=None, force=False, root="scaled",
 
 
 def cmd_retarget(argv: list[str]) -> int:
+    from rigedit.retarget_flags import add_file_flags, add_option_flags, file_values, option_values
+
     p = argparse.ArgumentParser(
         prog="rigedit retarget",
         description=f"Retarget a {formats.names(formats.CLIPS)} clip onto another skeleton (a preset): joints matched by role (hips, "
@@ -151,20 +152,12 @@ def cmd_retarget(argv: list[str]) -> int:
                    help="a rig preset (.json), a bundled preset's name (humanoid), or a glTF character (.glb/.gltf)")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help=f"{formats.listing(formats.EXPORTS, 'or')}, or .json (the preset with the clip, saved beside it)")
-    p.add_argument("--animation", metavar="NAME", help="glTF source: the animation to retarget, by name or index (default: the first)")
     p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
-    p.add_argument("--root", choices=ROOT_MODES, default="scaled",
-                   help="root motion: scaled by the leg-length ratio (default), kept as the source has it, or in place")
-    p.add_argument("--no-foot-lock", dest="lock_feet", action="store_false", help="do not hold the feet still through the source's contacts")
-    p.add_argument("--no-ground", dest="ground", action="store_false", help="let the feet go below the ground (y = 0) as the mapping puts them")
-    p.add_argument("--no-arm-space", dest="arm_space", action="store_false",
-                   help="do not move the hands out from a wider body (keep the source's arm directions exactly)")
-    p.add_argument("--only-result", action="store_true", help="onto a glTF character: drop its own animations from OUT")
+    add_file_flags(p)
+    add_option_flags(p)
     args = p.parse_args(argv)
     try:
-        summary = retarget_file(args.source, args.onto, args.output, animation=args.animation, force=args.force,
-                                root=args.root, lock_feet=args.lock_feet, ground=args.ground, arm_space=args.arm_space,
-                                only_result=args.only_result)
+        summary = retarget_file(args.source, args.onto, args.output, force=args.force, **file_values(args), **option_values(args))
     except (ValueError, OSError) as e:  # a ValueError names its file already (retarget_file)
         return fail(e, args.output)
     for w in summary.warnings:

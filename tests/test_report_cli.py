@@ -24,7 +24,8 @@ KEYS = {"clip", "file", "frames", "fps", "height_m", "first_frame", "ground", "f
         "self_penetration_max_height", "self_penetration_frame", "self_penetration_parts",
         "jitter_mean_jerk_height_per_s3", "jitter_spike_count", "jitter_spike_frames", "jitter_threshold_height_per_s3",
         "limit_max_deg", "limit_seconds", "limit_share", "limit_joints", "lint_findings", "lint_findings_total",
-        "lint_errors", "fault_share_sum", "notes"}
+        "lint_errors", "fault_share_sum", "notes", "mesh_penetration_vertex_share", "mesh_penetration_frame_share",
+        "mesh_penetration_max_height", "mesh_penetration_frame", "mesh_limb_vertices"}
 BROKEN = "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Zrotation Xrotation\n"
 
 

@@ -267,8 +267,20 @@ def test_each_option_on_the_command_line_is_the_apis(tmp_path, flag, option, src
     assert np.abs(got - positions(target, default)).max() > 1e-2
 
 
-def test_the_clis_root_modes_are_the_cores():
-    from rigedit.core.retarget import ROOT_MODES
-    from rigedit.retarget_cli import ROOT_MODES as CLI_MODES
+def test_the_commands_flags_are_the_options_list():
+    """Every option of core/retarget/options.py is a flag of `rigedit retarget` and of
+    `rigedit batch retarget`, with the core's choices; nothing else decides them."""
+    import argparse
+    from dataclasses import fields
 
-    assert CLI_MODES == ROOT_MODES
+    from rigedit.batch_cli import _parser
+    from rigedit.core.retarget import ROOT_MODES, RetargetOptions
+    from rigedit.retarget_flags import add_option_flags, option_values
+
+    p = argparse.ArgumentParser()
+    add_option_flags(p)
+    defaults = option_values(p.parse_args([]))
+    assert defaults == RetargetOptions().as_dict()
+    assert next(a for a in p._actions if a.dest == "root").choices == ROOT_MODES
+    batch = _parser().parse_args(["retarget", "x.bvh", "-o", "out", "--onto", "humanoid"])
+    assert option_values(batch) == defaults and {f.name for f in fields(RetargetOptions)} <= set(vars(batch))

@@ -54,6 +54,8 @@ class Job:
     name: str  # the clip as the summary shows it: relative to the folder or glob it came from
     rig: str | None = None  # bake, lint: a preset (--rig); retarget: the skeleton to retarget onto (--onto)
     fix: bool = False  # lint: write the repaired clip too (outputs[0])
+    # retarget: retarget_file's keywords as (name, value) pairs, every option of the command
+    options: tuple[tuple[str, object], ...] = ()
     force: bool = False
 
 
@@ -153,7 +155,7 @@ def _retarget(job: Job):
 
     # force: the plan applied the overwrite rule per clip (io/overwrite.py): a job whose
     # output is there is only handed over under --force.
-    s = retarget_file(job.source, job.rig, job.outputs[-1], force=True)
+    s = retarget_file(job.source, job.rig, job.outputs[-1], force=True, **dict(job.options))
     detail = (f"{s.frames} frames, {len(s.chains)} chains mapped, {s.contacts} foot contacts locked, "
               f"max foot slide {1000 * s.max_foot_slide:.1f} mm")
     return detail + "".join(f"; warning: {w}" for w in s.warnings), None

@@ -20,6 +20,8 @@ class Measured(Result):
     summary: dict | None = None
     tracks: dict | None = None
     about: dict = field(default_factory=dict)  # the skeleton: joints, chains used, feet (for the page)
+    stills: list = field(default_factory=list)  # report/stills.py's Still images, drawn after measuring
+    stills_error: str = ""  # why this clip's stills are missing, when they are
 
 
 def measure_file(path: str, rig: str | None = None, animation: str | None = None):

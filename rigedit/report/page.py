@@ -22,6 +22,9 @@ th { background: #f3f3f3; cursor: pointer; user-select: none; }
 td:first-child, th:first-child { text-align: left; }
 .worse { color: #b00; } .better { color: #070; } .note { color: #666; } .error { color: #b00; }
 section { border-top: 2px solid #ccc; margin-top: 2em; }
+.stills { display: flex; flex-wrap: wrap; gap: 12px; }
+.stills figure { margin: 0; max-width: 480px; } .stills img { width: 100%; border: 1px solid #ccc; }
+.stills figcaption { font-size: 13px; color: #444; }
 """
 # Sorting is a few lines of page script: click a header to sort by it, again to reverse.
 SORT_JS = """
@@ -69,10 +72,13 @@ def document(title: str, body: list[str]) -> str:
             + "\n".join(body) + f"\n<script>{SORT_JS}</script>\n</body></html>\n")
 
 
-def library_page(measured: list, failed: list, header: str) -> str:
-    """measured: Measured results with summaries, worst first; failed: results with an error."""
+def library_page(measured: list, failed: list, header: str, stills_note: str = "") -> str:
+    """measured: Measured results with summaries (and stills), worst first; failed: results
+    with an error; stills_note: why no clip has stills, when none has."""
     summaries = [m.summary for m in measured]
     body = [f"<h1>rigedit report</h1><p>{_e(header)}</p>", _about()]
+    if stills_note:
+        body.append(f'<p class="error" id="stills-note">{_e(stills_note)}</p>')
     body.append("<h2>Library</h2>" + _library_table(measured))
     if failed:
         body.append("<h3>Not measured</h3><ul>" + "".join(f'<li class="error">{_e(r.name)}: {_e(r.error)}</li>' for r in failed) + "</ul>")
@@ -116,7 +122,15 @@ def _clip_section(i: int, m) -> str:
     feet = "; ".join(f"{side}: {', '.join(j)}" for side, j in m.about.get("feet", {}).items()) or "no feet found"
     return (f'<section id="clip-{i}"><h2>{_e(m.name)}</h2><p>{_e(m.path)}: {s["frames"]} frames at {s["fps"]:.4g} fps; '
             f"height used {s['height_m']:.3f} m; feet {_e(feet)}</p><ul>{notes}</ul><p>lint findings: {_e(lint)}</p>"
-            + _numbers(s) + clip_timeline(s, m.tracks) + "</section>")
+            + _stills(m) + _numbers(s) + clip_timeline(s, m.tracks) + "</section>")
+
+
+def _stills(m) -> str:
+    """The clip's stills as PNGs inside the page (data URIs: no file beside it, no network)."""
+    figs = "".join(f'<figure class="still" data-frame="{st.frame.frame}"><img alt="{_e(st.caption)}" src="{st.data_uri()}">'
+                   f"<figcaption>{_e(st.caption)}</figcaption></figure>" for st in m.stills)
+    missing = f'<p class="error">stills: {_e(m.stills_error)}</p>' if m.stills_error else ""
+    return (f'<div class="stills">{figs}</div>' if figs else "") + missing
 
 
 def _change_class(key: str, d) -> str:

@@ -13,7 +13,7 @@ quietly the default).
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from .errors import RetargetError
 
@@ -22,10 +22,14 @@ ROOT_MODES = ("scaled", "kept", "in_place")
 
 @dataclass(frozen=True)
 class RetargetOptions:
-    root: str = "scaled"
-    lock_feet: bool = True
-    ground: bool = True
-    arm_space: bool = True
+    # Each field's "help" is the one line the command's flag shows (rigedit/retarget_flags.py
+    # makes the flags of `rigedit retarget` and `rigedit batch retarget` from these fields).
+    root: str = field(default="scaled", metadata={"choices": ROOT_MODES, "help": (
+        "root motion: scaled by the leg-length ratio (default), kept as the source has it, or in place")})
+    lock_feet: bool = field(default=True, metadata={"help": "do not hold the feet still through the source's contacts"})
+    ground: bool = field(default=True, metadata={"help": "let the feet go below the ground (y = 0) as the mapping puts them"})
+    arm_space: bool = field(default=True, metadata={
+        "help": "do not move the hands out from a wider body (keep the source's arm directions exactly)"})
 
     def __post_init__(self) -> None:
         if self.root not in ROOT_MODES:
