@@ -120,6 +120,11 @@ class MotionOverlays(QObject):
                 pass
         self.thread.stop()
 
+    def idle(self) -> bool:
+        """Nothing left to solve or draw for now (tests and scripts wait on it)."""
+        return (not self._busy and not self._timer.isActive() and _same(self._key, self._inputs_key())
+                and all(f in self._cache for f in self._needed()))
+
     # --- which frames ---------------------------------------------------------------------
 
     def current_frame(self) -> int:

@@ -13,10 +13,10 @@ import pyqtgraph.opengl as gl
 
 from . import palette
 
-WIDTH = 2.5  # pixels: thinner than the bones themselves, thick enough to read
-JOINT_SIZE = 5.0
-NEAREST_ALPHA = 0.85  # the ghost next to the current frame
-FARTHEST_ALPHA = 0.22  # the last one out
+WIDTH = 2.0  # pixels: thinner than the bones themselves, thick enough to read
+JOINT_SIZE = 4.0
+NEAREST_ALPHA = 0.6  # the ghost next to the current frame
+FARTHEST_ALPHA = 0.2  # the last one out
 
 
 @dataclass
