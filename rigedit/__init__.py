@@ -16,7 +16,7 @@ import importlib
 
 from rigedit.core import persistence
 
-__all__ = ["Rig", "Chain", "ChainReport", "ChainSettings", "PresetError"]
+__all__ = ["Rig", "Chain", "ChainReport", "ChainSettings", "PresetError", "PoseLibrary"]
 
 _HOMES = {
     "Chain": "rigedit.core.chain",
@@ -24,6 +24,7 @@ _HOMES = {
     "ChainSettings": "rigedit.core.chain",
     "Rig": "rigedit.core.rig",
     "PresetError": "rigedit.io.preset",
+    "PoseLibrary": "rigedit.io.pose_library",
 }
 
 

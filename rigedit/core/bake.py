@@ -15,7 +15,8 @@ A two-bone limb without limits is solved for all frames in one vectorised call,
 over a leading frame axis); FABRIK chains and limited limbs go frame by frame through the
 rig's own per-chain solve.
 
-With every weight 0 the baked clip is the input clip, bit for bit.
+With every weight 0 the baked clip is the input clip, bit for bit. The pose layer (issue 25,
+rig_posing.py) is on each frame's animated pose, evaluated at the frame's time.
 
 A chain following the clip (issue 14, clip_goals.py) aims at the animated tip plus its
 offset curve at each frame, with its pole placed from the animated bend frame after frame
@@ -34,7 +35,9 @@ from .clip import Clip
 from .clip_goals import clip_goal_frames
 from .ik import registry, two_bone_ik_batch
 from .bone_turns import chain_pose
+from .rig_posing import layered
 from .rig_solve import turn_toward
+from .skeleton import Pose
 from .rig_uses import aimed_targets, look_at_frames
 from .transforms import quat_between, quat_conj, quat_mul, quat_normalize, quat_rotate, quat_slerp
 
@@ -180,18 +183,27 @@ def _report(progress: Progress | None, done: int, total: int) -> None:
 
 
 def _frames(rig, timeline, frames=None):
-    rot, trans, times, frame_time, first = _all_frames(rig, timeline)
-    if frames is None:
-        return rot, trans, times, frame_time
-    pick = np.asarray(frames, dtype=np.int64) - first
-    if pick.ndim != 1 or np.any(pick < 0) or np.any(pick >= len(times)):
-        raise ValueError(f"bake frames must be frame numbers from {first} to {first + len(times) - 1}, got {frames!r}")
-    return rot[pick], trans[pick], times[pick], frame_time
+    """Each frame's animated pose (rotations, translations), times and frame time: the
+    clip's frames, or the rest pose over the timeline's range, with the pose layer on;
+    only `frames` (frame numbers) when given."""
+    rot, trans, times, frame_time, first = _base_frames(rig, timeline)
+    if frames is not None:
+        pick = np.asarray(frames, dtype=np.int64) - first
+        if pick.ndim != 1 or np.any(pick < 0) or np.any(pick >= len(times)):
+            raise ValueError(f"bake frames must be frame numbers from {first} to {first + len(times) - 1}, got {frames!r}")
+        rot, trans, times = rot[pick], trans[pick], times[pick]
+    layer = rig.pose_layer
+    if not layer.is_empty:
+        roots = rig._roots()
+        for f, t in enumerate(times):
+            shown = layered(layer, Pose(rot[f], trans[f]), float(t), rig.skeleton, roots)
+            rot[f], trans[f] = shown.rotations, shown.translations
+    return rot, trans, times, frame_time
 
 
-def _all_frames(rig, timeline):
-    """Every frame's animated rotations and translations, times, frame time, and the number
-    of the first frame (0 for a clip; the timeline's first frame without one)."""
+def _base_frames(rig, timeline):
+    """Every frame's rotations and translations before the pose layer, times, frame time,
+    and the number of the first frame (0 for a clip; the timeline's first without one)."""
     clip = rig.clip
     if clip is not None:
         times = np.arange(clip.n_frames) * clip.frame_time

@@ -5,113 +5,32 @@ chains blended by weight. The layer is additive, per joint, in local space: show
 base_local * delta, so a tweak over mocap keeps the mocap's motion; the root joints' local
 translations get an additive offset vector (one for every root).
 
-Each joint has a `Channel`: keys (time, value, interpolation) and an unkeyed value held as
-in Blender. A channel without keys holds its value at every time (a static pose); on a
-keyed channel an unkeyed edit holds only at the time it was made (`held_time`), and once
-the time changes the keys rule again. A key's interpolation governs the segment leaving
+Each joint has a `Channel` (pose_channel.py): keys (time, value, interpolation) and an
+unkeyed value held as in Blender. A channel without keys holds its value at every time (a
+static pose); on a keyed channel an unkeyed edit holds only at the time it was made
+(`held_time`), and once the time changes the keys rule again. A key's interpolation governs the segment leaving
 it, as in core/curve.py: "linear" (slerp; lerp for the offset), "ease" (smoothstep on the
 slerp parameter, the default) or "constant"; before the first key and after the last the
 channel holds its end value.
 
 `PoseLayer` is an immutable value: every edit returns a new layer, so undo is "keep the old
-one, put it back". Its plain-data form (presets, undo, the editor) is pose_layer_data.py's.
+one, put it back". `to_data` / `from_data` are its plain JSON-able form (presets, the editor).
 """
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 import numpy as np
 
-from .curve import DEFAULT_INTERPOLATION, INTERPOLATIONS, shape_weight
+from .curve import INTERPOLATIONS
+from .field_error import FieldError
+from .pose_channel import TIME_EPS, Channel, PoseKey
 from .transforms import quat_slerp
 
-TIME_EPS = 1e-9  # seconds: two key times closer than this are the same key time
+__all__ = ["Channel", "IDENTITY", "PoseKey", "PoseLayer", "TIME_EPS"]
+
 IDENTITY = (0.0, 0.0, 0.0, 1.0)
-NO_OFFSET = (0.0, 0.0, 0.0)
-
-
-@dataclass(frozen=True, slots=True)
-class PoseKey:
-    time: float
-    value: tuple  # a delta quaternion (x, y, z, w), or the root's offset (x, y, z) in metres
-    interpolation: str = DEFAULT_INTERPOLATION
-
-
-@dataclass(frozen=True, slots=True)
-class Channel:
-    """One joint's keys (sorted by time, at least TIME_EPS apart) and its unkeyed value:
-    `held` at every time when there are no keys, else only at `held_time`."""
-
-    keys: tuple[PoseKey, ...] = ()
-    held: tuple | None = None
-    held_time: float | None = None
-
-    @property
-    def is_empty(self) -> bool:
-        return not self.keys and self.held is None
-
-    def segment(self, time: float):
-        """(v0, v1, w): the value at `time` is v0 mixed toward v1 by w; None when empty."""
-        if self.held is not None and (self.held_time is None or abs(time - self.held_time) <= TIME_EPS):
-            return self.held, self.held, 0.0
-        keys = self.keys
-        if not keys:
-            return None
-        if time <= keys[0].time:
-            return keys[0].value, keys[0].value, 0.0
-        if time >= keys[-1].time:
-            return keys[-1].value, keys[-1].value, 0.0
-        i = bisect.bisect_right([k.time for k in keys], time) - 1
-        k0, k1 = keys[i], keys[i + 1]
-        return k0.value, k1.value, shape_weight(k0.interpolation, (time - k0.time) / (k1.time - k0.time))
-
-    def index_at(self, time: float) -> int | None:
-        for i, k in enumerate(self.keys):
-            if abs(k.time - time) <= TIME_EPS:
-                return i
-        return None
-
-    def with_held(self, value: tuple, time: float) -> "Channel":
-        return Channel(self.keys, value, time if self.keys else None)
-
-    def with_key(self, time: float, value: tuple) -> "Channel":
-        """`value` keyed at `time` (a key there keeps its interpolation); the unkeyed value
-        is dropped: it is what was keyed, or the keys rule again."""
-        i = self.index_at(time)
-        interp = DEFAULT_INTERPOLATION if i is None else self.keys[i].interpolation
-        rest = [k for j, k in enumerate(self.keys) if j != i]
-        return Channel(_sorted(rest + [PoseKey(float(time), value, interp)]))
-
-    def edited_key(self, time: float, new_time: float | None = None, interpolation: str | None = None) -> "Channel":
-        """The key at `time` moved to `new_time` (replacing one there) or given another
-        interpolation; the channel as it is without a key at `time`."""
-        i = self.index_at(time)
-        if i is None:
-            return self
-        k = self.keys[i]
-        t = k.time if new_time is None else float(new_time)
-        rest = [o for j, o in enumerate(self.keys) if j != i and abs(o.time - t) > TIME_EPS]
-        moved = PoseKey(t, k.value, k.interpolation if interpolation is None else interpolation)
-        return replace(self, keys=_sorted(rest + [moved]))
-
-    def without_key(self, time: float) -> "Channel":
-        i = self.index_at(time)
-        if i is None:
-            return self
-        keys = self.keys[:i] + self.keys[i + 1:]
-        return replace(self, keys=keys) if keys else Channel()  # no keys: nothing of it is shown
-
-    def settled(self, time: float) -> "Channel":
-        """Without an unkeyed value made at another time than `time` (the time has moved)."""
-        if self.held_time is None or abs(self.held_time - time) <= TIME_EPS:
-            return self
-        return Channel(self.keys)
-
-
-def _sorted(keys: list[PoseKey]) -> tuple[PoseKey, ...]:
-    return tuple(sorted(keys, key=lambda k: k.time))
 
 
 @dataclass(frozen=True)
@@ -197,15 +116,17 @@ class PoseLayer:
         value = tuple(float(v) for v in offset)
         return replace(self, root=self.root.with_held(value, time))
 
-    def keyed(self, time: float, names: Iterable[str], root: bool) -> "PoseLayer":
-        """The values shown at `time` keyed there for the joints `names` (an identity delta
-        for one the layer does not move) and, if `root`, the roots' offset."""
-        deltas = self.rotations_at(time)
+    def keyed(self, time: float, names: Iterable[str], root: bool, now: float | None = None) -> "PoseLayer":
+        """The values shown at `now` (default: `time`) keyed at `time` for the joints
+        `names` (an identity delta for one the layer does not move) and, if `root`, the
+        roots' offset."""
+        now = time if now is None else now
+        deltas = self.rotations_at(now)
         joints = dict(self.joints)
         for name in names:
             value = _quat(deltas.get(name, IDENTITY))
             joints[name] = joints.get(name, Channel()).with_key(time, value)
-        out = self.root.with_key(time, tuple(float(v) for v in self.offset_at(time))) if root else self.root
+        out = self.root.with_key(time, tuple(float(v) for v in self.offset_at(now))) if root else self.root
         return PoseLayer(joints, out)
 
     def _map(self, edit) -> "PoseLayer":
@@ -226,13 +147,47 @@ class PoseLayer:
         """Unkeyed edits of keyed joints made at another time dropped (the time has moved)."""
         return self._map(lambda c: c.settled(time))
 
-    def only(self, names: Iterable[str]) -> "PoseLayer":
-        keep = set(names)
-        return PoseLayer({n: c for n, c in self.joints.items() if n in keep}, self.root)
-
     def unknown_joints(self, known: Iterable[str]) -> list[str]:
         names = set(known)
         return [n for n in self.joints if n not in names]
+
+    # -- plain data (presets, undo, the clipboard) ----------------------------------------------
+
+    def to_data(self) -> dict:
+        """{"joints": {name: channel}, "root": channel (absent when empty)}; a channel is
+        {"keys": [{"time", "value", "interpolation"}], "held", "held_time"} (pose_channel.py)."""
+        out: dict = {"joints": {name: ch.to_data() for name, ch in self.joints.items()}}
+        if not self.root.is_empty:
+            out["root"] = self.root.to_data()
+        return out
+
+    @classmethod
+    def from_data(cls, data, skeleton) -> "PoseLayer":
+        """The layer to_data gave, its joints checked against `skeleton`'s names; a bad
+        field raises FieldError naming its path (("joints", "Head", "keys", 0, "time"), ...)."""
+        if not isinstance(data, dict):
+            raise FieldError((), f"a pose layer must be an object, got {type(data).__name__}")
+        for name in data:
+            if name not in ("joints", "root"):
+                raise FieldError((name,), "is not a field (fields: joints, root)")
+        joints = data.get("joints", {})
+        if not isinstance(joints, dict):
+            raise FieldError(("joints",), f"must be an object (joint name -> channel), got {type(joints).__name__}")
+        known = set(skeleton.names)
+        channels = {}
+        for name, ch in joints.items():
+            if name not in known:
+                raise FieldError(("joints", name), f"no joint named {name!r} in the skeleton")
+            channels[name] = _channel(ch, 4, ("joints", name))
+        root = _channel(data["root"], 3, ("root",)) if data.get("root") is not None else Channel()
+        return cls(channels, root)
+
+
+def _channel(data, size: int, where: tuple) -> Channel:
+    try:
+        return Channel.from_data(data, size)
+    except FieldError as e:
+        raise FieldError(where + e.where, e.problem) from None
 
 
 def _quat(q) -> tuple:

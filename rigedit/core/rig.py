@@ -29,6 +29,7 @@ from .transforms import quat_rotate
 from .rig_plan import LimitFit, Plan, Writers
 from .rig_pose import SolvedPose, exported, pending
 from .rig_posing import Posing, layered
+from .rig_pose_tools import PoseTools
 from .pose_layer import PoseLayer
 from .rig_gait import GaitSettings, RigGait, check_gait
 from .rig_ground import Ground, make_ground
@@ -44,7 +45,7 @@ def register_preset_io(reader: Callable[[str | Path], "Rig"], writer: Callable[[
     persistence.register(reader, writer)
 
 
-class Rig(Posing):
+class Rig(Posing, PoseTools):
     def __init__(
         self,
         skeleton: Skeleton,
@@ -435,7 +436,11 @@ class Rig(Posing):
         self._cache.forget_frame()
         self._cache.outputs = {}
         unsaved = frozenset(name for name in self._chains if name not in solved.chains)
-        return solve_frame(self, show=unsaved) if solve else None
+        if not solve:
+            return None
+        reports = solve_frame(self, show=unsaved)
+        self._layer_edited = False
+        return reports
 
     # --- solving (rig_eval.py) ---------------------------------------------------------------
 

@@ -9,8 +9,12 @@ frame are made afresh.
 """
 from __future__ import annotations
 
+from typing import Iterable
+
 import numpy as np
 
+from .chain_checks import check_finite
+from .clip_goals import _placed_elsewhere, keyed_offset
 from .pose_layer import PoseLayer, TIME_EPS
 from .skeleton import Pose
 from .transforms import quat_conj, quat_mul, quat_normalize
@@ -107,3 +111,75 @@ class Posing:
         layer = self._pose_layer
         if abs(time - self._time) > TIME_EPS and layer.has_pending:
             self._put_layer(layer.settled(time))
+
+    # --- keys ------------------------------------------------------------------------------
+
+    def key_pose(self, joints: Iterable[str] | None = None, time: float | None = None) -> None:
+        """Key the pose layer's values shown now at `time` (None: the rig's time) for
+        `joints` (None: every joint, and the roots' offset; the offset is keyed too when a
+        root joint is named), and every chain's weight and goal (its target and pole on the
+        timeline; a follow-clip chain's offset from the animated tip) there."""
+        t = self._time if time is None else _seconds(time, "key_pose time")
+        names = self._joint_names(joints)
+        root = joints is None or any(self._parents[self._skeleton.index(n)] < 0 for n in names)
+        self._put_layer(self._pose_layer.keyed(t, names, root, now=self._time))
+        key_chains(self, t)
+
+    @property
+    def pose_keys(self) -> tuple[float, ...]:
+        """The pose layer's key times, sorted (every joint's, those within 1e-9 s once)."""
+        return self._pose_layer.key_times
+
+    def delete_pose_key(self, time: float) -> None:
+        """Every joint's pose-layer key at `time` (+-1e-9 s) deleted; chain keys stay."""
+        self._put_layer(self._pose_layer.without_key(self._key_time(time)))
+
+    def move_pose_key(self, time: float, new_time: float) -> None:
+        """Every joint's pose-layer key at `time` moved to `new_time` (a key there is replaced)."""
+        new_time = _seconds(new_time, "move_pose_key new_time")
+        self._put_layer(self._pose_layer.moved_key(self._key_time(time), new_time))
+
+    def set_pose_key_interpolation(self, time: float, interpolation: str) -> None:
+        """The interpolation ("linear", "ease", "constant") of the segment leaving the pose
+        keys at `time`, for every joint keyed there."""
+        self._put_layer(self._pose_layer.with_interpolation(self._key_time(time), interpolation))
+
+    def _key_time(self, time: float) -> float:
+        t = _seconds(time, "pose key time")
+        if not any(abs(k - t) <= TIME_EPS for k in self._pose_layer.key_times):
+            keys = ", ".join(f"{k:g}" for k in self._pose_layer.key_times) or "none"
+            raise ValueError(f"no pose key at {t:g} s (pose keys: {keys})")
+        return t
+
+    def _joint_names(self, joints: Iterable[str] | None) -> list[str]:
+        if joints is None:
+            return list(self._skeleton.names)
+        if isinstance(joints, str):
+            joints = [joints]
+        names = list(joints)
+        for n in names:
+            self._skeleton.index(n)  # KeyError names an unknown joint before anything changes
+        return names
+
+
+def key_chains(rig, time: float) -> None:
+    """Every chain's weight and goal as they are now, keyed at `time` (key_pose)."""
+    timeline = rig.timeline
+    for ch in rig.chains:
+        timeline.add_key(ch.name, "weight", time, ch.weight)
+        if _placed_elsewhere(rig, ch):
+            continue  # the ground or the gait places this goal
+        if ch.following:
+            offset = np.asarray(ch.target) - rig._clip_goals.tip(ch)
+            ch.offset_keys = keyed_offset(ch.offset_keys, time, offset, rig._clip_goals.frame_rate())
+            continue
+        timeline.key_target(ch.name, time, ch.target)
+        if ch.pole is not None:
+            timeline.key_pole(ch.name, time, ch.pole)
+
+
+def _seconds(value, what: str) -> float:
+    try:
+        return check_finite(value)
+    except ValueError as e:
+        raise ValueError(f"{what} {e}") from None

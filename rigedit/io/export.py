@@ -81,8 +81,9 @@ def preset_source(rig: Rig, path: str) -> ExportSource:
 
 
 def result_clip(rig: Rig, progress: Progress | None = None) -> Clip:
-    """The rig's result over its clip, or its current pose as one frame."""
-    if rig.clip is None:
+    """The rig's result over its clip (or, with pose-layer keys and no clip, over the
+    timeline's range), else its current pose as one frame."""
+    if rig.clip is None and not rig.pose_layer.is_animated:
         pose = rig.pose
         if progress is not None:
             progress(1, 1)

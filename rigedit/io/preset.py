@@ -20,6 +20,8 @@ import numpy as np
 from pydantic import ValidationError
 
 from rigedit.core.chain import Chain, LimitFitError
+from rigedit.core.field_error import FieldError
+from rigedit.core.pose_layer import PoseLayer
 from rigedit.core.chain_uses import DEFAULT_REACH_CLAMP, DEFAULT_SOFTNESS, LookAtSettings
 from rigedit.core.rig_gait import GaitSettings
 from rigedit.core.ground import HeightField
@@ -45,6 +47,8 @@ MIGRATIONS: dict[int, Callable[[dict], dict]] = {
     1: lambda doc: doc,
     # Version 3 adds the optional `clip_file` and a clip's `source`; older files have neither.
     2: lambda doc: doc,
+    # Version 4 adds the optional `pose_layer` (issue 25); older files have none.
+    3: lambda doc: doc,
 }
 
 
@@ -251,6 +255,11 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
         rig.clip_in_preset = True
     elif model.clip_file is not None:
         rig.clip = clip_file_from(model.clip_file, skeleton, file)
+    if model.pose_layer is not None:
+        try:
+            rig.pose_layer = PoseLayer.from_data(model.pose_layer.model_dump(exclude_none=True), skeleton)
+        except FieldError as e:  # what only the core checks (distinct key times, held_time)
+            raise PresetError(file, [(json_path(("pose_layer",) + e.where), e.problem)]) from None
     if model.pose is not None:
         # The pose as saved: each chain's last solution put back, not solved again (a solve
         # depends on history: rig_pose.py). A gait's feet stay where the saved targets put
@@ -258,7 +267,7 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
         rig.time = model.pose.time
         rig.restore_state(_solved_from(model.pose))
         rig.resume_gait()
-    elif model.clip is not None or model.clip_file is not None or model.ground is not None:
+    elif model.clip is not None or model.clip_file is not None or model.ground is not None or model.pose_layer is not None:
         # The pose on loading is the first frame as solved (feet on the ground, a gait's
         # feet planted), as for a preset without them it is the rest pose its targets hold.
         rig.reset()
@@ -367,6 +376,8 @@ def _document_from(rig: Rig, file: str = "<preset>") -> dict:
     clip = clip_section(rig, file)
     if clip is not None:
         doc[clip[0]] = clip[1]
+    if not rig.pose_layer.is_empty:
+        doc["pose_layer"] = rig.pose_layer.to_data()
     pose = _pose_document(rig)
     if pose is not None:
         doc["pose"] = pose

@@ -1,7 +1,8 @@
 """The JSON preset format as pydantic models: the validation and the published schema.
 
 Version 2 is version 1 plus the solved `pose`; version 3 adds `clip_file` (a clip saved in a
-file beside the preset, io/clip_file.py) and a clip's `source`.
+file beside the preset, io/clip_file.py) and a clip's `source`; version 4 adds `pose_layer`
+(io/pose_layer_model.py).
 
 The models check the file's shape (types, list lengths, names that must exist); a chain's
 values are checked once, by the core (ChainSettings.checked, the chain setters' own
@@ -23,11 +24,12 @@ from rigedit.core.ik import registry
 from rigedit.core.ik.limits import ConeLimit, HingeLimit  # noqa: F401 (annotations)
 
 from .model_fields import vector
+from .pose_layer_model import PoseLayerModel
 from .pose_model import PoseModel
 from .timeline_model import PositionCurveModel, TimelineSlot
 
 FORMAT = "rigedit.preset"
-VERSION = 3
+VERSION = 4
 
 
 class At(ValueError):
@@ -362,7 +364,7 @@ class PresetModel(_Model):
     model_config = ConfigDict(title="rigedit preset")
 
     format: Literal["rigedit.preset"]
-    version: Literal[3]
+    version: Literal[4]
     name: str = ""
     skeleton: SkeletonModel
     chains: list[ChainModel] = Field(default_factory=list, description="solved in this order")
@@ -377,6 +379,9 @@ class PresetModel(_Model):
         default=False, description="issue 16: every chain solved together, the hips and spine moving as the chains' pull lets them"
     )
     character: CharacterModel | None = Field(default=None, description="the glTF character the skeleton came from")
+    pose_layer: PoseLayerModel | None = Field(
+        default=None, description="issue 25: keyed local rotations (and a root offset) over the clip, under the IK"
+    )
     pose: PoseModel | None = Field(
         default=None, description="the solved pose: each chain's last solution, so opening shows what was saved"
     )
@@ -409,4 +414,8 @@ class PresetModel(_Model):
             for name in self.clip.rotations:
                 if name not in parent:
                     raise At(("clip", "rotations", name), f"no joint named {name!r} in the skeleton")
+        if self.pose_layer is not None:
+            for name in self.pose_layer.joints:
+                if name not in parent:
+                    raise At(("pose_layer", "joints", name), f"no joint named {name!r} in the skeleton")
         return self

@@ -211,7 +211,7 @@ def test_the_schema_describes_the_clip_file():
     model = schema["$defs"]["ClipFileModel"]
     assert set(model["required"]) == {"file", "frames", "frame_time", "sha256"}
     assert model["properties"]["sha256"]["pattern"] == "^[0-9a-f]{64}$"
-    assert schema["properties"]["version"]["const"] == preset_io.VERSION == 3
+    assert schema["properties"]["version"]["const"] == preset_io.VERSION >= 3
 
 
 # --- a missing, damaged or mismatched clip file -------------------------------------------

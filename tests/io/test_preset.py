@@ -288,7 +288,7 @@ BAD = [
     # envelope
     (lambda d: d.update(format="blender.rig"), "humanoid.json: format: not a rigedit preset: expected 'rigedit.preset', got 'blender.rig'"),
     (lambda d: d.pop("format"), 'humanoid.json: format: missing: not a rigedit preset (expected "format": "rigedit.preset")'),
-    (lambda d: d.update(version=4), "humanoid.json: version: 4 was made by a newer rigedit (this one reads up to version 3); update rigedit"),
+    (lambda d: d.update(version=5), "humanoid.json: version: 5 was made by a newer rigedit (this one reads up to version 4); update rigedit"),
     (lambda d: d.update(version="1"), "humanoid.json: version: must be a whole number, got '1'"),
     (lambda d: d.update(version=0), "humanoid.json: version: 0 is older than any version this rigedit can read"),
 ]
