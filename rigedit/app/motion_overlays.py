@@ -88,6 +88,13 @@ class MotionOverlays(QObject):
         document.rig_replaced.connect(self.poke)
         document.selection_changed.connect(self._selection_changed)
         viewport.dragging.connect(self._drag)
+        # FK posing (issue 25 item 1, branch fk) brings the joint selection and the joint
+        # rotation (R, the gizmo's rings): trails follow the selected joints, and a rotation
+        # under way holds the ghosts like a handle drag. Plain connections once it is merged.
+        if hasattr(document, "joints_selected"):
+            document.joints_selected.connect(self._selection_changed)
+        if hasattr(viewport, "rotating"):
+            viewport.rotating.connect(self._rotating)
 
     # --- switches -----------------------------------------------------------------------
 
@@ -163,7 +170,11 @@ class MotionOverlays(QObject):
         if not on:
             self.poke()
 
-    def _selection_changed(self, _chain: str) -> None:
+    def _rotating(self, status: str) -> None:
+        if bool(status) != self._dragging:
+            self._drag(bool(status))
+
+    def _selection_changed(self, *_) -> None:
         if self.trails_on:
             self._draw()
 

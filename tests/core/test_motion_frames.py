@@ -63,3 +63,23 @@ def test_without_a_clip_frames_are_the_timelines():
 def test_a_frame_outside_the_span_is_refused(walker):
     with pytest.raises(ValueError, match="bake frames"):
         bake(walker, frames=[0, walker.clip.n_frames])
+
+
+def test_the_pose_layer_is_in_each_frame(walker):
+    """Keyed layer rotations (a head turn between 0.5 s and 2 s) are in the frames, eased
+    between their keys as the rig shows them."""
+    from rigedit.core.transforms import quat_from_axis_angle
+
+    rig = walker.copy()
+    for time, angle in ((0.5, -0.6), (2.0, 0.7)):
+        rig.time = time
+        rig.set_rotation("Neck", quat_from_axis_angle(np.array([0.0, 1.0, 0.0]), np.array(angle)))
+        rig.key_pose(joints=["Neck"])
+    dt = frame_span(rig)[2]
+    frames = [10, 30, 52, 80]
+    got = frame_positions(rig, frames)
+    plain = frame_positions(walker, frames)
+    head = rig.skeleton.index("HeadTop_End")
+    for f, pos, old in zip(frames, got, plain):
+        np.testing.assert_allclose(pos, solved_at(rig, f * dt), atol=1e-9, rtol=0)
+        assert np.linalg.norm(pos[head] - old[head]) > 1e-3  # the turn is there
