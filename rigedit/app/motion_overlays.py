@@ -85,7 +85,7 @@ class MotionOverlays(QObject):
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._update)
         document.goals_changed.connect(self.poke)
-        document.rig_replaced.connect(self.poke)
+        document.rig_replaced.connect(self._rig_replaced)
         document.selection_changed.connect(self._selection_changed)
         viewport.dragging.connect(self._drag)
         # FK posing (issue 25 item 1, branch fk) brings the joint selection and the joint
@@ -119,7 +119,7 @@ class MotionOverlays(QObject):
     def stop(self) -> None:
         """The window closes: no more updates, and the thread joined."""
         self._timer.stop()
-        for signal, slot in ((self.doc.goals_changed, self.poke), (self.doc.rig_replaced, self.poke),
+        for signal, slot in ((self.doc.goals_changed, self.poke), (self.doc.rig_replaced, self._rig_replaced),
                              (self.doc.selection_changed, self._selection_changed)):
             try:
                 signal.disconnect(slot)
@@ -169,6 +169,13 @@ class MotionOverlays(QObject):
         self._dragging = bool(on)
         if not on:
             self.poke()
+
+    def _rig_replaced(self) -> None:
+        """Another rig: the last one's ghosts and trails go now, not when the new ones come."""
+        self.onion.clear()
+        self.trail.clear()
+        self.viewport.update()
+        self.poke()
 
     def _rotating(self, status: str) -> None:
         if bool(status) != self._dragging:

@@ -198,3 +198,21 @@ def test_ghosts_and_trails_are_in_the_picture(qtbot, walker, tmp_path):
     gone += [_pixel(w, img, vp.world_to_screen(p)) for p in spots]
     assert all(np.linalg.norm(c - bg) < 0.05 for c in gone)
     capture.pump(0.05)
+
+
+def test_another_rig_gets_its_own_ghosts(qtbot, walker):
+    from rigedit.io.preset import bundled_presets
+
+    w = walker
+    w.document.set_time(1.0)
+    w.action_onion_skin.trigger()
+    settle(qtbot, w)
+    tentacle = next(p for p in bundled_presets() if p.stem == "tentacle")
+    assert w.open_preset(tentacle)
+    assert w.motion.onion.ghosts == []  # the walker's went with it
+    w.document.set_time(1.0)
+    settle(qtbot, w)
+    ghosts = w.motion.onion.ghosts
+    assert len(ghosts) == 4 and all(g.positions.shape == (len(w.rig.skeleton), 3) for g in ghosts)
+    for g in ghosts:
+        np.testing.assert_allclose(g.positions, solved_at(w.rig, g.frame), atol=TOL, rtol=0)
