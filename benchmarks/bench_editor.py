@@ -169,7 +169,8 @@ def drag_window(app, w, name: str, chain: str, size, seconds: float, rate: float
     ghosts, trails = len(w.motion.onion.ghosts), len(w.motion.trail.trails)
     jobs0 = w.motion.thread.worker.jobs_run if w.motion.thread.worker is not None else 0
     w.document.select(chain)
-    start = vp.world_to_screen(w.rig.chain(chain).target)
+    # A ground-feet target is drawn (and grabbed) where the ground puts it.
+    start = vp.world_to_screen(w.rig.grounded_targets().get(chain, w.rig.chain(chain).target))
     radius = 0.12 * min(vp.width(), vp.height())
     left, none = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton
     capture.send_mouse(vp, QEvent.Type.MouseMove, start, none, none)

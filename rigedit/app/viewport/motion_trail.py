@@ -39,7 +39,8 @@ class MotionTrailView:
     """`show(trails, current, frames_per_second)` draws the paths; `clear()` removes them."""
 
     def __init__(self, view) -> None:
-        self.lines = gl.GLLinePlotItem(pos=np.zeros((2, 3)), mode="lines", width=WIDTH, antialias=True)
+        # Not antialiased, as the ghosts (onion_skin.py says why).
+        self.lines = gl.GLLinePlotItem(pos=np.zeros((2, 3)), mode="lines", width=WIDTH, antialias=False)
         self.ticks = gl.GLScatterPlotItem(pos=np.zeros((0, 3)), size=FRAME_TICK, pxMode=True)
         self.now = gl.GLScatterPlotItem(pos=np.zeros((0, 3)), size=NOW_SIZE, color=palette.TRAIL_NOW, pxMode=True)
         for depth, item in enumerate((self.lines, self.ticks, self.now)):

@@ -81,7 +81,8 @@ class OnionSkinView:
         while len(self.items) > n:
             self._view.removeItem(self.items.pop())
         while len(self.items) < n:
-            item = gl.GLLinePlotItem(pos=np.zeros((2, 3)), mode="lines", width=WIDTH, antialias=True)
+            # Not antialiased: under software GL (llvmpipe) smoothing the ghosts cost a drag ~15% of its frames.
+            item = gl.GLLinePlotItem(pos=np.zeros((2, 3)), mode="lines", width=WIDTH, antialias=False)
             item.setGLOptions("translucent")
             item.setDepthValue(-1)  # drawn before the skeleton: the current pose stays on top
             self._view.addItem(item)
