@@ -254,7 +254,7 @@ def print_table(rows, size, compress: bool, rate: float, note: str, target: floa
     print(f"\nEditor drag benchmark at {size[0]}x{size[1]}{note}: mouse at {rate:.0f} moves/s, {how}; target >= {target:.0f} fps ({load})\n")
     meshes = any("vertices" in r for r in rows)
     overlays = any(r.get("ghosts") or r.get("trails") for r in rows)
-    head = f"{'rig':20} {'joints':>6} {'chains':>6} " + (f"{'vertices':>8} {'skins':>6} " if meshes else "") + \
+    head = f"{'rig':28} {'joints':>6} {'chains':>6} " + (f"{'vertices':>8} {'skins':>6} " if meshes else "") + \
         (f"{'ghosts':>6} {'trails':>6} {'jobs':>4} " if overlays else "") + f"{'moves/s':>8} {'fps':>6} " \
         f"{'posted':>7} {'solved':>7} {'dropped':>8} {'solve ms':>9} {'at end':>9} {'redraw':>7} {'empty':>6}  verdict"
     print(head)
@@ -263,7 +263,7 @@ def print_table(rows, size, compress: bool, rate: float, note: str, target: floa
         verdict = "ok" if r["fps"] >= target and r["caught up"] else "SLOW"
         mesh = f"{r['vertices']:8d} {r['skins']:6d} " if meshes else ""
         mesh += f"{r['ghosts']:6d} {r['trails']:6d} {r['jobs']:4d} " if overlays else ""
-        print(f"{r['rig']:20} {r['joints']:6d} {r['chains']:6d} {mesh}{r['moves/s']:8.0f} {r['fps']:6.1f} "
+        print(f"{r['rig']:28} {r['joints']:6d} {r['chains']:6d} {mesh}{r['moves/s']:8.0f} {r['fps']:6.1f} "
               f"{r['posted']:7d} {r['solved']:7d} {r['dropped']:8d} {r['solve ms']:9.3f} "
               f"{'caught up' if r['caught up'] else 'behind':>9} {r['redraw fps']:7.1f} {r['empty fps']:6.1f}  {verdict}")
     print("\nmoves/s = moves delivered; posted = goals sent (one per delivered move); dropped = replaced by newer goals before the")
