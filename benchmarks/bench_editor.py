@@ -21,6 +21,13 @@ when the rig has one) is dragged, so every frame moves the hips and spine too:
 
     benchmarks/bench_editor.py --full-body --rigs humanoid
 
+With --overlays (issue 25) each rig is dragged twice in the same run, without and then with
+View > Onion Skin (2 ghosts before and after, every 5 frames) and View > Motion Trails (every
+chain's tip, +-2 s) on; `jobs` counts the motion thread's solves during the drag (none: the
+ghosts drawn before a drag stay until it is let go):
+
+    benchmarks/bench_editor.py --overlays
+
 Numbers on a shared 2-core machine under Xvfb/llvmpipe are indicative: run it 2-3 times.
 """
 from __future__ import annotations
@@ -59,6 +66,8 @@ def main() -> int:
                    help="with --mesh: what the viewport shows, one row per view (default both; bones for comparison)")
     p.add_argument("--full-body", action="store_true",
                    help="solve with rig.full_body on and drag a hand (issue 16)")
+    p.add_argument("--overlays", action="store_true",
+                   help="each rig without and with onion skin and motion trails on (issue 25)")
     args = p.parse_args()
     if not os.environ.get("DISPLAY") and shutil.which("xvfb-run") and not os.environ.get("RIGEDIT_BENCH_CHILD"):
         env = dict(os.environ, RIGEDIT_BENCH_CHILD="1")
@@ -96,22 +105,34 @@ def main() -> int:
     presets = {pth.stem: pth for pth in bundled_presets()}
     names = args.rigs or sorted(presets, key=lambda n: -len(rigedit.Rig.load(presets[n]).skeleton))
     for compress in (False,) if args.uncompressed_only else (True, False):
-        rows = [bench_rig(app, rigedit.Rig.load(presets[n]), n, size, args.seconds, args.rate, compress, args.full_body)
-                for n in names]
+        rows = [bench_rig(app, rigedit.Rig.load(presets[n]), n, size, args.seconds, args.rate, compress, args.full_body,
+                          overlays)
+                for n in names for overlays in ((False, True) if args.overlays else (False,))]
         notes = ["without the timeline dock" if args.without_timeline else "", "full body on" if args.full_body else ""]
         print_table(rows, size, compress, args.rate, ", ".join(n for n in notes if n))
     return 0
 
 
-def bench_rig(app, rig, name: str, size, seconds: float, rate: float, compress: bool, full_body: bool = False) -> dict:
+def bench_rig(app, rig, name: str, size, seconds: float, rate: float, compress: bool, full_body: bool = False,
+              overlays: bool = False) -> dict:
     from rigedit.app import MainWindow
+    from rigedit.core.motion_frames import frame_span
 
     chain = rig.chain_names[0]
     if full_body:
         rig.full_body = True
         chain = next((n for n in ("left_arm", "right_arm") if n in rig.chain_names), chain)
     w = MainWindow(rig, keep_layout=False)
-    return drag_window(app, w, name, chain, size, seconds, rate, compress)
+    # Mid-span, with and without the overlays alike, so ghosts fit on both sides.
+    first, last, dt = frame_span(w.rig)
+    w.document.set_time((first + last) // 2 * dt)
+    if overlays:
+        w.action_onion_skin.setChecked(True)
+        w.action_motion_trails.setChecked(True)
+    row = drag_window(app, w, f"{name} +overlays" if overlays else name, chain, size, seconds, rate, compress)
+    if overlays:
+        assert row["ghosts"] > 0 and row["trails"] > 0, "the overlays were not drawn before the drag"
+    return row
 
 
 def bench_mesh(app, path: Path, view: str, size, seconds: float, rate: float, compress: bool) -> dict:
@@ -142,10 +163,14 @@ def drag_window(app, w, name: str, chain: str, size, seconds: float, rate: float
     w.show()
     gc.freeze()  # as launch.main does once the window is up
     capture.wait_for_pose(w)
+    capture.wait_until(w.motion.idle, 60.0)  # the ghosts and trails drawn, when they are on
     capture.pump(0.3)
     vp = w.viewport
+    ghosts, trails = len(w.motion.onion.ghosts), len(w.motion.trail.trails)
+    jobs0 = w.motion.thread.worker.jobs_run if w.motion.thread.worker is not None else 0
     w.document.select(chain)
-    start = vp.world_to_screen(w.rig.chain(chain).target)
+    # A ground-feet target is drawn (and grabbed) where the ground puts it.
+    start = vp.world_to_screen(w.rig.grounded_targets().get(chain, w.rig.chain(chain).target))
     radius = 0.12 * min(vp.width(), vp.height())
     left, none = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton
     capture.send_mouse(vp, QEvent.Type.MouseMove, start, none, none)
@@ -175,6 +200,7 @@ def drag_window(app, w, name: str, chain: str, size, seconds: float, rate: float
         time.sleep(0.0005)
     elapsed = time.perf_counter() - t0
     frames = vp.frames - frames0
+    jobs = (w.motion.thread.worker.jobs_run if w.motion.thread.worker is not None else 0) - jobs0  # before release
     capture.send_mouse(vp, QEvent.Type.MouseButtonRelease, pos, left, none)
     capture.wait_for_pose(w)
     stats = w.solver.worker.stats_snapshot()
@@ -206,6 +232,9 @@ def drag_window(app, w, name: str, chain: str, size, seconds: float, rate: float
         "caught up": caught_up,
         "redraw fps": redraw,
         "empty fps": empty,
+        "ghosts": ghosts,
+        "trails": trails,
+        "jobs": jobs,
     }
 
 
@@ -224,14 +253,17 @@ def print_table(rows, size, compress: bool, rate: float, note: str, target: floa
     load = "load average %.2f %.2f %.2f" % os.getloadavg()  # other work on the machine skews every number
     print(f"\nEditor drag benchmark at {size[0]}x{size[1]}{note}: mouse at {rate:.0f} moves/s, {how}; target >= {target:.0f} fps ({load})\n")
     meshes = any("vertices" in r for r in rows)
-    head = f"{'rig':16} {'joints':>6} {'chains':>6} " + (f"{'vertices':>8} {'skins':>6} " if meshes else "") + f"{'moves/s':>8} {'fps':>6} " \
-           f"{'posted':>7} {'solved':>7} {'dropped':>8} {'solve ms':>9} {'at end':>9} {'redraw':>7} {'empty':>6}  verdict"
+    overlays = any(r.get("ghosts") or r.get("trails") for r in rows)
+    head = f"{'rig':28} {'joints':>6} {'chains':>6} " + (f"{'vertices':>8} {'skins':>6} " if meshes else "") + \
+        (f"{'ghosts':>6} {'trails':>6} {'jobs':>4} " if overlays else "") + f"{'moves/s':>8} {'fps':>6} " \
+        f"{'posted':>7} {'solved':>7} {'dropped':>8} {'solve ms':>9} {'at end':>9} {'redraw':>7} {'empty':>6}  verdict"
     print(head)
     print("-" * len(head))
     for r in rows:
         verdict = "ok" if r["fps"] >= target and r["caught up"] else "SLOW"
         mesh = f"{r['vertices']:8d} {r['skins']:6d} " if meshes else ""
-        print(f"{r['rig']:16} {r['joints']:6d} {r['chains']:6d} {mesh}{r['moves/s']:8.0f} {r['fps']:6.1f} "
+        mesh += f"{r['ghosts']:6d} {r['trails']:6d} {r['jobs']:4d} " if overlays else ""
+        print(f"{r['rig']:28} {r['joints']:6d} {r['chains']:6d} {mesh}{r['moves/s']:8.0f} {r['fps']:6.1f} "
               f"{r['posted']:7d} {r['solved']:7d} {r['dropped']:8d} {r['solve ms']:9.3f} "
               f"{'caught up' if r['caught up'] else 'behind':>9} {r['redraw fps']:7.1f} {r['empty fps']:6.1f}  {verdict}")
     print("\nmoves/s = moves delivered; posted = goals sent (one per delivered move); dropped = replaced by newer goals before the")
@@ -240,6 +272,8 @@ def print_table(rows, size, compress: bool, rate: float, note: str, target: floa
     print("the ceiling the window system and the software GL leave at this size.")
     if meshes:
         print("skins = poses skinned during the drag (one per new pose drawn).")
+    if overlays:
+        print("ghosts, trails = onion-skin ghosts and motion trails drawn; jobs = the motion thread's solves during the drag.")
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from .import_actions import ImportController, install_import_actions
 from .lint_panel import build_clip_menu
 from .lint_state import LintState
 from .menus import build_menus, fill_recent
+from .motion_overlays import MotionOverlays
 from .pose_tools import PoseTools, install_pose_tools
 from .retarget_action import RetargetController, install_retarget_action
 from .solver_thread import Goals, Solution, SolverThread
@@ -43,6 +44,7 @@ class MainWindow(QMainWindow):
     document: Document  # the rig being edited, its selection, undo stack and signals
     undo_stack: QUndoStack  # the document's
     viewport: Viewport  # the central 3D view
+    motion: MotionOverlays  # View > Onion Skin and Motion Trails, and their thread (started on first use)
     lint: LintState  # the clip's lint findings: the Lint dock's and the timeline's
     files: FileController  # New / Open / Save, Open Recent, autosave and recovery
     # menus.py (File, Edit, View, Help)
@@ -62,6 +64,9 @@ class MainWindow(QMainWindow):
     navigation_actions: dict[str, QAction]  # View > Navigation, by preset ("blender", "maya")
     action_show_limits: QAction
     action_show_reach: QAction
+    action_onion_skin: QAction
+    action_onion_settings: QAction
+    action_motion_trails: QAction
     view_mode_actions: dict[str, QAction]  # View > Mesh / Bones / Both, by mode
     panels_menu: QMenu  # View > Panels: one entry per dock
     help_menu: QMenu
@@ -107,6 +112,8 @@ class MainWindow(QMainWindow):
         self.undo_stack = self.document.undo_stack
         self.viewport = Viewport(self.document, self)
         self.setCentralWidget(self.viewport.container)  # the GL window's widget (view.py says why)
+        self.motion = MotionOverlays(self.document, self.viewport, self)
+        self.motion.failed.connect(self._motion_failed)
         self.lint = LintState(self.document, self)
         self.files = FileController(self)
         self._take_menus()
@@ -150,6 +157,8 @@ class MainWindow(QMainWindow):
         self.view_menu, self.action_reset_camera, self.action_frame = m.view_menu, m.action_reset_camera, m.action_frame
         self.view_actions, self.navigation_actions = m.view_actions, m.navigation_actions
         self.action_show_limits, self.action_show_reach = m.action_show_limits, m.action_show_reach
+        self.action_onion_skin, self.action_onion_settings = m.action_onion_skin, m.action_onion_settings
+        self.action_motion_trails = m.action_motion_trails
         self.view_mode_actions, self.panels_menu = m.view_mode_actions, m.panels_menu
         self.help_menu, self.action_shortcuts, self.action_about = m.help
 
@@ -206,6 +215,9 @@ class MainWindow(QMainWindow):
 
     def _solver_failed(self, message: str) -> None:
         self.statusBar().showMessage(f"Solver: {message}", 8000)
+
+    def _motion_failed(self, message: str) -> None:
+        self.statusBar().showMessage(message, 8000)
 
     def _solved(self, s: Solution) -> None:
         if self.document.apply_solution(s.generation, s.pose, s.reports, s.errors, s.solved):
@@ -268,6 +280,7 @@ class MainWindow(QMainWindow):
         self.files.autosave_timer.stop()
         self.status.stop()
         self.solver.stop()
+        self.motion.stop()
         try:
             self.document.rig_replaced.disconnect(self.viewport.reset_camera)
         except (RuntimeError, TypeError):

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QMenu
 
 from . import settings
 from .help_menu import HelpMenu, install_help_menu
+from .onion_dialog import show_onion_settings
 from .recent import fill_recent  # noqa: F401 - the window refreshes Open Recent through here
 from .viewport import navigation
 
@@ -37,6 +38,9 @@ class Menus:
     navigation_actions: dict[str, QAction]
     action_show_limits: QAction
     action_show_reach: QAction
+    action_onion_skin: QAction
+    action_onion_settings: QAction
+    action_motion_trails: QAction
     view_mode_actions: dict[str, QAction]
     panels_menu: QMenu  # View > Panels: MainWindow adds each dock's entry
     help: HelpMenu
@@ -87,6 +91,11 @@ def build_menus(w: "MainWindow") -> Menus:
     m.addSeparator()
     action_show_limits = _toggle(w, m, "Show &Limits", w.viewport.show_limits, w.viewport.set_show_limits)
     action_show_reach = _toggle(w, m, "Show Rea&ch", w.viewport.show_reach, w.viewport.set_show_reach)
+    action_onion_skin = _toggle(w, m, "&Onion Skin", w.motion.onion_on, w.motion.set_onion)
+    action_onion_skin.setStatusTip("Ghost skeletons at earlier (warm) and later (cool) frames")
+    action_onion_settings = _action(w, m, "Onion Skin &Settings…", QKeySequence(), lambda: show_onion_settings(w))
+    action_motion_trails = _toggle(w, m, "Motion &Trails", w.motion.trails_on, w.motion.set_trails)
+    action_motion_trails.setStatusTip("The path of the selected joints (or every chain's tip) around the current time")
     m.addSeparator()
     view_mode_actions = _view_modes(w, m)
     m.addSeparator()
@@ -97,6 +106,8 @@ def build_menus(w: "MainWindow") -> Menus:
                  action_redo=redo, view_menu=view_menu, action_reset_camera=action_reset_camera,
                  action_frame=action_frame, view_actions=view_actions, navigation_actions=navigation_actions,
                  action_show_limits=action_show_limits, action_show_reach=action_show_reach,
+                 action_onion_skin=action_onion_skin, action_onion_settings=action_onion_settings,
+                 action_motion_trails=action_motion_trails,
                  view_mode_actions=view_mode_actions, panels_menu=panels_menu, help=install_help_menu(w))
 
 

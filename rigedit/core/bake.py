@@ -63,13 +63,17 @@ class BakeResult:
         return "\n".join(lines)
 
 
-def bake(rig, *, timeline=None, progress: Progress | None = None) -> BakeResult:
+def bake(rig, *, timeline=None, progress: Progress | None = None, frames=None) -> BakeResult:
     """Solve `rig` at every frame of its clip (or of the timeline's range, on the rest pose, when
-    it has no clip) and return the baked clip. The rig itself is not changed."""
+    it has no clip) and return the baked clip. The rig itself is not changed.
+
+    `frames`: only these frame numbers (of the clip, or of the timeline without one), in the
+    order given; the result's clip then holds just those frames (the editor's onion skin and
+    motion trails solve a window around the playhead this way)."""
     timeline = rig.timeline if timeline is None else timeline
     if getattr(rig, "ground", None) is not None or getattr(rig, "gait", None) is not None:
-        return _bake_by_solving(rig, timeline, progress)  # issue 8 (INTEGRATION)
-    rot, trans, times, frame_time = _frames(rig, timeline)
+        return _bake_by_solving(rig, timeline, progress, frames)  # issue 8 (INTEGRATION)
+    rot, trans, times, frame_time = _frames(rig, timeline, frames)
     skeleton = rig.skeleton
     parents = [int(p) for p in skeleton.parents]
     chains = list(rig.chains)
@@ -148,11 +152,11 @@ def _solve_frame(ch, base_pos, base_rot, rot, trans, idx, target, pole):
     return solved, turn_toward(base_rot, frames, points, solved, twists)
 
 
-def _bake_by_solving(rig, timeline, progress: Progress | None) -> BakeResult:
+def _bake_by_solving(rig, timeline, progress: Progress | None, frames=None) -> BakeResult:
     """Issue 8: a rig whose solve depends on more than the frame's own inputs (feet on a
     ground move the pelvis; a gait remembers where feet were planted) is baked by playing it
     frame by frame through Rig.solve, on a copy, as the editor plays it."""
-    rot, trans, times, frame_time = _frames(rig, timeline)
+    rot, trans, times, frame_time = _frames(rig, timeline, frames)
     work = rig.copy()
     poses_rot, poses_trans = [], []
     errors = {name: np.zeros(len(times)) for name in work.chain_names}
@@ -178,10 +182,16 @@ def _report(progress: Progress | None, done: int, total: int) -> None:
         raise BakeCancelled(f"bake cancelled after {done} of {total} steps")
 
 
-def _frames(rig, timeline):
+def _frames(rig, timeline, frames=None):
     """Each frame's animated pose (rotations, translations), times and frame time: the
-    clip's frames, or the rest pose over the timeline's range, with the pose layer on."""
-    rot, trans, times, frame_time = _base_frames(rig, timeline)
+    clip's frames, or the rest pose over the timeline's range, with the pose layer on;
+    only `frames` (frame numbers) when given."""
+    rot, trans, times, frame_time, first = _base_frames(rig, timeline)
+    if frames is not None:
+        pick = np.asarray(frames, dtype=np.int64) - first
+        if pick.ndim != 1 or np.any(pick < 0) or np.any(pick >= len(times)):
+            raise ValueError(f"bake frames must be frame numbers from {first} to {first + len(times) - 1}, got {frames!r}")
+        rot, trans, times = rot[pick], trans[pick], times[pick]
     layer = rig.pose_layer
     if not layer.is_empty:
         roots = rig._roots()
@@ -192,21 +202,24 @@ def _frames(rig, timeline):
 
 
 def _base_frames(rig, timeline):
+    """Every frame's rotations and translations before the pose layer, times, frame time,
+    and the number of the first frame (0 for a clip; the timeline's first without one)."""
     clip = rig.clip
     if clip is not None:
         times = np.arange(clip.n_frames) * clip.frame_time
-        return clip.rotations.copy(), clip.translations.copy(), times, clip.frame_time
+        return clip.rotations.copy(), clip.translations.copy(), times, clip.frame_time, 0
     rest = rig.skeleton.rest_pose()
+    first = 0
     if timeline is None:
         times = np.array([float(rig.time)])
         frame_time = 1.0 / 30.0
     else:
-        frames = np.arange(timeline.first_frame, timeline.last_frame + 1)
-        times = frames / timeline.frame_rate
+        first = timeline.first_frame
+        times = np.arange(first, timeline.last_frame + 1) / timeline.frame_rate
         frame_time = 1.0 / timeline.frame_rate
     n = len(times)
     return (np.broadcast_to(rest.rotations, (n,) + rest.rotations.shape).copy(),
-            np.broadcast_to(rest.translations, (n,) + rest.translations.shape).copy(), times, frame_time)
+            np.broadcast_to(rest.translations, (n,) + rest.translations.shape).copy(), times, frame_time, first)
 
 
 def _settings(ch, timeline, times: np.ndarray):

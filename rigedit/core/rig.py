@@ -338,6 +338,13 @@ class Rig(Posing, PoseTools):
         return layered(self._pose_layer, self._base_pose(), self._time, self._skeleton, self._roots())
 
     @property
+    def input_version(self) -> int:
+        """A counter bumped whenever what the animated pose is made of changes (the clip, its
+        frames, the ground, the pose layer): caches of solved frames outside the rig (the
+        editor's onion skin) key on it."""
+        return self._input_version
+
+    @property
     def _timed(self) -> bool:
         """Whether the animated pose depends on the time (a clip, or pose layer keys)."""
         return self._clip is not None or self._pose_layer.is_animated

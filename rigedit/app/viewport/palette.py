@@ -18,6 +18,12 @@ LIMIT_HINGE = (1.0, 0.85, 0.3, 0.85)
 LIMIT_CONE = (0.5, 0.9, 1.0, 0.75)
 SELECTED_BONE = (1.0, 1.0, 1.0, 1.0)  # a selected joint's bones (no chain colour is white)
 ANCHOR = (0.95, 0.95, 0.98, 0.95)  # a full-body anchor's pin under its target
+# Onion skin (issue 25): earlier ghosts warm, later ones cool, as Blender and Maya tint them.
+GHOST_BEFORE = (1.0, 0.42, 0.32, 1.0)
+GHOST_AFTER = (0.32, 0.78, 1.0, 1.0)
+# Motion trails: the path of a joint without a chain colour, and the current frame's mark.
+TRAIL = (1.0, 0.88, 0.3, 1.0)
+TRAIL_NOW = (1.0, 1.0, 1.0, 1.0)
 
 CHAIN_COLOURS = [
     (1.0, 0.62, 0.15),  # orange
