@@ -1,0 +1,139 @@
+"""A rig's frame packed for the compiled frame (ik/frame_kernel.py; docs/ARCHITECTURE.md,
+core: one frame evaluation), as full_body_tables.py packs the full-body solve.
+
+`FrameTables`: what stays put while the chains' shape and settings do (joint indices, each
+chain's compiled row as its method names it, limits and settings), made again when any of
+that changes. `FrameState`: every chain's last solve as arrays (rotations, what it was
+solved for, a reaching chain's limited warm start), packed from the rig's ChainStates and
+unpacked back into them when Python asks (rig_cache.WarmCache.states).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .ik.frame_codes import (
+    C_CAP, C_FOLLOW, C_N, C_PARENT, C_ROW, C_SIZE, C_SLOT, F_SIZE, S_BASE, S_ERROR, S_FINAL, S_GOAL, S_HAS_POLE, S_LAST,
+    S_POLE, S_REACHED, S_SAME_SETTINGS, S_SIZE, S_WARM, S_WARM_BASE,
+)
+from .ik.chain_frames import PreparedLimits
+from .rig_chain import ChainState, LimitedWarm, SolveInputs, make
+from .rig_solve import ChainSetup
+
+
+def tables_key(rig) -> tuple:
+    """What the tables are made from besides the skeleton (compared every frame)."""
+    following = rig._clip is not None
+    return tuple(
+        (name, ch._joints, ch._solver, ch._limit_key, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness,
+         following and ch._follow_clip)
+        for name, ch in rig._chains.items()
+    )  # fmt: skip
+
+
+class FrameTables:
+    """The chains as the compiled frame takes them (frame_codes.py gives the layout): `ok`
+    is False when some chain's method has no compiled row (look-at: rig_eval.py solves it)."""
+
+    def __init__(self, rig, key: tuple, offsets: dict) -> None:
+        chains = rig._chains
+        self.key, self.names = key, tuple(chains)
+        self.parents = np.array(rig._parents, dtype=np.int64)
+        self.ok = all(ch._kind.method.frame_row is not None for ch in chains.values())
+        self.settings = [(ch._solver, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness) for ch in chains.values()]
+        self.limits = [ch._limit_key for ch in chains.values()]
+        idx = [rig._plans[n].idx for n in self.names]
+        self.slots = np.cumsum([0] + [len(i) for i in idx])
+        self.joints = np.array([j for i in idx for j in i], dtype=np.int64)
+        ints = np.zeros((len(idx), C_SIZE), np.int64)
+        floats = np.zeros((len(idx), F_SIZE))
+        if self.ok:
+            for c, (name, ch) in enumerate(chains.items()):
+                plan = rig._plans[name]
+                ints[c, C_ROW] = ch._kind.method.frame_row
+                ints[c, C_SLOT], ints[c, C_N], ints[c, C_PARENT] = self.slots[c], len(plan.idx), plan.parent
+                ints[c, C_CAP], ints[c, C_FOLLOW] = ch._max_iterations, key[c][-1]
+                floats[c] = ch._kind.method.frame_floats(ch, ChainSetup(ch, offsets[name]))
+        self.ints, self.floats = ints, floats
+        self.arrays = (self.parents, self.joints, ints, floats)
+        self.cap = max([ch._max_iterations for ch in chains.values()] + [1])
+
+
+class FrameState:
+    """Every chain's last solve as the compiled frame keeps it (frame_kernel.solve_frame's
+    `state`), and what unpacking it back into ChainStates needs: each reaching chain's
+    limits as first prepared (`prepared`). `ahead`: solved here since the ChainStates were
+    last made from it."""
+
+    def __init__(self, tables: FrameTables) -> None:
+        c, slots = len(tables.names), int(tables.slots[-1])
+        self.tables = tables
+        self.arrays = (
+            np.zeros((c, S_SIZE)), np.zeros((slots, 4)), np.zeros((slots, 3)), np.zeros((c, 3)), np.zeros((slots, 3)),
+            np.zeros((slots, 4)), np.zeros((slots, 3)), np.zeros((slots, 3)), np.zeros(slots, np.int64),
+            np.zeros((slots, 2)), np.zeros(slots),
+        )  # fmt: skip
+        self.prepared: list = [None] * c
+        self.ahead = False
+
+    def pack(self, states: dict) -> bool:
+        """Fill from the rig's ChainStates; False when one cannot be packed (a saved solution
+        put back and not yet placed: rig_eval.py places it)."""
+        t = self.tables
+        st, ik, offs, root_dirs, points, frames, dirs, axes, kinds, params, lengths = self.arrays
+        for c, name in enumerate(t.names):
+            state = states.get(name)
+            if state is None:
+                continue
+            if type(state) is not ChainState or state.inputs is None:
+                return False
+            s, m = t.slots[c], t.slots[c + 1] - t.slots[c] - 1
+            ik[s:s + m] = state.ik
+            inputs = state.inputs
+            limits_same = state.limits is t.limits[c] or state.limits == t.limits[c]
+            settings = inputs.settings
+            same = limits_same and (settings[0],) + settings[3:] == t.settings[c]
+            st[c, S_LAST], st[c, S_SAME_SETTINGS] = 1.0, float(same)
+            st[c, S_ERROR], st[c, S_REACHED], st[c, S_FINAL] = state.error, float(state.reached), float(state.final)
+            st[c, S_BASE:S_BASE + 3], st[c, S_BASE + 3:S_BASE + 7] = inputs.base_pos, inputs.base_rot
+            st[c, S_GOAL:S_GOAL + 3] = settings[1]
+            st[c, S_HAS_POLE] = settings[2] is not None
+            if settings[2] is not None:
+                st[c, S_POLE:S_POLE + 3] = settings[2]
+            offs[s:s + m + 1] = inputs.offsets
+            start = state.start
+            if start is not None and limits_same and start.offsets == inputs.offsets:
+                st[c, S_WARM] = 1.0
+                st[c, S_WARM_BASE:S_WARM_BASE + 3], st[c, S_WARM_BASE + 3:S_WARM_BASE + 7] = start.base_pos, start.base_rot
+                prep = start.prepared
+                k, p, root_dir, ls = prep.packed
+                points[s:s + m + 1], frames[s:s + m] = start.points, start.frames
+                dirs[s:s + m], axes[s:s + m] = prep.ref_dirs, prep.ref_axes
+                kinds[s:s + m], params[s:s + m], root_dirs[c], lengths[s:s + m] = k, p, root_dir, ls
+                self.prepared[c] = prep
+        return True
+
+    def unpack(self) -> dict:
+        """The ChainStates of the chains solved (rig_chain.ChainState, as rig_eval keeps them)."""
+        t = self.tables
+        st, ik, offs, _, points, frames, dirs, axes = self.arrays[:8]
+        out = {}
+        for c, name in enumerate(t.names):
+            if st[c, S_LAST] == 0.0:
+                continue
+            s, m = t.slots[c], t.slots[c + 1] - t.slots[c] - 1
+            row = st[c].tolist()
+            base_pos, base_rot = tuple(row[S_BASE:S_BASE + 3]), tuple(row[S_BASE + 3:S_BASE + 7])
+            offsets = list(map(tuple, offs[s:s + m + 1].tolist()))
+            solver, tol, cap, clamp, soft = t.settings[c]
+            pole = tuple(row[S_POLE:S_POLE + 3]) if row[S_HAS_POLE] else None
+            inputs = make(SolveInputs, (base_pos, base_rot, offsets, (solver, tuple(row[S_GOAL:S_GOAL + 3]), pole, tol, cap, clamp, soft)))
+            start = None
+            prep = self.prepared[c]
+            if row[S_WARM] and prep is not None:
+                ready = PreparedLimits(prep.kinds, prep.params, dirs[s:s + m].copy(), axes[s:s + m].copy(), prep.root_dir, None,
+                                       prep.lengths, prep.packed)  # fmt: skip
+                warm_base = (tuple(row[S_WARM_BASE:S_WARM_BASE + 3]), tuple(row[S_WARM_BASE + 3:S_WARM_BASE + 7]))
+                start = make(LimitedWarm, warm_base + (offsets, points[s:s + m + 1].copy(), frames[s:s + m].copy(), ready))
+            ik_rows = list(map(tuple, ik[s:s + m].tolist()))
+            out[name] = ChainState(ik_rows, inputs, t.limits[c], row[S_ERROR], bool(row[S_REACHED]), bool(row[S_FINAL]), start)
+        return out
