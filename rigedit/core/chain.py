@@ -7,6 +7,7 @@ file and JSON path) phrase the same problem the same way.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Callable, Iterable, Mapping
@@ -179,6 +180,15 @@ class Chain:
 
     # Set by the rig that holds the chain: where follow-clip goals come from (clip_goals.ClipGoals).
     _goals = None
+
+    # A new number whenever a setting the rig's compiled frame packs changes (rig_frame.py
+    # compares these rather than every setting, every frame).
+    _stamp = 0
+
+    def __setattr__(self, name: str, value) -> None:
+        object.__setattr__(self, name, value)
+        if name in _PACKED:
+            object.__setattr__(self, "_stamp", next(_STAMPS))
 
     # Set by the rig that holds the chain: the checks that need its skeleton (rig_plan.LimitFit).
     _fit: Callable[[str, Mapping[str, Limit]], None] | None = None
@@ -453,6 +463,7 @@ class Chain:
             self._check_fit(checked.solver, limits)
             key = tuple(sorted(limits.items()))
         old_keys = self.__dict__.get("_offset_keys")
+        packed = [self.__dict__.get(k) for k in _PACKED]
         self.__dict__.update(
             _solver=checked.solver,
             _kind=registry.get(checked.solver),  # the solver's registry entry: what the rig asks of it
@@ -471,6 +482,8 @@ class Chain:
             _offset_keys=checked.offset_keys,
             _pull=checked.pull,
         )
+        if packed != [self.__dict__.get(k) for k in _PACKED]:
+            self._stamp = next(_STAMPS)
         if "_offsets" not in self.__dict__ or old_keys != checked.offset_keys:
             self._offsets = offset_curve(checked.offset_keys)
 
@@ -483,6 +496,12 @@ class Chain:
 
     def __repr__(self) -> str:
         return f"Chain({self._name!r}, {list(self._joints)}, solver={self._solver!r}, weight={self._weight:g})"
+
+
+# The settings the compiled frame packs (frame_pack.FrameTables), and the stamps they get.
+_PACKED = tuple(("_joints", "_solver", "_kind", "_limits", "_limit_key", "_tolerance", "_max_iterations", "_reach_clamp",
+                     "_softness", "_follow_clip", "_look_at", "_ground_feet"))  # fmt: skip
+_STAMPS = itertools.count(1)
 
 
 def _frozen(v: tuple[float, ...]) -> np.ndarray:

@@ -90,6 +90,7 @@ class WarmCache:
     tables: FrameTables | None = None
     anim_rot: tuple | None = None  # (AnimatedFrame, its rotations as an array), for the compiled frame
     skip: int = 0  # frames left before the compiled frame is tried again (rig_frame.py)
+    stopped: int = -1  # the chain its last try stopped at, -1 if it solved the frame
 
     @property
     def states(self) -> dict[str, ChainState]:
@@ -139,7 +140,7 @@ class WarmCache:
         frame but the full-body solve's (shared: its parts are replaced, never changed)."""
         # The compiled frame's retry count too, so a copy takes the path this rig would
         # take (the two frame paths agree to round-off, not to the bit).
-        return WarmCache(dict(self.states), body=replace(self.body), skip=self.skip)
+        return WarmCache(dict(self.states), body=replace(self.body), skip=self.skip, stopped=self.stopped)
 
     def report_idle(self) -> dict[str, ChainReport]:
         """The settled frame's reports as a solve that ran no pass gives them."""

@@ -8,6 +8,11 @@ each bone of that warm start toward the solved positions by the shortest arc (ri
 and slerp those IK rotations with the pose's by the chain's weight; then grounded feet take
 their soles' rotations. The chain walk is plain floats: a full FK per chain would cost more
 than the solvers. What is kept between frames is the rig's WarmCache (rig_cache.py).
+
+The usual frame does all of this in one compiled call (rig_frame.py, docs/ARCHITECTURE.md,
+core: one frame evaluation); this walk is the path for what that call does not take, and
+the two agree to round-off. The goals are the frame's (rig_goals.py), never written into
+the chains.
 """
 from __future__ import annotations
 
@@ -54,16 +59,16 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
     placed = placed_goals(rig, anim)
     if rig._full_body:  # issue 16: every chain together (rig_full_body.py)
         return full_body_frame(rig, anim, show is not None)
+    if show is None:
+        got = compiled_frame(rig, anim, placed, report)  # the usual frame, in one compiled call
+        if got is not None:
+            return got
     settled_frame = cache.settled
     key = None  # made only to compare with a settled frame, or to be one
     if settled_frame is not None:
         key = frame_key(rig, placed)
         if settled_frame.key == key and tuple(chains) == settled_frame.order:
             return cache.report_idle()
-    if show is None:
-        got = compiled_frame(rig, anim, placed, report, frame_key)  # the usual frame, one compiled call
-        if got is not None:
-            return got
     trans = anim.trans
     # What last frame's solve left per chain: its state, the weight it blended with and
     # the rotations it wrote. A chain whose settings, animation and upstream chains are all

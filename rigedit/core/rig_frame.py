@@ -18,22 +18,24 @@ from __future__ import annotations
 import numpy as np
 
 from .frame_pack import FrameTables, tables_key
-from .ik.frame_codes import I_SIZE
 from .rig_cache import SettledFrame
 from .rig_chain import make
 from .skeleton import Pose
 
-# After the compiled frame hands a frame back, this many frames go straight to Python
-# before it is tried again: a clip moving a FABRIK chain's base hands back every frame.
+# After the compiled frame hands back two frames running at the same chain, this many frames
+# go straight to Python before it is tried again: a clip moving a FABRIK chain's base hands
+# back every frame.
 RETRY_AFTER = 8
 
-_NO_POLE = (0.0, 0.0, 0.0)
+_NO_POLE = (0.0, 0.0, 0.0, 0.0)  # and has_pole
 _kernel = None
 
 
-def compiled_frame(rig, anim, placed: dict, report, frame_key) -> dict | None:
+def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     """The frame solved in one compiled call, or None (nothing changed) when rig_eval's
-    Python walk must take it. `report` makes a ChainReport; `frame_key` the settled key."""
+    Python walk must take it; `report` makes a ChainReport. A frame whose inputs (the
+    tables, the animated frame, the goals, poles and weights) are those of the last one,
+    which left every chain final, returns that one's reports at once (as rig_eval does)."""
     cache = rig._cache
     if cache.skip > 0:
         cache.skip -= 1
@@ -48,33 +50,45 @@ def compiled_frame(rig, anim, placed: dict, report, frame_key) -> dict | None:
         return None
     chains = rig._chains
     flat: list = []
+    add = flat.extend
     for ch in chains.values():
         got = placed.get(ch._name) if placed else None
         goal, pole = (ch._target, ch._pole) if got is None else got
-        flat += goal
-        flat += _NO_POLE if pole is None else pole
-        flat += (pole is not None, ch._weight)
-    inputs = np.array(flat, dtype=np.float64).reshape(-1, I_SIZE)
+        add(goal)
+        if pole is None:
+            add(_NO_POLE)
+            flat.append(ch._weight)
+        else:
+            add(pole)
+            add((1.0, ch._weight))
+    settled = cache.settled
+    if settled is not None and settled.key[0] is tables and settled.key[1] is anim and settled.key[2] == flat:
+        return cache.report_idle()
+    inputs = tables.inputs
+    inputs.flat = flat
     rot = _anim_rot(cache, anim).copy()
-    out = np.empty((len(chains), 4))
-    errors = np.empty((len(chains), tables.cap))
+    out = tables.out
     k = _kernel or _load()
-    stopped = k.solve_frame(tables.arrays, inputs, rot, anim.translations, packed.arrays, out, errors)
+    stopped = k.solve_frame(tables.table, tables.floats, inputs, rot, anim.translations, packed.state, packed.slots, out)
     if stopped >= 0:
-        cache.skip = RETRY_AFTER
+        # Once, it is often a first solve the Python walk makes a warm start for; the same
+        # chain twice running, its base moves with the clip: wait before trying again.
+        cache.skip, cache.stopped = (RETRY_AFTER if stopped == cache.stopped else 0), stopped
         return None
+    cache.stopped = -1
     packed.ahead = True
     reports = {}
-    rows = out.tolist()
-    for c, name in enumerate(tables.names):
-        error, count, reached, final = rows[c]
+    settled = True
+    c = 0
+    for name, (error, count, reached, final) in zip(tables.names, out[:, :4].tolist()):
         count = int(count)
-        reports[name] = report(name, error, count, reached != 0.0, tuple(errors[c, :count].tolist()) if count else ())
+        settled = settled and final != 0.0
+        reports[name] = report(name, error, count, reached != 0.0, tuple(out[c, 4:4 + count].tolist()) if count else ())
+        c += 1
     cache.outputs, cache.outputs_key = {}, None  # the Python walk's records: it starts afresh
     rig._pose = Pose(rot, anim.translations.copy())
     rig._world_cache = None
-    settled = all(r[3] != 0.0 for r in rows)
-    cache.settled = make(SettledFrame, (frame_key(rig, placed), tuple(chains), reports)) if settled else None
+    cache.settled = make(SettledFrame, ((tables, anim, flat), tables.names, reports)) if settled else None
     return reports
 
 
