@@ -97,7 +97,8 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
             reports[name] = report(name, math.nan, 0, False)
             continue
         # rig_chain.solve_settings(ch), inline: per chain per frame.
-        goal, pole = goal_and_pole(ch, placed)
+        got = placed.get(name) if placed else None  # rig_goals.goal_and_pole, inline
+        goal, pole = (ch._target, ch._pole) if got is None else got
         settings = (ch._solver, goal, pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
         # Its base is as last solved: same state, nothing upstream rewritten.
         based = last is not None and kept is not None and kept.state is last
@@ -234,7 +235,14 @@ report = _fast_report if tuple(f.name for f in fields(ChainReport)) == _REPORT_F
 def frame_key(rig, placed: dict) -> tuple:
     """Everything a frame's solve reads besides the chains' own states (solving does not
     change any of it); `placed`: the goals the frame places (rig_goals.placed_goals)."""
-    return (rig._input_version, rig._time if rig._clip is not None else None, tuple(placed.items())) + tuple(
+    key = (rig._input_version, rig._time if rig._clip is not None else None)
+    if placed:  # the frame's goals, not the placed chains' own (which it does not read)
+        return key + tuple(
+            (ch._solver,) + goal_and_pole(ch, placed) + (ch._tolerance, ch._max_iterations, ch._weight, ch._limit_key)
+            + (ch._reach_clamp, ch._softness, ch._look_at, ch._ground_feet)
+            for ch in rig._chains.values()
+        )
+    return key + tuple(
         (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._weight, ch._limit_key)
         + (ch._reach_clamp, ch._softness, ch._look_at, ch._ground_feet)
         for ch in rig._chains.values()

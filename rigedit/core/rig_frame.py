@@ -18,11 +18,12 @@ from __future__ import annotations
 import numpy as np
 
 from .frame_pack import FrameTables, tables_key
+from .ik.frame_codes import STOP_NO_WARM
 from .rig_cache import SettledFrame
 from .rig_chain import make
 from .skeleton import Pose
 
-# After the compiled frame hands back two frames running at the same chain, this many frames
+# After the compiled frame finds no warm start at one chain two frames running, this many frames
 # go straight to Python before it is tried again: a clip moving a FABRIK chain's base hands
 # back every frame.
 RETRY_AFTER = 8
@@ -71,9 +72,11 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     k = _kernel or _load()
     stopped = k.solve_frame(tables.table, tables.floats, inputs, rot, anim.translations, packed.state, packed.slots, out)
     if stopped >= 0:
-        # Once, it is often a first solve the Python walk makes a warm start for; the same
-        # chain twice running, its base moves with the clip: wait before trying again.
-        cache.skip, cache.stopped = (RETRY_AFTER if stopped == cache.stopped else 0), stopped
+        # No warm start at one chain once is often a first solve, which the Python walk makes
+        # one for; at the same chain twice running, its base moves with the clip: wait.
+        c, why = divmod(stopped, 2)
+        repeated = why == STOP_NO_WARM and c == cache.stopped
+        cache.skip, cache.stopped = (RETRY_AFTER if repeated else 0), (c if why == STOP_NO_WARM else -1)
         return None
     cache.stopped = -1
     packed.ahead = True

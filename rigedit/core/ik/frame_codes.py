@@ -41,5 +41,10 @@ S_SIZE = 30
 J_IK, J_OFFSET, J_POINT, J_FRAME, J_DIR, J_AXIS, J_PARAMS, J_LENGTH, J_KIND = 0, 4, 7, 10, 14, 17, 20, 22, 23
 J_SIZE = 24
 
+# Why the compiled frame stopped at a chain (it returns 2 * chain + one of these): once (a
+# stall to retry from the animated pose, input a solver refuses: the next frame goes on
+# compiled), or no limited warm start on this base (which a clip moving the base repeats).
+STOP_ONCE, STOP_NO_WARM = 0, 1
+
 # rig_chain.STALL_GAIN: a solve of unchanged inputs gaining less than this share has stalled.
 STALL_GAIN = 1e-6

@@ -33,7 +33,7 @@ from .frame_codes import (
     C_CAP, C_FOLLOW, C_N, C_PARENT, C_ROW, C_SLOT, F_AXIS, F_CLAMP, F_EPS, F_HI, F_KIND, F_LO, F_SOFT, F_TOL,
     I_GOAL, I_HAS_POLE, I_POLE, I_WEIGHT, J_AXIS, J_DIR, J_FRAME, J_IK, J_KIND, J_LENGTH, J_OFFSET, J_PARAMS, J_POINT,
     ROW_CCD, ROW_LIMB, S_BASE, S_ERROR, S_FINAL, S_GOAL, S_HAS_POLE, S_LAST, S_POLE, S_REACHED, S_ROOT_DIR,
-    S_SAME_SETTINGS, S_WARM, S_WARM_BASE, STALL_GAIN, T_CHAIN, T_JOINT, T_PARENT,
+    S_SAME_SETTINGS, S_WARM, S_WARM_BASE, STALL_GAIN, STOP_NO_WARM, STOP_ONCE, T_CHAIN, T_JOINT, T_PARENT,
 )
 
 # Every module whose code compiles into this one (the rows it calls, and theirs).
@@ -232,8 +232,8 @@ def _write(c, ints, joints, slots, rot, w):
 
 @_jit
 def _chain(c, tables, inp, rot, trans, st, slots, report, errors):
-    """Chain c of the frame (see the module docstring): -1 done, else c (the rig's Python
-    path must take the frame)."""
+    """Chain c of the frame (see the module docstring): -1 done, else 2 c + STOP_* (the
+    rig's Python path must take the frame)."""
     parents, joints, ints, fl = tables
     s, n = ints[c, C_SLOT], ints[c, C_N]
     if ints[c, C_PARENT] >= 0:
@@ -248,14 +248,14 @@ def _chain(c, tables, inp, rot, trans, st, slots, report, errors):
         own = st[c, S_LAST] != 0.0 and ints[c, C_FOLLOW] == 0
         status, error = _limb(c, ints, fl, inp, joints, rot, trans, slots, base_pos, base_rot, own)
         if status != two_bone_codes.OK:
-            return c  # two_bone_ik's own error, raised from the Python path
+            return 2 * c + STOP_ONCE  # two_bone_ik's own error, raised from the Python path
         reached, final = error <= fl[c, F_TOL], True
     else:
         if ints[c, C_FOLLOW] != 0 or not _warm_here(st, c, base_pos, base_rot) or not _offsets_same(slots, trans, joints, s, n):
-            return c  # no limited warm start here: prepared in Python (rig_chain.py)
+            return 2 * c + STOP_NO_WARM  # no limited warm start here: prepared in Python (rig_chain.py)
         count, error, stalled = _loop(c, ints, fl, inp, st, slots, base_rot, errors, _total(joints, trans, s, n))
         if stalled and same:
-            return c  # held still and short: rig_chain.solve_chain tries the animated pose too
+            return 2 * c + STOP_ONCE  # held still and short: rig_chain.solve_chain tries the animated pose too
         reached = error <= fl[c, F_TOL]
         final = reached or count == 0  # ReachLoop.final
         if same and error >= st[c, S_ERROR] * (1.0 - STALL_GAIN):
@@ -274,8 +274,8 @@ def solve_frame(table, floats, inp, rot, trans, state, slots, out):
     (frame_codes.py: `table`'s columns, `floats`) and this frame's inputs `inp`. `rot` (the
     animated rotations) becomes the solved pose; `state` and `slots` (frame_pack.FrameState's)
     the next warm starts, changed only when the whole frame was solved here. `out` (chains,
-    4 + cap): error, steps, reached, final, then each pass's error. Returns -1, or the first
-    chain the frame stopped at (nothing kept)."""
+    4 + cap): error, steps, reached, final, then each pass's error. Returns -1, or 2 c + STOP_*
+    for the first chain c the frame stopped at and why (nothing kept)."""
     tables = (table[:, T_PARENT], table[:, T_JOINT], table[:, T_CHAIN:], floats)
     report, errors = out[:, :4], out[:, 4:]
     st, sl = state.copy(), slots.copy()
