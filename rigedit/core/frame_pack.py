@@ -13,7 +13,7 @@ import numpy as np
 
 from .ik.frame_codes import (
     C_CAP, C_FOLLOW, C_N, C_PARENT, C_ROW, C_SIZE, C_SLOT, F_SIZE, I_SIZE, J_AXIS, J_DIR, J_FRAME, J_IK, J_KIND,
-    J_LENGTH, J_OFFSET, J_PARAMS, J_POINT, J_SIZE, S_BASE, S_ERROR, S_FINAL, S_GOAL, S_HAS_POLE, S_LAST, S_POLE,
+    J_LENGTH, J_OFFSET, J_PARAMS, J_POINT, J_REST, J_SHARE, J_SIZE, S_BASE, S_ERROR, S_FINAL, S_GOAL, S_HAS_POLE, S_LAST, S_POLE,
     S_REACHED, S_ROOT_DIR, S_SAME_SETTINGS, S_SIZE, S_WARM, S_WARM_BASE, T_CHAIN, T_JOINT, T_PARENT, T_SIZE,
 )
 from .ik.chain_frames import PreparedLimits
@@ -51,6 +51,7 @@ class FrameTables:
         idx = [rig._plans[n].idx for n in self.names]
         self.slots = np.cumsum([0] + [len(i) for i in idx])
         self.joints = np.array([j for i in idx for j in i], dtype=np.int64)
+        self.static: list = []  # (first slot, shares, rest rotations) of each aim, set in every FrameState
         ints = np.zeros((len(idx), C_SIZE), np.int64)
         floats = np.zeros((len(idx), F_SIZE))
         if self.ok:
@@ -60,6 +61,9 @@ class FrameTables:
                 ints[c, C_SLOT], ints[c, C_N], ints[c, C_PARENT] = self.slots[c], len(plan.idx), plan.parent
                 ints[c, C_CAP], ints[c, C_FOLLOW] = ch._max_iterations, key[0] and ch._follow_clip
                 floats[c] = ch._kind.method.frame_floats(ch, ChainSetup(ch, offsets[name]))
+                shares = ch._kind.method.frame_shares(ch)
+                if shares is not None:
+                    self.static.append((self.slots[c], shares, rig._skeleton.rest_rotations[plan.idx]))
         self.ints, self.floats = ints, floats
         table = np.zeros((max(len(self.parents), len(self.joints), len(idx)), T_SIZE), np.int64)
         table[:len(self.parents), T_PARENT], table[:len(self.joints), T_JOINT] = self.parents, self.joints
@@ -80,6 +84,8 @@ class FrameState:
         c, slots = len(tables.names), int(tables.slots[-1])
         self.tables = tables
         self.state, self.slots = np.zeros((c, S_SIZE)), np.zeros((slots, J_SIZE))
+        for s, shares, rest in tables.static:
+            self.slots[s:s + len(shares), J_SHARE], self.slots[s:s + len(shares), J_REST:J_REST + 4] = shares, rest
         self.prepared: list = [None] * c
         self.ahead = False
 

@@ -7,11 +7,12 @@ weights, and gets the solved pose, the next warm starts and every chain's report
 frame calls each solver's own compiled row; there is no second implementation.
 
 What it does not take is solved by rig_eval.py's chain walk in Python, which stays the
-one path for: a chain whose method has no compiled row (look-at), grounded feet's sole
-turns, a saved solution being shown or placed, a reaching chain with no limited warm start
-on its current base (its first solve, an unlimited chain, a base moved by a clip or by
-the chain above it), a follow-clip reaching chain, a stall retried from the animated pose,
-and input a solver refuses (the Python path raises its error).
+one path for: grounded feet's sole turns, a saved solution being shown or placed, a reaching
+chain with no limited warm start on its current base (its first solve, a chain without
+limits, a follow-clip reaching chain, a base moved by a clip or by a chain above that is not
+at rest), a stall retried from the animated pose, and input a solver refuses (the Python
+path raises its error). Look-at, two-bone limbs (follow-clip too) and limited FABRIK and
+CCD chains on their own warm starts are compiled.
 """
 from __future__ import annotations
 

@@ -14,10 +14,14 @@ import numpy as np
 
 from . import scalar_quat as sq
 from .ik.fabrik import fabrik, fabrik_kernel, limited_kernel
-from .ik.frame_codes import F_AXIS, F_CLAMP, F_EPS, F_HI, F_KIND, F_LO, F_SIZE, F_SOFT, F_TOL, ROW_CCD, ROW_FABRIK, ROW_LIMB
+from .ik.frame_codes import (
+    F_AXIS, F_CLAMP, F_EPS, F_FWD, F_HI, F_KIND, F_LO, F_MAX_ANGLE, F_MAX_TWIST, F_SIZE, F_SOFT, F_TOL, F_UP, ROW_AIM,
+    ROW_CCD, ROW_FABRIK, ROW_LIMB,
+)
 from .ik.two_bone_codes import NO_LIMIT
 from .ik.two_bone import two_bone_ik
 from .rig_solve import fabrik_chain, solve_fabrik, solve_two_bone, two_bone_chain
+from .rig_uses import look_params
 
 # The chain kinds the compiled full-body kernel knows (full_body_kernel.py's `kinds`).
 FULL_BODY_LIMB = 0
@@ -74,6 +78,11 @@ class Method:
     def frame_floats(self, ch, setup) -> np.ndarray:
         """The chain's settings as the compiled frame takes them (frame_codes.py F_*)."""
         return self._missing("frame_floats")
+
+    def frame_shares(self, ch) -> np.ndarray | None:
+        """Per joint, its share of an aim's turn (frame_codes.py J_SHARE), or None: no
+        per-joint settings to pack."""
+        return None
 
     def bake_frame(self, ch, base_rot, points, frames, root_dir):
         """One chain at one frame of a bake: (solved points, twists or None, local
@@ -220,7 +229,17 @@ class Aim(Method):
 
     warm_limited = False
 
-    frame_row = None  # aimed in Python over the pose built so far (rig_eval._solve_look_at)
+    frame_row = ROW_AIM  # look_at_kernel.aim_chain over the pose built so far
+
+    def frame_floats(self, ch, setup):
+        _, fwd, up, max_angle, max_twist = look_params(ch._look_at, len(ch.joints))
+        row = np.zeros(F_SIZE)
+        row[F_TOL], row[F_FWD:F_FWD + 3], row[F_UP:F_UP + 3] = ch._tolerance, fwd, up
+        row[F_MAX_ANGLE], row[F_MAX_TWIST] = max_angle, max_twist
+        return row
+
+    def frame_shares(self, ch):
+        return look_params(ch._look_at, len(ch.joints))[0]
 
     def bake_rows(self, ch):
         return True  # aimed over every frame at once (rig_uses.look_at_frames)

@@ -27,7 +27,7 @@ def _move(rig, rng, names, scale):
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from(["humanoid.json", "creature.json", "tentacle.json"]))
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["humanoid.json", "creature.json", "tentacle.json", "look_at.json"]))
 def test_the_compiled_frame_is_the_python_walks_frame(seed, preset):
     rng = np.random.default_rng(seed)
     rig = rigedit.Rig.load(BUNDLED_PRESETS / preset)
@@ -98,11 +98,17 @@ def test_a_solve_writes_nothing_into_the_goals():
             np.testing.assert_array_equal(rig.shown_target(n), grounded[n])
 
 
-def test_a_look_at_rig_is_solved_by_the_python_walk():
-    """Look-at has no compiled row (its method's frame_row is None)."""
-    rig = rigedit.Rig.load(BUNDLED_PRESETS / "look_at.json")
-    for n in rig.chain_names:
-        rig.chain(n).target = np.asarray(rig.chain(n).target) + 0.01
+def test_a_chain_the_compiled_frame_cannot_keep_goes_to_the_python_walk():
+    """An unlimited FABRIK chain keeps no limited warm start for the compiled row to go on
+    from: the rig's frames are the Python walk's, and solved as before."""
+    rig = rigedit.Rig.load(BUNDLED_PRESETS / "humanoid.json")
+    rig.chain("spine").limits = {}
+    walked = _walked(rig)
+    for rig_ in (rig, walked):
+        for n in rig_.chain_names:
+            rig_.chain(n).target = np.asarray(rig_.chain(n).target) + 0.01
     reports = rig.solve()
+    walked.solve()
     assert set(reports) == set(rig.chain_names)
     assert rig._cache.tables is not None and not rig._cache.tables.ok
+    np.testing.assert_array_equal(rig.world_positions(), walked.world_positions())

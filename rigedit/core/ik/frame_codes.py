@@ -5,7 +5,7 @@ the other. Rows are the compiled solver rows a method runs (solve_methods.py nam
 from __future__ import annotations
 
 # A chain's compiled row: its method's (solve_methods.Method.frame_row).
-ROW_LIMB, ROW_FABRIK, ROW_CCD = 0, 1, 2
+ROW_LIMB, ROW_FABRIK, ROW_CCD, ROW_AIM = 0, 1, 2, 3
 
 # The int table (rows, T_SIZE), one array for the call's sake: per joint its parent
 # (T_PARENT), per joint slot its joint (T_JOINT), per chain its C_* ints from T_CHAIN on.
@@ -21,6 +21,8 @@ T_SIZE = T_CHAIN + C_SIZE
 # a two-bone middle limit (kind, unit axis, lo, hi in radians). The chain's length is summed
 # from the frame's offsets, which a clip may change.
 F_TOL, F_EPS, F_CLAMP, F_SOFT, F_KIND, F_AXIS, F_LO, F_HI = 0, 1, 2, 3, 4, 5, 8, 9
+# An aim's (look-at) instead: unit forward and up axes, cone and twist limits in radians.
+F_FWD, F_UP, F_MAX_ANGLE, F_MAX_TWIST = 1, 4, 7, 8
 F_SIZE = 10
 
 # Per chain, this frame's inputs (chains, I_SIZE): goal, pole, whether it has one, weight.
@@ -39,6 +41,8 @@ S_SIZE = 30
 # chain's limited warm start there: point, bone frame, reference direction and hinge axis,
 # limit kind and parameters, bone length (fabrik_limited.rig_limited's arrays, row by row).
 J_IK, J_OFFSET, J_POINT, J_FRAME, J_DIR, J_AXIS, J_PARAMS, J_LENGTH, J_KIND = 0, 4, 7, 10, 14, 17, 20, 22, 23
+# An aim's joints keep their share of the turn and rest rotation there instead (set once).
+J_SHARE, J_REST = J_LENGTH, J_FRAME
 J_SIZE = 24
 
 # Why the compiled frame stopped at a chain (it returns 2 * chain + one of these): once (a

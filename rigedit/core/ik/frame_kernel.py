@@ -4,7 +4,8 @@ Every chain in dependency order over the pose built so far: its base (the world 
 of its root's parent, walked up from the rotations written so far), the "same inputs, final
 answer" shortcut, the solver's own compiled row (two_bone_kernel._limb for a closed-form
 limb; fabrik_limited._rig_row, FABRIK's or CCD's step, for a reaching chain warm-started
-from its own last limited result), the blend by weight and the write-back. The rows are the
+from its own last limited result; look_at_kernel.aim_chain for an aim), the blend by weight
+and the write-back. The rows are the
 solvers' one implementation, called here rather than from Python; nothing is copied.
 
 The rig packs its chains once per shape and settings (core/frame_pack.py: the tables and the
@@ -25,12 +26,13 @@ from .. import bone_turns
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache
 from . import (
-    fabrik_arc, fabrik_limited, fabrik_loop, fabrik_newton, fabrik_passes, fabrik_row, frame_codes, limits, soft,
-    two_bone_codes, two_bone_kernel,
+    fabrik_arc, fabrik_limited, fabrik_loop, fabrik_newton, fabrik_passes, fabrik_row, frame_codes, limits,
+    look_at_kernel, soft, two_bone_codes, two_bone_kernel,
 )
 from .fabrik_passes import _jit
 from .frame_codes import (
-    C_CAP, C_FOLLOW, C_N, C_PARENT, C_ROW, C_SLOT, F_AXIS, F_CLAMP, F_EPS, F_HI, F_KIND, F_LO, F_SOFT, F_TOL,
+    C_CAP, C_FOLLOW, C_N, C_PARENT, C_ROW, C_SLOT, F_AXIS, F_CLAMP, F_EPS, F_FWD, F_HI, F_KIND, F_LO, F_MAX_ANGLE,
+    F_MAX_TWIST, F_SOFT, F_TOL, F_UP, J_REST, J_SHARE, ROW_AIM,
     I_GOAL, I_HAS_POLE, I_POLE, I_WEIGHT, J_AXIS, J_DIR, J_FRAME, J_IK, J_KIND, J_LENGTH, J_OFFSET, J_PARAMS, J_POINT,
     ROW_CCD, ROW_LIMB, S_BASE, S_ERROR, S_FINAL, S_GOAL, S_HAS_POLE, S_LAST, S_POLE, S_REACHED, S_ROOT_DIR,
     S_SAME_SETTINGS, S_WARM, S_WARM_BASE, STALL_GAIN, STOP_NO_WARM, STOP_ONCE, T_CHAIN, T_JOINT, T_PARENT,
@@ -39,7 +41,7 @@ from .frame_codes import (
 # Every module whose code compiles into this one (the rows it calls, and theirs).
 fresh_cache(
     __file__, frame_codes, two_bone_codes, two_bone_kernel, fabrik_limited, fabrik_row, fabrik_loop, fabrik_passes,
-    fabrik_newton, fabrik_arc, limits, soft, sq, bone_turns,
+    fabrik_newton, fabrik_arc, limits, look_at_kernel, soft, sq, bone_turns,
 )
 
 
@@ -190,6 +192,42 @@ def _loop(c, ints, fl, inp, st, slots, base_rot, errors, total):
 
 
 @_jit
+def _aim(c, ints, fl, inp, parents, joints, rot, trans, slots):
+    """Chain c as an aim (look-at) over the pose built so far: look_at_kernel.aim_chain on
+    the path from the skeleton's root to its aiming joint (rig_uses.look_at_rotations),
+    blended into the pose by weight. Returns the miss."""
+    s, n = ints[c, C_SLOT], ints[c, C_N]
+    depth, k = 0, joints[s + n - 1]
+    while k >= 0:
+        depth += 1
+        k = parents[k]
+    path, k = np.empty(depth, np.int64), joints[s + n - 1]
+    for d in range(depth - 1, -1, -1):
+        path[d] = k
+        k = parents[k]
+    prot, ptrans, at = np.empty((depth, 4)), np.empty((depth, 3)), np.empty(n, np.int64)
+    for d in range(depth):
+        prot[d], ptrans[d] = rot[path[d]], trans[path[d]]
+        for i in range(n):
+            if path[d] == joints[s + i]:
+                at[i] = d
+    out = np.empty((n, 4))
+    miss = look_at_kernel.aim_chain(
+        prot, ptrans, at, np.ascontiguousarray(slots[s:s + n, J_SHARE]), np.ascontiguousarray(slots[s:s + n, J_REST:J_REST + 4]),
+        _vec(inp, c, I_GOAL), _vec(fl, c, F_FWD), _vec(fl, c, F_UP), fl[c, F_MAX_ANGLE], fl[c, F_MAX_TWIST], True, out,
+    )  # fmt: skip
+    w = inp[c, I_WEIGHT]
+    if w != 0.0:
+        for i in range(n):
+            j = joints[s + i]
+            q = _quat(out, i, 0)
+            if w != 1.0:
+                q = _slerp(_quat(rot, j, 0), q, w)
+            _put(rot, j, 0, q)
+    return miss
+
+
+@_jit
 def _record(st, slots, c, base_pos, base_rot, inp, trans, joints, s, n, error, reached, final):
     """Chain c's last solve: what it was solved for and how it ended."""
     st[c, S_LAST], st[c, S_SAME_SETTINGS] = 1.0, 1.0
@@ -236,6 +274,10 @@ def _chain(c, tables, inp, rot, trans, st, slots, report, errors):
     rig's Python path must take the frame)."""
     parents, joints, ints, fl = tables
     s, n = ints[c, C_SLOT], ints[c, C_N]
+    if ints[c, C_ROW] == ROW_AIM:  # aimed afresh every frame: no state, final
+        miss = _aim(c, ints, fl, inp, parents, joints, rot, trans, slots)
+        report[c, 0], report[c, 1], report[c, 2], report[c, 3] = miss, 0.0, 1.0 if miss <= fl[c, F_TOL] else 0.0, 1.0
+        return -1
     if ints[c, C_PARENT] >= 0:
         base_pos, base_rot = _world_of(ints[c, C_PARENT], parents, rot, trans)
     else:
