@@ -71,7 +71,10 @@ def _key(rig, anim, tables) -> tuple:
     """What a full-body solve reads besides its warm start (compared by value)."""
     chs = [rig._chains[n] for n in tables.names]
     placed = placed_goals(rig, anim)
-    aims = [goal_and_pole(ch, placed) for ch in chs]
+    if placed:  # the frame's goals (rig_goals.py)
+        aims = [goal_and_pole(ch, placed) for ch in chs]
+    else:
+        aims = [(ch._target, ch._pole) for ch in chs]
     targets = tuple(goal for goal, _ in aims)
     settings = tuple((pole, ch._tolerance, ch._weight, ch._pull, ch._reach_clamp, ch._softness) for ch, (_, pole) in zip(chs, aims))
     return (anim, tables, targets, settings)
