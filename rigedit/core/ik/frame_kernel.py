@@ -18,80 +18,30 @@ rig solves the frame in Python (rig_eval.py), as it does for the rare cases it n
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .. import bone_turns
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache
 from . import (
-    fabrik_arc, fabrik_limited, fabrik_loop, fabrik_newton, fabrik_passes, fabrik_row, frame_codes, limits,
-    look_at_kernel, soft, two_bone_codes, two_bone_kernel,
+    fabrik_arc, fabrik_limited, fabrik_loop, fabrik_newton, fabrik_passes, fabrik_row, frame_codes, frame_math,
+    limits, look_at_kernel, soft, two_bone_codes, two_bone_kernel,
 )
 from .fabrik_passes import _jit
 from .frame_codes import (
     C_CAP, C_FOLLOW, C_N, C_PARENT, C_ROW, C_SLOT, F_AXIS, F_CLAMP, F_EPS, F_FWD, F_HI, F_KIND, F_LO, F_MAX_ANGLE,
-    F_MAX_TWIST, F_SOFT, F_TOL, F_UP, J_REST, J_SHARE, ROW_AIM,
-    I_GOAL, I_HAS_POLE, I_POLE, I_WEIGHT, J_AXIS, J_DIR, J_FRAME, J_IK, J_KIND, J_LENGTH, J_OFFSET, J_PARAMS, J_POINT,
-    ROW_CCD, ROW_LIMB, S_BASE, S_ERROR, S_FINAL, S_GOAL, S_HAS_POLE, S_LAST, S_POLE, S_REACHED, S_ROOT_DIR,
-    S_SAME_SETTINGS, S_WARM, S_WARM_BASE, STALL_GAIN, STOP_NO_WARM, STOP_ONCE, T_CHAIN, T_JOINT, T_PARENT,
+    F_MAX_TWIST, F_SOFT, F_TOL, F_UP, I_GOAL, I_HAS_POLE, I_POLE, I_WEIGHT, J_AXIS, J_DIR, J_FRAME, J_IK, J_KIND,
+    J_LENGTH, J_OFFSET, J_PARAMS, J_POINT, J_REST, J_SHARE, ROW_AIM, ROW_CCD, ROW_LIMB, STALL_GAIN, STOP_NO_WARM,
+    STOP_ONCE, S_BASE, S_ERROR, S_FINAL, S_GOAL, S_HAS_POLE, S_LAST, S_POLE, S_REACHED, S_ROOT_DIR, S_SAME_SETTINGS,
+    S_WARM, S_WARM_BASE, T_CHAIN, T_JOINT, T_PARENT,
 )
+from .frame_math import chain_length, put, quat_at, slerp, vec_at, world_of
 
 # Every module whose code compiles into this one (the rows it calls, and theirs).
 fresh_cache(
-    __file__, frame_codes, two_bone_codes, two_bone_kernel, fabrik_limited, fabrik_row, fabrik_loop, fabrik_passes,
-    fabrik_newton, fabrik_arc, limits, look_at_kernel, soft, sq, bone_turns,
+    __file__, frame_codes, frame_math, two_bone_codes, two_bone_kernel, fabrik_limited, fabrik_row, fabrik_loop,
+    fabrik_passes, fabrik_newton, fabrik_arc, limits, look_at_kernel, soft, sq, bone_turns,
 )
-
-
-@_jit
-def _world_of(j, parents, rot, trans):
-    """World (position, rotation) of joint j in the pose `rot`, `trans` (rig_solve.world_of's
-    operations, from the root down: the chains above have just written their joints)."""
-    px, py, pz = 0.0, 0.0, 0.0
-    q = (0.0, 0.0, 0.0, 1.0)
-    depth = 0
-    k = j
-    while k >= 0:
-        depth += 1
-        k = parents[k]
-    for d in range(depth - 1, -1, -1):  # the ancestor d steps above j, root first
-        k = j
-        for _ in range(d):
-            k = parents[k]
-        px, py, pz = bone_turns.add_rotated((px, py, pz), q, (trans[k, 0], trans[k, 1], trans[k, 2]))
-        q = sq.qmul(q, (rot[k, 0], rot[k, 1], rot[k, 2], rot[k, 3]))
-    return (px, py, pz), q
-
-
-@_jit
-def _total(joints, trans, s, n):
-    """A chain's length from its joints' offsets, summed as rig_solve.ChainSetup sums it."""
-    total = 0.0
-    for k in range(1, n):
-        j = joints[s + k]
-        total += math.sqrt(trans[j, 0] * trans[j, 0] + trans[j, 1] * trans[j, 1] + trans[j, 2] * trans[j, 2])
-    return total
-
-
-@_jit
-def _slerp(a, b, t):
-    """transforms.quat_slerp for one pair, 0 < t < 1 (its ends are the caller's)."""
-    dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]
-    s = 1.0
-    if dot < 0.0:
-        s, dot = -1.0, -dot
-    theta = math.acos(min(max(dot, -1.0), 1.0))
-    sin_theta = math.sin(theta)
-    if sin_theta < 1e-9:
-        wa, wb = 1.0 - t, t
-    else:
-        wa, wb = math.sin((1.0 - t) * theta) / sin_theta, math.sin(t * theta) / sin_theta
-    x, y = wa * a[0] + wb * s * b[0], wa * a[1] + wb * s * b[1]
-    z, w = wa * a[2] + wb * s * b[2], wa * a[3] + wb * s * b[3]
-    n = math.sqrt(x * x + y * y + z * z + w * w)
-    return (x / n, y / n, z / n, w / n)
 
 
 @_jit
@@ -121,39 +71,23 @@ def _offsets_same(slots, trans, joints, s, n):
 
 
 @_jit
-def _quat(a, k, col):
-    return (a[k, col], a[k, col + 1], a[k, col + 2], a[k, col + 3])
-
-
-@_jit
-def _vec(a, k, col):
-    return (a[k, col], a[k, col + 1], a[k, col + 2])
-
-
-@_jit
-def _put(a, k, col, t):
-    for i in range(len(t)):
-        a[k, col + i] = t[i]
-
-
-@_jit
 def _limb(c, ints, fl, inp, joints, rot, trans, slots, base_pos, base_rot, warm_own):
     """Chain c as a closed-form limb: (status, error) with its two rotations put in `slots`."""
     s = ints[c, C_SLOT]
     j0, j1, j2 = joints[s], joints[s + 1], joints[s + 2]
     if warm_own:
-        w0, w1 = _quat(slots, s, J_IK), _quat(slots, s + 1, J_IK)
+        w0, w1 = quat_at(slots, s, J_IK), quat_at(slots, s + 1, J_IK)
     else:
-        w0, w1 = _quat(rot, j0, 0), _quat(rot, j1, 0)
+        w0, w1 = quat_at(rot, j0, 0), quat_at(rot, j1, 0)
     has_pole = inp[c, I_HAS_POLE] != 0.0
-    pole = _vec(inp, c, I_POLE) if has_pole else base_pos
+    pole = vec_at(inp, c, I_POLE) if has_pole else base_pos
     status, l0, l1, error, _ = two_bone_kernel._limb(
-        _vec(inp, c, I_GOAL), pole, has_pole, fl[c, F_EPS], fl[c, F_CLAMP], fl[c, F_SOFT], _total(joints, trans, s, 3),
-        int(fl[c, F_KIND]), _vec(fl, c, F_AXIS), fl[c, F_LO], fl[c, F_HI], base_pos, base_rot, _vec(trans, j0, 0),
-        _vec(trans, j1, 0), _vec(trans, j2, 0), w0, w1,
+        vec_at(inp, c, I_GOAL), pole, has_pole, fl[c, F_EPS], fl[c, F_CLAMP], fl[c, F_SOFT], chain_length(joints, trans, s, 3),
+        int(fl[c, F_KIND]), vec_at(fl, c, F_AXIS), fl[c, F_LO], fl[c, F_HI], base_pos, base_rot, vec_at(trans, j0, 0),
+        vec_at(trans, j1, 0), vec_at(trans, j2, 0), w0, w1,
     )  # fmt: skip
-    _put(slots, s, J_IK, l0)
-    _put(slots, s + 1, J_IK, l1)
+    put(slots, s, J_IK, l0)
+    put(slots, s + 1, J_IK, l1)
     return status, error
 
 
@@ -173,11 +107,11 @@ def _loop(c, ints, fl, inp, st, slots, base_rot, errors, total):
     for k in range(m):
         kinds[k] = int(rows[k, J_KIND])
     to_aim, count, moved, error, span = fabrik_limited._rig_row(
-        np.ascontiguousarray(rows[:, J_POINT:J_POINT + 3]), _vec(inp, c, I_GOAL), (total, fl[c, F_CLAMP], fl[c, F_SOFT]),
+        np.ascontiguousarray(rows[:, J_POINT:J_POINT + 3]), vec_at(inp, c, I_GOAL), (total, fl[c, F_CLAMP], fl[c, F_SOFT]),
         np.ascontiguousarray(rows[:m, J_LENGTH]), kinds, np.ascontiguousarray(rows[:m, J_PARAMS:J_PARAMS + 2]),
         np.ascontiguousarray(rows[:m, J_DIR:J_DIR + 3]), np.ascontiguousarray(rows[:m, J_AXIS:J_AXIS + 3]),
         np.ascontiguousarray(st[c, S_ROOT_DIR:S_ROOT_DIR + 3]), np.ascontiguousarray(rows[:m, J_FRAME:J_FRAME + 4]),
-        base_rot, tol, cap, _vec(inp, c, I_POLE), inp[c, I_HAS_POLE] != 0.0, errs, out, out_locals, out_world,
+        base_rot, tol, cap, vec_at(inp, c, I_POLE), inp[c, I_HAS_POLE] != 0.0, errs, out, out_locals, out_world,
         ints[c, C_ROW] == ROW_CCD,
     )  # fmt: skip
     errors[c, :count] = errs[:count]
@@ -214,16 +148,16 @@ def _aim(c, ints, fl, inp, parents, joints, rot, trans, slots):
     out = np.empty((n, 4))
     miss = look_at_kernel.aim_chain(
         prot, ptrans, at, np.ascontiguousarray(slots[s:s + n, J_SHARE]), np.ascontiguousarray(slots[s:s + n, J_REST:J_REST + 4]),
-        _vec(inp, c, I_GOAL), _vec(fl, c, F_FWD), _vec(fl, c, F_UP), fl[c, F_MAX_ANGLE], fl[c, F_MAX_TWIST], True, out,
+        vec_at(inp, c, I_GOAL), vec_at(fl, c, F_FWD), vec_at(fl, c, F_UP), fl[c, F_MAX_ANGLE], fl[c, F_MAX_TWIST], True, out,
     )  # fmt: skip
     w = inp[c, I_WEIGHT]
     if w != 0.0:
         for i in range(n):
             j = joints[s + i]
-            q = _quat(out, i, 0)
+            q = quat_at(out, i, 0)
             if w != 1.0:
-                q = _slerp(_quat(rot, j, 0), q, w)
-            _put(rot, j, 0, q)
+                q = slerp(quat_at(rot, j, 0), q, w)
+            put(rot, j, 0, q)
     return miss
 
 
@@ -232,8 +166,8 @@ def _record(st, slots, c, base_pos, base_rot, inp, trans, joints, s, n, error, r
     """Chain c's last solve: what it was solved for and how it ended."""
     st[c, S_LAST], st[c, S_SAME_SETTINGS] = 1.0, 1.0
     st[c, S_ERROR], st[c, S_REACHED], st[c, S_FINAL] = error, 1.0 if reached else 0.0, 1.0 if final else 0.0
-    _put(st, c, S_BASE, base_pos)
-    _put(st, c, S_BASE + 3, base_rot)
+    put(st, c, S_BASE, base_pos)
+    put(st, c, S_BASE + 3, base_rot)
     st[c, S_GOAL:S_GOAL + 3], st[c, S_POLE:S_POLE + 3] = inp[c, I_GOAL:I_GOAL + 3], inp[c, I_POLE:I_POLE + 3]
     st[c, S_HAS_POLE] = inp[c, I_HAS_POLE]
     for k in range(n):
@@ -262,10 +196,10 @@ def _write(c, ints, joints, slots, rot, w):
         return
     for k in range(m):
         j = joints[s + k]
-        q = _quat(slots, s + k, J_IK)
+        q = quat_at(slots, s + k, J_IK)
         if w != 1.0:
-            q = _slerp(_quat(rot, j, 0), q, w)
-        _put(rot, j, 0, q)
+            q = slerp(quat_at(rot, j, 0), q, w)
+        put(rot, j, 0, q)
 
 
 @_jit
@@ -279,7 +213,7 @@ def _chain(c, tables, inp, rot, trans, st, slots, report, errors):
         report[c, 0], report[c, 1], report[c, 2], report[c, 3] = miss, 0.0, 1.0 if miss <= fl[c, F_TOL] else 0.0, 1.0
         return -1
     if ints[c, C_PARENT] >= 0:
-        base_pos, base_rot = _world_of(ints[c, C_PARENT], parents, rot, trans)
+        base_pos, base_rot = world_of(ints[c, C_PARENT], parents, rot, trans)
     else:
         base_pos, base_rot = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)
     same = _same(st, slots, c, base_pos, base_rot, inp, trans, joints, s, n)
@@ -295,15 +229,15 @@ def _chain(c, tables, inp, rot, trans, st, slots, report, errors):
     else:
         if ints[c, C_FOLLOW] != 0 or not _warm_here(st, c, base_pos, base_rot) or not _offsets_same(slots, trans, joints, s, n):
             return 2 * c + STOP_NO_WARM  # no limited warm start here: prepared in Python (rig_chain.py)
-        count, error, stalled = _loop(c, ints, fl, inp, st, slots, base_rot, errors, _total(joints, trans, s, n))
+        count, error, stalled = _loop(c, ints, fl, inp, st, slots, base_rot, errors, chain_length(joints, trans, s, n))
         if stalled and same:
             return 2 * c + STOP_ONCE  # held still and short: rig_chain.solve_chain tries the animated pose too
         reached = error <= fl[c, F_TOL]
         final = reached or count == 0  # ReachLoop.final
         if same and error >= st[c, S_ERROR] * (1.0 - STALL_GAIN):
             final = True
-        _put(st, c, S_WARM_BASE, base_pos)
-        _put(st, c, S_WARM_BASE + 3, base_rot)
+        put(st, c, S_WARM_BASE, base_pos)
+        put(st, c, S_WARM_BASE + 3, base_rot)
     _record(st, slots, c, base_pos, base_rot, inp, trans, joints, s, n, error, reached, final)
     report[c, 0], report[c, 1], report[c, 2], report[c, 3] = error, count, 1.0 if reached else 0.0, 1.0 if final else 0.0
     _write(c, ints, joints, slots, rot, inp[c, I_WEIGHT])
