@@ -105,14 +105,16 @@ class FrameState:
             inputs = state.inputs
             limits_same = state.limits is t.limits[c] or state.limits == t.limits[c]
             settings = inputs.settings
-            same = limits_same and (settings[0],) + settings[3:] == t.settings[c]
+            # A saved solution of other settings (rig_pose.STALE) is a warm start, never an answer.
+            same = limits_same and type(settings) is tuple and (settings[0],) + settings[3:] == t.settings[c]
             st[c, S_LAST], st[c, S_SAME_SETTINGS] = 1.0, float(same)
             st[c, S_ERROR], st[c, S_REACHED], st[c, S_FINAL] = state.error, float(state.reached), float(state.final)
             st[c, S_BASE:S_BASE + 3], st[c, S_BASE + 3:S_BASE + 7] = inputs.base_pos, inputs.base_rot
-            st[c, S_GOAL:S_GOAL + 3] = settings[1]
-            st[c, S_HAS_POLE] = settings[2] is not None
-            if settings[2] is not None:
-                st[c, S_POLE:S_POLE + 3] = settings[2]
+            if same:
+                st[c, S_GOAL:S_GOAL + 3] = settings[1]
+                st[c, S_HAS_POLE] = settings[2] is not None
+                if settings[2] is not None:
+                    st[c, S_POLE:S_POLE + 3] = settings[2]
             js[s:s + m + 1, J_OFFSET:J_OFFSET + 3] = inputs.offsets
             start = state.start
             if start is not None and limits_same and start.offsets == inputs.offsets:

@@ -112,3 +112,22 @@ def test_a_chain_the_compiled_frame_cannot_keep_goes_to_the_python_walk():
     assert set(reports) == set(rig.chain_names)
     assert rig._cache.tables is not None and not rig._cache.tables.ok
     np.testing.assert_array_equal(rig.world_positions(), walked.world_positions())
+
+
+def test_a_saved_solution_of_other_settings_goes_on_as_a_warm_start(tmp_path):
+    """A rig saved after a setting changed (its stored solutions were solved with other
+    settings) opens showing them; the first solve after that is compiled and treats them as
+    warm starts only, as the Python walk does."""
+    rig = rigedit.Rig.load(BUNDLED_PRESETS / "humanoid.json")
+    rig.chain("left_arm").target = (0.31, 1.27, 0.22)
+    rig.solve()
+    rig.chain("right_arm").tolerance = 0.002
+    rig.chain("right_arm").weight = 0.75
+    path = tmp_path / "posed.json"
+    rig.save(path)
+    opened = rigedit.Rig.load(path)
+    walked = _walked(opened)
+    opened.solve()
+    walked.solve()
+    np.testing.assert_allclose(opened.world_positions(), walked.world_positions(), rtol=0, atol=NEAR_M)
+    np.testing.assert_allclose(opened.world_position("LeftHand"), (0.31, 1.27, 0.22), atol=1e-6)
