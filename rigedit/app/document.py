@@ -191,6 +191,9 @@ class Document(QObject):
         for name, settings in chains.items():
             self._rig.chain(name).apply(settings)
             self.chain_changed.emit(name)
+        # The chains' last solutions were of the other clip's goals: no warm start for this
+        # one (a solve from them can take more than one frame to settle back).
+        self._rig.reset()
         self.set_clip(clip)
         self._rig.clip_in_preset = in_preset
 

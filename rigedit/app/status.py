@@ -21,7 +21,7 @@ def reach_state(rig: Rig, chain: str, report: ChainReport) -> str:
     ch = rig.chain(chain)
     pts = np.array([rig.world_position(j) for j in ch.joints])
     bones = np.linalg.norm(np.diff(pts, axis=0), axis=1)
-    d = float(np.linalg.norm(np.asarray(ch.target) - pts[0]))
+    d = float(np.linalg.norm(rig.shown_target(chain) - pts[0]))
     longest = float(bones.sum())
     shortest = float(max(0.0, 2 * bones.max() - longest))
     if d > longest + ch.tolerance or d < shortest - ch.tolerance:
@@ -45,7 +45,7 @@ def shown_miss(rig: Rig, chain: str) -> float:
     the chain's weight) to the goal: what the eye sees (issue 14). A look-at aims rather than
     reaches: its report's miss is the angle it measures."""
     ch = rig.chain(chain)
-    return float(np.linalg.norm(rig.world_position(ch.joints[-1]) - np.asarray(ch.target)))
+    return float(np.linalg.norm(rig.world_position(ch.joints[-1]) - rig.shown_target(chain)))
 
 
 def describe(rig: Rig, chain: str, report: ChainReport | None) -> str:

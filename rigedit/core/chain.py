@@ -7,6 +7,7 @@ file and JSON path) phrase the same problem the same way.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Callable, Iterable, Mapping
@@ -180,6 +181,10 @@ class Chain:
     # Set by the rig that holds the chain: where follow-clip goals come from (clip_goals.ClipGoals).
     _goals = None
 
+    # A new number whenever a setting the rig's compiled frame packs changes (rig_frame.py
+    # compares these rather than every setting, every frame): each such setter takes one.
+    _stamp = 0
+
     # Set by the rig that holds the chain: the checks that need its skeleton (rig_plan.LimitFit).
     _fit: Callable[[str, Mapping[str, Limit]], None] | None = None
 
@@ -215,6 +220,7 @@ class Chain:
         if hasattr(self, "_limits"):
             self._check_fit(value, self._limits)
         self._solver = value
+        self._stamp = next(_STAMPS)  # a packed setting changed (rig_frame.py)
         self._kind = registry.get(value)  # the solver's registry entry: what the rig asks of it
 
     @property
@@ -266,6 +272,7 @@ class Chain:
         if not isinstance(value, (bool, np.bool_)):
             raise ValueError(f"chain {self._name!r}: follow_clip must be true or false, got {fmt(value)}")
         self._follow_clip = bool(value)
+        self._stamp = next(_STAMPS)  # a packed setting changed (rig_frame.py)
 
     @property
     def offset_keys(self) -> tuple:
@@ -304,6 +311,7 @@ class Chain:
     def tolerance(self, value: float) -> None:
         try:
             self._tolerance = check_tolerance(value)
+            self._stamp = next(_STAMPS)  # a packed setting changed (rig_frame.py)
         except ValueError as e:
             raise self._fail("tolerance", e) from None
 
@@ -315,6 +323,7 @@ class Chain:
     def max_iterations(self, value: int) -> None:
         try:
             self._max_iterations = check_max_iterations(value)
+            self._stamp = next(_STAMPS)  # a packed setting changed (rig_frame.py)
         except ValueError as e:
             raise self._fail("max_iterations", e) from None
 
@@ -345,6 +354,7 @@ class Chain:
         # The limits as a value (sorted (joint, Limit) pairs, hashable): what the rig keys a
         # chain's warm start and limit plan on.
         self._limit_key = tuple(sorted(limits.items()))
+        self._stamp = next(_STAMPS)  # a packed setting changed (rig_frame.py)
 
     @property
     def reach_clamp(self) -> float:
@@ -354,6 +364,7 @@ class Chain:
     def reach_clamp(self, value: float) -> None:
         try:
             self._reach_clamp = check_reach_clamp(value)
+            self._stamp = next(_STAMPS)  # a packed setting changed (rig_frame.py)
         except ValueError as e:
             raise self._fail("reach_clamp", e) from None
 
@@ -365,6 +376,7 @@ class Chain:
     def softness(self, value: float) -> None:
         try:
             self._softness = check_softness(value)
+            self._stamp = next(_STAMPS)  # a packed setting changed (rig_frame.py)
         except ValueError as e:
             raise self._fail("softness", e) from None
 
@@ -376,6 +388,7 @@ class Chain:
     def look_at(self, value: LookAtSettings | None) -> None:
         try:
             self._look_at = check_look_at(value, len(self._joints))
+            self._stamp = next(_STAMPS)  # a packed setting changed (rig_frame.py)
         except ValueError as e:
             raise ValueError(f"chain {self._name!r}: look_at {e}") from None
 
@@ -415,6 +428,7 @@ class Chain:
         if not isinstance(value, (bool, np.bool_)):
             raise ValueError(f"chain {self._name!r}: ground_feet must be true or false, got {fmt(value)}")
         self._ground_feet = bool(value)
+        self._stamp = next(_STAMPS)  # a packed setting changed (rig_frame.py)
 
     def settings(self) -> ChainSettings:
         return ChainSettings(
@@ -453,6 +467,7 @@ class Chain:
             self._check_fit(checked.solver, limits)
             key = tuple(sorted(limits.items()))
         old_keys = self.__dict__.get("_offset_keys")
+        packed = [self.__dict__.get(k) for k in _PACKED]
         self.__dict__.update(
             _solver=checked.solver,
             _kind=registry.get(checked.solver),  # the solver's registry entry: what the rig asks of it
@@ -471,6 +486,8 @@ class Chain:
             _offset_keys=checked.offset_keys,
             _pull=checked.pull,
         )
+        if packed != [self.__dict__.get(k) for k in _PACKED]:
+            self._stamp = next(_STAMPS)
         if "_offsets" not in self.__dict__ or old_keys != checked.offset_keys:
             self._offsets = offset_curve(checked.offset_keys)
 
@@ -483,6 +500,12 @@ class Chain:
 
     def __repr__(self) -> str:
         return f"Chain({self._name!r}, {list(self._joints)}, solver={self._solver!r}, weight={self._weight:g})"
+
+
+# The settings the compiled frame packs (frame_pack.FrameTables), and the stamps they get.
+_PACKED = ("_joints", "_solver", "_kind", "_limits", "_limit_key", "_tolerance", "_max_iterations", "_reach_clamp",
+           "_softness", "_follow_clip", "_look_at", "_ground_feet")  # fmt: skip
+_STAMPS = itertools.count(1)
 
 
 def _frozen(v: tuple[float, ...]) -> np.ndarray:

@@ -14,7 +14,7 @@ the limb's length. Down to a numerically straight limb the side is the clip's ow
 side would make a zero-offset solve differ from the clip, and bend a knee the other way
 than it); a straight limb keeps the previous frame's side, and with none, the chain's pole.
 
-One implementation serves the live solve (rig_eval, per frame, through `place_goals`) and
+One implementation serves the live solve (per frame, through `followed_goals` and rig_goals.py) and
 the bake (`clip_goal_frames`, over all frames at once).
 """
 from __future__ import annotations
@@ -124,7 +124,7 @@ def _pole_joints(idx: list[int]) -> tuple[int, int, int]:
 def clip_goal_frames(ch, idx: list[int], world: np.ndarray, times: np.ndarray):
     """A follow-clip chain's goals (F, 3) and poles (F, 3) or None over frames, from the
     animated world positions (F, joints, 3) at `times`: what the live solve gives frame by
-    frame (the bake's side of `place_goals`)."""
+    frame (the bake's side of `followed_goals`)."""
     target = world[:, idx[-1]] + offset_curve(ch.offset_keys).sample(times)
     if ch._pole is None:
         return target, None
@@ -209,17 +209,17 @@ class ClipGoals:
         return self.world()[self._rig()._plans[ch._name].idx[-1]].copy()
 
 
-def place_goals(rig, anim) -> None:
-    """Before a frame's solve: every follow-clip chain's target and pole for this frame."""
-    if rig._clip is None:
-        return
+def followed_goals(rig, anim) -> dict[str, tuple]:
+    """This frame's goal and pole of every follow-clip chain (rig_goals.placed_goals): name ->
+    (goal, pole); a straight limb with no side yet keeps the chain's own pole. Nothing is
+    written into the chains."""
     source = rig._clip_goals
+    out = {}
     for ch in rig._chains.values():
         if ch._follow_clip and ch._kind.reaches and not _placed_elsewhere(rig, ch):
             goal, pole = source._placed(ch, anim)
-            ch._target = goal
-            if ch._pole is not None and pole is not None:  # a straight limb with no side yet keeps its pole
-                ch._pole = pole
+            out[ch._name] = (goal, ch._pole if ch._pole is None or pole is None else pole)
+    return out
 
 
 def _placed_elsewhere(rig, ch) -> bool:

@@ -13,6 +13,7 @@ from .autochains.body import Body
 from .autochains.figure import Figure
 from .autochains.limbs import cut_limb, leg_hubs
 from .ik.limits import ConeLimit, HingeLimit
+from .rig_goals import goal_and_pole
 from .rig_solve import _limit_params
 from .solve_methods import FULL_BODY_LIMB
 
@@ -143,14 +144,17 @@ class FullBodyTables:
         self.root = roots[0]
 
 
-def chain_arrays(rig, tables: FullBodyTables):
+def chain_arrays(rig, tables: FullBodyTables, placed: dict | None = None):
     """The per-frame chain inputs: goals, poles, has_pole, pulls, tolerances, clamps,
-    softness, active (weight > 0), weights."""
+    softness, active (weight > 0), weights. `placed`: the frame's placed goals
+    (rig_goals.placed_goals; by default the ones the last solve aimed at)."""
     chs = [rig._chains[n] for n in tables.names]
     roles = _roles(rig)
-    goals = np.array([ch._target for ch in chs], dtype=np.float64).reshape(-1, 3)
-    poles = np.array([_NO_POLE if ch._pole is None else ch._pole for ch in chs], dtype=np.float64).reshape(-1, 3)
-    has_pole = np.array([ch._pole is not None for ch in chs], np.bool_)
+    placed = rig._cache.goals if placed is None else placed
+    aims = [goal_and_pole(ch, placed) for ch in chs]
+    goals = np.array([goal for goal, _ in aims], dtype=np.float64).reshape(-1, 3)
+    poles = np.array([_NO_POLE if pole is None else pole for _, pole in aims], dtype=np.float64).reshape(-1, 3)
+    has_pole = np.array([pole is not None for _, pole in aims], np.bool_)
     pulls = np.array([roles.get(ch._name, ARM_PULL) if ch._pull is None else ch._pull for ch in chs], dtype=np.float64)
     per = np.array([(ch._tolerance, ch._reach_clamp, ch._softness, ch._weight) for ch in chs], dtype=np.float64).reshape(-1, 4)
     tols, clamps, softs, weights = (np.ascontiguousarray(per[:, k]) for k in range(4))

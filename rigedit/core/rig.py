@@ -179,7 +179,10 @@ class Rig(Posing, PoseTools):
         return quat_rotate(quats[self._skeleton.index(joint)], axis / norm)
 
     def remove_chain(self, name: str) -> None:
-        self.chain(name)._goals = None  # a chain out of the rig follows no clip of it
+        ch = self.chain(name)
+        if ch.following:  # out of the rig its goal is absolute: the one it had here (no solve wrote it)
+            ch._target, ch._pole = ch._goal(), ch._pole_now()
+        ch._goals = None  # a chain out of the rig follows no clip of it
         del self._chains[name], self._plans[name]
         if self._gait is not None and name in self._gait.legs:
             self.gait = None  # a gait without one of its legs is not the gait it was
@@ -317,6 +320,14 @@ class Rig(Posing, PoseTools):
             return {}
         return dict(animated(self).grounded)
 
+    def shown_target(self, name: str) -> np.ndarray:
+        """Where chain `name` aims at the current time, as a viewer shows its goal: a
+        grounded foot's target where the ground puts it, a follow-clip chain's at the
+        animated tip plus its offset, else the chain's own target (rig_goals.py)."""
+        ch = self.chain(name)
+        grounded = self.grounded_targets()
+        return np.array(grounded[name], dtype=np.float64) if name in grounded else ch.target
+
     @property
     def time(self) -> float:
         """Seconds: the clip's animated pose and the timeline are taken there (the clip is
@@ -385,7 +396,7 @@ class Rig(Posing, PoseTools):
 
     def reset(self) -> None:
         """Back to the animated pose, forgetting every chain's warm start."""
-        self._cache.states.clear()
+        self._cache.states = {}
         self._cache.body.forget_start()
         self._pose = self.animated_pose()
         self._world_cache = None

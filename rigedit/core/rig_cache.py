@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .chain import ChainReport
+from .frame_pack import FrameState, FrameTables
 from .rig_anim import AnimatedFrame
 from .rig_chain import ChainState
 from .rig_solve import ChainSetup
@@ -69,16 +70,57 @@ class BodyCache:
 class WarmCache:
     """Per chain, its last solve (`states`), its solver setup (`setups`, rebuilt when it no
     longer fits) and what the last frame wrote (`outputs`, valid on the animated frame whose
-    key is `outputs_key`); the animated frame of the current clip and time (`anim`), and
-    the last settled frame (`settled`)."""
+    key is `outputs_key`); the animated frame of the current clip and time (`anim`), the
+    goals the frame placed (`goals`: grounded feet, follow-clip chains), and the last
+    settled frame (`settled`).
 
-    states: dict[str, ChainState] = field(default_factory=dict)
+    The compiled frame (rig_frame.py) keeps the chains' last solves as arrays (`frame`, a
+    frame_pack.FrameState on the tables `tables`); `states` unpacks them into ChainStates
+    when asked. Whoever changes the ChainStates in place drops the arrays (`drop_packed`)."""
+
+    _states: dict[str, ChainState] = field(default_factory=dict)
     setups: dict[str, ChainSetup] = field(default_factory=dict)
     outputs: dict[str, ChainOutput] = field(default_factory=dict)
     outputs_key: tuple | None = None
     anim: AnimatedFrame | None = None
+    goals: dict = field(default_factory=dict)  # the goals the last solve aimed at (rig_goals.py)
     settled: SettledFrame | None = None
     body: BodyCache = field(default_factory=BodyCache)
+    frame: FrameState | None = None
+    tables: FrameTables | None = None
+    anim_rot: tuple | None = None  # (AnimatedFrame, its rotations as an array), for the compiled frame
+    skip: int = 0  # frames left before the compiled frame is tried again (rig_frame.py)
+    stopped: int = -1  # the chain its last try stopped at, -1 if it solved the frame
+
+    @property
+    def states(self) -> dict[str, ChainState]:
+        frame = self.frame
+        if frame is not None and frame.ahead:
+            self._states = frame.unpack()
+            frame.ahead = False
+        return self._states
+
+    @states.setter
+    def states(self, value: dict[str, ChainState]) -> None:
+        self._states, self.frame = value, None
+
+    def drop_packed(self) -> dict[str, ChainState]:
+        """The ChainStates, to change in place: the packed arrays are let go."""
+        states = self.states
+        self.frame = None
+        return states
+
+    def packed(self, tables: FrameTables) -> FrameState | None:
+        """The chains' last solves packed for `tables`, or None when one cannot be (a saved
+        solution put back, not yet placed: the Python frame places it)."""
+        frame = self.frame
+        if frame is not None and frame.tables is tables:
+            return frame
+        frame = FrameState(tables)
+        if not frame.pack(self.drop_packed()):
+            return None
+        self.frame = frame
+        return frame
 
     def forget_frame(self) -> None:
         """What chains read has changed (structure, pose, saved states): the next solve is
@@ -90,13 +132,15 @@ class WarmCache:
         self.anim = self.settled = self.outputs_key = None
 
     def drop(self, name: str) -> None:
-        self.states.pop(name, None)
+        self.drop_packed().pop(name, None)
         self.setups.pop(name, None)
 
     def copy(self) -> "WarmCache":
         """The warm starts (states are never changed in place), nothing about the last
         frame but the full-body solve's (shared: its parts are replaced, never changed)."""
-        return WarmCache(dict(self.states), body=replace(self.body))
+        # The compiled frame's retry count too, so a copy takes the path this rig would
+        # take (the two frame paths agree to round-off, not to the bit).
+        return WarmCache(dict(self.states), body=replace(self.body), skip=self.skip, stopped=self.stopped)
 
     def report_idle(self) -> dict[str, ChainReport]:
         """The settled frame's reports as a solve that ran no pass gives them."""

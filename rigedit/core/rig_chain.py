@@ -14,6 +14,7 @@ from . import scalar_quat as sq
 from .chain import Chain
 from .ik.chain_frames import PreparedLimits
 from .ik.fabrik import tip_of
+from .ik.frame_codes import STALL_GAIN
 from .ik.soft import effective_target_float
 from .bone_turns import chain_pose, local_turns
 from .rig_solve import ChainSetup, fabrik_warm, turned_locals
@@ -66,15 +67,15 @@ class ChainState:
         self.start = start
 
 
-def solve_settings(ch: Chain) -> tuple:
-    """The settings a chain's solve reads (SolveInputs.settings), in their order."""
-    return (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
+def solve_settings(ch: Chain, goal, pole) -> tuple:
+    """The settings a chain's solve reads (SolveInputs.settings), in their order: `goal` and
+    `pole` are the frame's (rig_goals.goal_and_pole)."""
+    return (ch._solver, goal, pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
 
 
 # FABRIK short of its target is solved again on the next frame, warm-started, until a solve of
-# unchanged inputs gains less than this fraction of its error: then it has stalled (out of
-# reach, or held by its limits) and is left alone until something changes.
-STALL_GAIN = 1e-6
+# unchanged inputs gains less than STALL_GAIN (ik/frame_codes.py) of its error: then it has
+# stalled (out of reach, or held by its limits) and is left alone until something changes.
 
 
 def solve_chain(
@@ -99,19 +100,20 @@ def solve_chain(
     toward the target any more (the passes cannot untwist them), and a solve from the
     animated pose, where a target it reached before is reached again, is tried too; the
     nearer one is kept."""
-    ik, error, iterations, start, stalled = _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors)
+    aims = inputs.settings[1:3]  # the frame's goal and pole (rig_goals.py)
+    ik, error, iterations, start, stalled = _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors, aims)
     if stalled and cold is not None and previous is not None and warm_state is not None:
         # Only once the inputs hold still (`previous`: a drag has stopped), so a drag pays
         # for one solve a frame.
         rot, idx = cold
         again: list = []
-        got = _solve(ch, setup, base_pos, base_rot, offsets, None, [rot[j] for j in idx[:-1]], again)
+        got = _solve(ch, setup, base_pos, base_rot, offsets, None, [rot[j] for j in idx[:-1]], again, aims)
         if got[1] > ch._tolerance:
             # A cold start is often a straight bind pose that a first solve only unbends;
             # one warm solve on from it, as the next frame would make.
             on: list = []
             state = ChainState(got[0], inputs, ch._limit_key, got[1], False, False, got[3])
-            more = _solve(ch, setup, base_pos, base_rot, offsets, state, got[0], on)
+            more = _solve(ch, setup, base_pos, base_rot, offsets, state, got[0], on, aims)
             if more[1] < got[1]:
                 got, again = more[:2] + (got[2] + more[2],) + more[3:], again + on
         if got[1] < error:  # nearer: the next solves go on from there
@@ -124,10 +126,11 @@ def solve_chain(
     return ChainState(ik, inputs, ch._limit_key, error, reached, final, start), iterations
 
 
-def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors):
-    """solve_chain's solve from one start: (local rotations, error, iterations, next warm
-    start, whether a limited FABRIK solve stopped short of an aim within reach before its
-    iteration cap)."""
+def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors, aims):
+    """solve_chain's solve from one start toward `aims` (the frame's goal and pole): (local
+    rotations, error, iterations, next warm start, whether a limited FABRIK solve stopped
+    short of an aim within reach before its iteration cap)."""
+    goal, pole = aims
     start = None
     if warm_state is not None:
         limits = warm_state.limits
@@ -145,14 +148,14 @@ def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors):
         # aims (reach clamp, soft IK) and measures what the stall check reads.
         tol, cap, total = ch._tolerance, ch._max_iterations, setup.total
         solved, iterations, ik, moved, error, to_aim, span = fabrik_warm(
-            ch._target, tol, cap, base_rot, points, frames, prepared, errors, ch._pole, (total, ch._reach_clamp, ch._softness),
+            goal, tol, cap, base_rot, points, frames, prepared, errors, pole, (total, ch._reach_clamp, ch._softness),
             ch._kind.method.limited,
         )
         if moved is not None:
             start = make(LimitedWarm, (base_pos, base_rot, offsets) + moved)
         stalled = error > tol and 0 < iterations < cap and to_aim > tol and span <= total
         return (warm if ik is None else ik), error, iterations, start, stalled
-    target = aim = ch._target
+    target = aim = goal
     if ch._reach_clamp < 1.0 or ch._softness > 0.0:  # rig_uses.reach_is_plain, inline
         # The reach clamp / soft IK move the target the solver aims at; the error stays
         # measured against the real target, so an out-of-reach target still shows.
@@ -163,7 +166,7 @@ def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors):
     # its step through the shared loop; here there is no limited warm start (prepared None).
     root_dir = sq.qrot(base_rot, offsets[0]) if setup.root_limited else None
     solved, twists, iterations, prep, result = ch._kind.method.solve(
-        aim, ch._pole, ch._tolerance, ch._max_iterations, setup, base_rot, points, frames, root_dir, errors
+        aim, pole, ch._tolerance, ch._max_iterations, setup, base_rot, points, frames, root_dir, errors
     )
     start = None
     if result is not None:

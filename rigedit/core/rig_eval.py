@@ -8,6 +8,11 @@ each bone of that warm start toward the solved positions by the shortest arc (ri
 and slerp those IK rotations with the pose's by the chain's weight; then grounded feet take
 their soles' rotations. The chain walk is plain floats: a full FK per chain would cost more
 than the solvers. What is kept between frames is the rig's WarmCache (rig_cache.py).
+
+The usual frame does all of this in one compiled call (rig_frame.py, docs/ARCHITECTURE.md,
+core: one frame evaluation); this walk is the path for what that call does not take, and
+the two agree to round-off. The goals are the frame's (rig_goals.py), never written into
+the chains.
 """
 from __future__ import annotations
 
@@ -19,9 +24,10 @@ import numpy as np
 
 from . import scalar_quat as sq
 from .chain import Chain, ChainReport
-from .clip_goals import place_goals
 from .rig_anim import animated
+from .rig_goals import goal_and_pole, placed_goals
 from .rig_cache import ChainOutput, SettledFrame
+from .rig_frame import compiled_frame
 from .rig_full_body import solve_frame as full_body_frame
 from .rig_chain import ChainState, SolveInputs, make, solve_chain, solve_settings
 from .rig_limb import solve_limb
@@ -47,21 +53,22 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
     cache = rig._cache
     chains = rig._chains
     new = make  # a local: called per chain
-    if rig._ground is not None:
-        # Grounded chains aim where the ground puts them this frame (rig_ground.py).
-        for name, target in animated(rig).grounded.items():
-            chains[name]._target = target
-    if rig._clip is not None:
-        place_goals(rig, animated(rig))  # issue 14: goals and poles that follow the clip
+    anim = animated(rig)
+    # This frame's goals (rig_goals.py): grounded feet and follow-clip chains aim where the
+    # frame places them; the chains themselves are not written.
+    placed = placed_goals(rig, anim)
     if rig._full_body:  # issue 16: every chain together (rig_full_body.py)
-        return full_body_frame(rig, animated(rig), show is not None)
+        return full_body_frame(rig, anim, show is not None)
+    if show is None:
+        got = compiled_frame(rig, anim, placed, report)  # the usual frame, in one compiled call
+        if got is not None:
+            return got
     settled_frame = cache.settled
     key = None  # made only to compare with a settled frame, or to be one
     if settled_frame is not None:
-        key = frame_key(rig)
+        key = frame_key(rig, placed)
         if settled_frame.key == key and tuple(chains) == settled_frame.order:
             return cache.report_idle()
-    anim = animated(rig)
     trans = anim.trans
     # What last frame's solve left per chain: its state, the weight it blended with and
     # the rotations it wrote. A chain whose settings, animation and upstream chains are all
@@ -71,7 +78,7 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
     rot = list(anim.rot)  # the chains write into it; the cached animated lists stay as they are
     world: list = [None] * len(rot)
     parents = rig._parents
-    states, setups, plans = cache.states, cache.setups, rig._plans
+    states, setups, plans = cache.drop_packed(), cache.setups, rig._plans
     reports = {}
     settled = True
     for name, ch in chains.items():
@@ -90,7 +97,9 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
             reports[name] = report(name, math.nan, 0, False)
             continue
         # rig_chain.solve_settings(ch), inline: per chain per frame.
-        settings = (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
+        got = placed.get(name) if placed else None  # rig_goals.goal_and_pole, inline
+        goal, pole = (ch._target, ch._pole) if got is None else got
+        settings = (ch._solver, goal, pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
         # Its base is as last solved: same state, nothing upstream rewritten.
         based = last is not None and kept is not None and kept.state is last
         if based:
@@ -140,7 +149,7 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
                     # solve_chain's two-bone branch in one pass (rig_limb.py): closed
                     # form, so final, and no warm start of its own to keep.
                     ik, error, _ = solve_limb(
-                        ch._target, ch._pole, ch._tolerance, ch._reach_clamp, ch._softness, setup.total,
+                        goal, pole, ch._tolerance, ch._reach_clamp, ch._softness, setup.total,
                         setup.mid_limit, base_pos, base_rot, offsets, warm, setup.limb_row(ch),
                     )
                     state, iterations = ChainState(ik, inputs, ch._limit_key, error, error <= ch._tolerance, True), 0
@@ -180,16 +189,19 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
     flat = np.fromiter(concat.from_iterable(rot), np.float64, 4 * len(rot)).reshape(-1, 4)
     rig._pose = Pose(flat, anim.translations.copy())
     rig._world_cache = None
-    cache.settled = make(SettledFrame, (key or frame_key(rig), tuple(chains), reports)) if settled else None
+    cache.settled = make(SettledFrame, (key or frame_key(rig, placed), tuple(chains), reports)) if settled else None
     return reports
 
 
 def solved_for_now(rig) -> dict[str, tuple]:
     """Each chain's (offsets, settings, limits) as a solve now would read them: what a
     saved solution is compared with to say whether it is current (rig_pose.py)."""
-    trans = animated(rig).trans
-    plans = rig._plans
-    return {name: ([trans[j] for j in plans[name].idx], solve_settings(ch), ch._limit_key) for name, ch in rig._chains.items()}
+    anim = animated(rig)
+    trans, placed, plans = anim.trans, placed_goals(rig, anim), rig._plans
+    return {
+        name: ([trans[j] for j in plans[name].idx], solve_settings(ch, *goal_and_pole(ch, placed)), ch._limit_key)
+        for name, ch in rig._chains.items()
+    }
 
 
 def _hand_on(world: list, idx: list, start) -> None:
@@ -220,10 +232,17 @@ _new, _set = object.__new__, object.__setattr__
 report = _fast_report if tuple(f.name for f in fields(ChainReport)) == _REPORT_FIELDS else ChainReport
 
 
-def frame_key(rig) -> tuple:
+def frame_key(rig, placed: dict) -> tuple:
     """Everything a frame's solve reads besides the chains' own states (solving does not
-    change any of it)."""
-    return (rig._input_version, rig._time if rig._timed else None) + tuple(
+    change any of it); `placed`: the goals the frame places (rig_goals.placed_goals)."""
+    key = (rig._input_version, rig._time if rig._timed else None)
+    if placed:  # the frame's goals, not the placed chains' own (which it does not read)
+        return key + tuple(
+            (ch._solver,) + goal_and_pole(ch, placed) + (ch._tolerance, ch._max_iterations, ch._weight, ch._limit_key)
+            + (ch._reach_clamp, ch._softness, ch._look_at, ch._ground_feet)
+            for ch in rig._chains.values()
+        )
+    return key + tuple(
         (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._weight, ch._limit_key)
         + (ch._reach_clamp, ch._softness, ch._look_at, ch._ground_feet)
         for ch in rig._chains.values()

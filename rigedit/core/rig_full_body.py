@@ -43,6 +43,7 @@ from .full_body_tables import (  # noqa: F401 (default_pull and the pulls are th
     tables_of as _tables,
 )
 from .rig_anim import animated
+from .rig_goals import goal_and_pole, placed_goals
 from .rig_pose import FIT_M, FullBodySolution
 from .skeleton import Pose
 from .transforms import quat_slerp
@@ -69,8 +70,13 @@ def _anim_arrays(rig, anim):
 def _key(rig, anim, tables) -> tuple:
     """What a full-body solve reads besides its warm start (compared by value)."""
     chs = [rig._chains[n] for n in tables.names]
-    targets = tuple(ch._target for ch in chs)
-    settings = tuple((ch._pole, ch._tolerance, ch._weight, ch._pull, ch._reach_clamp, ch._softness) for ch in chs)
+    placed = placed_goals(rig, anim)
+    if placed:  # the frame's goals (rig_goals.py)
+        aims = [goal_and_pole(ch, placed) for ch in chs]
+    else:
+        aims = [(ch._target, ch._pole) for ch in chs]
+    targets = tuple(goal for goal, _ in aims)
+    settings = tuple((pole, ch._tolerance, ch._weight, ch._pull, ch._reach_clamp, ch._softness) for ch, (_, pole) in zip(chs, aims))
     return (anim, tables, targets, settings)
 
 
@@ -304,8 +310,9 @@ def solve_batch(rig, goals: dict, *, rotations=None, translations=None):
     (N, J, 3), tip errors (N, C) in rig.chain_names order without look-at chains, passes
     (N,)): the solved pose of each row at weight 1."""
     tables = _tables(rig)
-    _, poles, has_pole, pulls, tols, clamps, softs, active, _ = chain_arrays(rig, tables)
-    base = np.array([rig._chains[n]._target for n in tables.names], dtype=np.float64).reshape(-1, 3)
+    placed = placed_goals(rig, animated(rig))
+    _, poles, has_pole, pulls, tols, clamps, softs, active, _ = chain_arrays(rig, tables, placed)
+    base = np.array([goal_and_pole(rig._chains[n], placed)[0] for n in tables.names], dtype=np.float64).reshape(-1, 3)
     rows = None
     for name, g in goals.items():
         if name not in tables.names:

@@ -42,7 +42,7 @@ def look_at_rotations(skeleton: Skeleton, ch, idx: list[int], rot: list, trans: 
     skeleton's root to the aiming joint: this runs on every frame of a live drag."""
     from .ik.look_at_kernel import aim_chain
 
-    shares, fwd, up, max_angle, max_twist = _look_params(ch._look_at, len(idx))
+    shares, fwd, up, max_angle, max_twist = look_params(ch._look_at, len(idx))
     path, at, rest = _path_arrays(skeleton, tuple(idx))
     out = np.empty((len(idx), 4))
     miss = aim_chain(
@@ -53,7 +53,7 @@ def look_at_rotations(skeleton: Skeleton, ch, idx: list[int], rot: list, trans: 
 
 
 @lru_cache(maxsize=64)
-def _look_params(look: LookAtSettings, n: int):
+def look_params(look: LookAtSettings, n: int):
     """Shares (summing to 1), unit axes and radians of a chain's (frozen, checked) settings,
     as the kernel takes them."""
     from .ik.look_at_kernel import NO_TWIST_LIMIT
@@ -107,7 +107,7 @@ def look_at_frames(skeleton: Skeleton, ch, idx: list[int], rot, trans, target) -
     each frame's miss (F,) as look_at_rotations measures it."""
     from .ik.look_at_kernel import ray_misses
 
-    shares, fwd, up, max_angle, max_twist = _look_params(ch._look_at, len(idx))
+    shares, fwd, up, max_angle, max_twist = look_params(ch._look_at, len(idx))
     local, heads, fwds = aim_frames(skeleton, rot, trans, idx, shares, target, fwd, up, max_angle,
                                     None if max_twist < 0.0 else max_twist)  # fmt: skip
     misses = np.empty(heads.shape[0])

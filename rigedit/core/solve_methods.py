@@ -14,8 +14,14 @@ import numpy as np
 
 from . import scalar_quat as sq
 from .ik.fabrik import fabrik, fabrik_kernel, limited_kernel
+from .ik.frame_codes import (
+    F_AXIS, F_CLAMP, F_EPS, F_FWD, F_HI, F_KIND, F_LO, F_MAX_ANGLE, F_MAX_TWIST, F_SIZE, F_SOFT, F_TOL, F_UP, ROW_AIM,
+    ROW_CCD, ROW_FABRIK, ROW_LIMB,
+)
+from .ik.two_bone_codes import NO_LIMIT
 from .ik.two_bone import two_bone_ik
 from .rig_solve import fabrik_chain, solve_fabrik, solve_two_bone, two_bone_chain
+from .rig_uses import look_params
 
 # The chain kinds the compiled full-body kernel knows (full_body_kernel.py's `kinds`).
 FULL_BODY_LIMB = 0
@@ -63,6 +69,21 @@ class Method:
         """Whether a limited solve leaves a warm start of its own (points, frames, limits)."""
         return self._missing("warm_limited")
 
+    @property
+    def frame_row(self) -> int | None:
+        """The compiled row the rig's one-call frame runs for it (ik/frame_codes.py ROW_*),
+        or None: the frame is solved in Python (rig_eval.py) while a chain of it is in the rig."""
+        return self._missing("frame_row")
+
+    def frame_floats(self, ch, setup) -> np.ndarray:
+        """The chain's settings as the compiled frame takes them (frame_codes.py F_*)."""
+        return self._missing("frame_floats")
+
+    def frame_shares(self, ch) -> np.ndarray | None:
+        """Per joint, its share of an aim's turn (frame_codes.py J_SHARE), or None: no
+        per-joint settings to pack."""
+        return None
+
     def bake_frame(self, ch, base_rot, points, frames, root_dir):
         """One chain at one frame of a bake: (solved points, twists or None, local
         rotations of a limited result or None); `points` itself when it is already there."""
@@ -108,6 +129,15 @@ class ClosedLimb(Method):
 
     warm_limited = False
 
+    frame_row = ROW_LIMB  # two_bone_kernel._limb
+
+    def frame_floats(self, ch, setup):
+        row = _settings_row(ch)
+        row[F_EPS] = min(1e-6, ch._tolerance)  # two_bone_ik's eps, as rig_limb.solve_limb takes it
+        kind, axis, lo, hi = (NO_LIMIT, (0.0, 0.0, 0.0), 0.0, 0.0) if setup.mid_limit is None else setup.mid_limit
+        row[F_KIND], row[F_AXIS:F_AXIS + 3], row[F_LO], row[F_HI] = kind, axis, lo, hi
+        return row
+
     def bake_frame(self, ch, base_rot, points, frames, root_dir):
         solved, twists = solve_two_bone(ch, base_rot, points, frames)
         return solved, twists, None
@@ -134,8 +164,16 @@ class ReachLoop(Method):
 
     reaches = True
 
-    def __init__(self, name: str, free, limited, api) -> None:
+    def __init__(self, name: str, free, limited, api, frame_row: int) -> None:
         self.name, self.free, self.limited, self.api = name, free, limited, api
+        self._frame_row = frame_row
+
+    @property
+    def frame_row(self) -> int:
+        return self._frame_row  # its step's rig row (fabrik_limited._rig_row: FABRIK's passes or CCD's sweep)
+
+    def frame_floats(self, ch, setup):
+        return _settings_row(ch)
 
     def single(self, points, target, pole=None, *, tolerance=1e-3, max_iterations=10):
         return self.api(points, target, tolerance=tolerance, max_iterations=max_iterations).points
@@ -191,6 +229,18 @@ class Aim(Method):
 
     warm_limited = False
 
+    frame_row = ROW_AIM  # look_at_kernel.aim_chain over the pose built so far
+
+    def frame_floats(self, ch, setup):
+        _, fwd, up, max_angle, max_twist = look_params(ch._look_at, len(ch.joints))
+        row = np.zeros(F_SIZE)
+        row[F_TOL], row[F_FWD:F_FWD + 3], row[F_UP:F_UP + 3] = ch._tolerance, fwd, up
+        row[F_MAX_ANGLE], row[F_MAX_TWIST] = max_angle, max_twist
+        return row
+
+    def frame_shares(self, ch):
+        return look_params(ch._look_at, len(ch.joints))[0]
+
     def bake_rows(self, ch):
         return True  # aimed over every frame at once (rig_uses.look_at_frames)
 
@@ -204,4 +254,11 @@ class Aim(Method):
         return f"{iterations} iterations"  # closed form too, but it has always reported its (zero) passes
 
 
-FABRIK = ReachLoop("FABRIK loop", fabrik_kernel, limited_kernel, fabrik)
+def _settings_row(ch) -> np.ndarray:
+    row = np.zeros(F_SIZE)
+    row[F_TOL], row[F_CLAMP], row[F_SOFT] = ch._tolerance, ch._reach_clamp, ch._softness
+    return row
+
+
+FABRIK = ReachLoop("FABRIK loop", fabrik_kernel, limited_kernel, fabrik, ROW_FABRIK)
+CCD_ROW = ROW_CCD  # the frame row a CCD entry names (ik/registry.py)

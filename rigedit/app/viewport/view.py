@@ -203,10 +203,9 @@ class Viewport(GLWindow):
         self.skeleton.set_positions(pos)
         self._pose_mesh()
         targets, poles, mids, out = {}, {}, {}, set()
-        grounded = rig.grounded_targets()  # issue 8: ground-feet targets follow the ground
         for name in rig.chain_names:
             ch = rig.chain(name)
-            targets[name] = np.asarray(grounded.get(name, ch.target))
+            targets[name] = rig.shown_target(name)  # a grounded foot's where the ground puts it
             if ch.pole is not None:
                 poles[name] = np.asarray(ch.pole)
             idx = rig.skeleton.chain_indices(ch.joints)
@@ -366,7 +365,7 @@ class Viewport(GLWindow):
             pts = rig.world_positions()[idx]
         else:
             ch = rig.chain(self.doc.selected)
-            pts = [rig.world_position(j) for j in ch.joints] + [np.asarray(ch.target)]
+            pts = [rig.world_position(j) for j in ch.joints] + [rig.shown_target(ch.name)]
             if ch.pole is not None:
                 pts.append(np.asarray(ch.pole))
             pts = np.array(pts)
@@ -378,7 +377,7 @@ class Viewport(GLWindow):
 
     def _scene_points(self) -> np.ndarray:
         rig = self.doc.rig
-        pts = [rig.world_positions()] + [np.asarray(rig.chain(n).target)[None] for n in rig.chain_names]
+        pts = [rig.world_positions()] + [rig.shown_target(n)[None] for n in rig.chain_names]
         # --- issue 8 (INTEGRATION): a clip that carries the body away (a walk) is framed
         # whole: the rig as it stands, moved to each end of the root's path.
         clip = rig.clip

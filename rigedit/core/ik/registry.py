@@ -9,7 +9,7 @@ method lacks no part silently: one it does not give raises NotImplementedError w
 
 Adding a reaching solver with a step: its step's compiled kernels in ik/ (the loop's
 `free` and `limited` entry points, as ik/fabrik.py gives FABRIK's), and one entry below,
-as CCD's: `Solver("ccd", ..., method=ReachLoop("CCD loop", ccd_kernel, ccd_limited_kernel, ccd))`.
+as CCD's: `Solver("ccd", ..., method=ReachLoop("CCD loop", ccd_kernel, ccd_limited_kernel, ccd, CCD_ROW))`.
 A ReachLoop chain under full body runs the full-body loop's own step (a weighted CCD
 sweep over its joints, ik/full_body_kernel.py), whichever loop solver it names.
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..solve_methods import FABRIK, Aim, ClosedLimb, Method, ReachLoop
+from ..solve_methods import CCD_ROW, FABRIK, Aim, ClosedLimb, Method, ReachLoop
 from .ccd_solve import ccd, ccd_kernel, ccd_limited_kernel
 
 # Which joints of a chain may carry a joint limit.
@@ -77,7 +77,7 @@ SOLVERS: tuple[Solver, ...] = (
            limits=MIDDLE),
     Solver("fabrik", "FABRIK (iterative)", FABRIK, joints=None, pole=True, iterations=True, tolerance=True,
            limits=ALL_BUT_TIP),
-    Solver("ccd", "CCD (iterative)", ReachLoop("CCD loop", ccd_kernel, ccd_limited_kernel, ccd), joints=None, pole=False,
+    Solver("ccd", "CCD (iterative)", ReachLoop("CCD loop", ccd_kernel, ccd_limited_kernel, ccd, CCD_ROW), joints=None, pole=False,
            iterations=True, tolerance=True, limits=ALL_BUT_TIP),
     Solver("look_at", "Look at (aim)", Aim(), joints=None, pole=False, iterations=False, tolerance=True,
            limits=NO_LIMITS, no_limits_why="its cone is look_at.max_angle_deg"),

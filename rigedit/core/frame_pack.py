@@ -1,0 +1,162 @@
+"""A rig's frame packed for the compiled frame (ik/frame_kernel.py; docs/ARCHITECTURE.md,
+core: one frame evaluation), as full_body_tables.py packs the full-body solve.
+
+`FrameTables`: what stays put while the chains' shape and settings do (joint indices, each
+chain's compiled row as its method names it, limits and settings), made again when any of
+that changes. `FrameState`: every chain's last solve as arrays (rotations, what it was
+solved for, a reaching chain's limited warm start), packed from the rig's ChainStates and
+unpacked back into them when Python asks (rig_cache.WarmCache.states).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .ik.frame_codes import (
+    C_CAP, C_FOLLOW, C_N, C_PARENT, C_ROW, C_SIZE, C_SLOT, F_SIZE, I_SIZE, J_AXIS, J_DIR, J_FRAME, J_IK, J_KIND,
+    J_LENGTH, J_OFFSET, J_PARAMS, J_POINT, J_REST, J_SHARE, J_SIZE, S_BASE, S_ERROR, S_FINAL, S_GOAL, S_HAS_POLE, S_LAST, S_POLE,
+    S_REACHED, S_ROOT_DIR, S_SAME_SETTINGS, S_SIZE, S_WARM, S_WARM_BASE, T_CHAIN, T_JOINT, T_PARENT, T_SIZE,
+)
+from .ik.chain_frames import PreparedLimits
+from .rig_chain import ChainState, LimitedWarm, SolveInputs, make
+from .rig_solve import ChainSetup
+
+
+def tables_key(rig) -> tuple:
+    """What the tables are made from besides the skeleton, compared every frame: the chains
+    in order and their settings' stamps (Chain._stamp: new whenever a packed setting
+    changes), and whether follow-clip chains follow (the rig has a clip)."""
+    chains = rig._chains
+    return (rig._clip is not None, tuple(chains), tuple([ch._stamp for ch in chains.values()]))
+
+
+class FrameTables:
+    """The chains as the compiled frame takes them (frame_codes.py gives the layout): `ok`
+    is False when some chain's method has no compiled row (look-at) or its row needs a
+    limited warm start the chain cannot keep: rig_eval.py solves those frames."""
+
+    def __init__(self, rig, key: tuple, offsets: dict) -> None:
+        chains = rig._chains
+        self.key, self.names = key, tuple(chains)
+        self.parents = np.array(rig._parents, dtype=np.int64)
+        # A row that runs from the chain's own limited warm start needs one: a chain with no
+        # limits never has one, and a follow-clip chain starts from the animated pose every
+        # frame, its limits prepared afresh (rig_chain.py); such a rig's frames go to Python.
+        self.ok = all(
+            ch._kind.method.frame_row is not None
+            and not (ch._kind.method.warm_limited and ((key[0] and ch._follow_clip) or not ch._limits))
+            for ch in chains.values()
+        )
+        self.settings = [(ch._solver, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness) for ch in chains.values()]
+        self.limits = [ch._limit_key for ch in chains.values()]
+        idx = [rig._plans[n].idx for n in self.names]
+        self.slots = np.cumsum([0] + [len(i) for i in idx])
+        self.joints = np.array([j for i in idx for j in i], dtype=np.int64)
+        self.static: list = []  # (first slot, shares, rest rotations) of each aim, set in every FrameState
+        ints = np.zeros((len(idx), C_SIZE), np.int64)
+        floats = np.zeros((len(idx), F_SIZE))
+        if self.ok:
+            for c, (name, ch) in enumerate(chains.items()):
+                plan = rig._plans[name]
+                ints[c, C_ROW] = ch._kind.method.frame_row
+                ints[c, C_SLOT], ints[c, C_N], ints[c, C_PARENT] = self.slots[c], len(plan.idx), plan.parent
+                ints[c, C_CAP], ints[c, C_FOLLOW] = ch._max_iterations, key[0] and ch._follow_clip
+                floats[c] = ch._kind.method.frame_floats(ch, ChainSetup(ch, offsets[name]))
+                shares = ch._kind.method.frame_shares(ch)
+                if shares is not None:
+                    self.static.append((self.slots[c], shares, rig._skeleton.rest_rotations[plan.idx]))
+        self.ints, self.floats = ints, floats
+        table = np.zeros((max(len(self.parents), len(self.joints), len(idx)), T_SIZE), np.int64)
+        table[:len(self.parents), T_PARENT], table[:len(self.joints), T_JOINT] = self.parents, self.joints
+        table[:len(idx), T_CHAIN:] = ints
+        self.table, self.floats = table, floats
+        cap = max([ch._max_iterations for ch in chains.values()] + [1])
+        # The frame's inputs and report numbers (then each pass's error), filled anew every frame.
+        self.inputs, self.out = np.empty((len(idx), I_SIZE)), np.empty((len(idx), 4 + cap))
+
+
+class FrameState:
+    """Every chain's last solve as the compiled frame keeps it (frame_kernel.solve_frame's
+    `state`), and what unpacking it back into ChainStates needs: each reaching chain's
+    limits as first prepared (`prepared`). `ahead`: solved here since the ChainStates were
+    last made from it."""
+
+    def __init__(self, tables: FrameTables) -> None:
+        c, slots = len(tables.names), int(tables.slots[-1])
+        self.tables = tables
+        self.state, self.slots = np.zeros((c, S_SIZE)), np.zeros((slots, J_SIZE))
+        for s, shares, rest in tables.static:
+            self.slots[s:s + len(shares), J_SHARE], self.slots[s:s + len(shares), J_REST:J_REST + 4] = shares, rest
+        self.prepared: list = [None] * c
+        self.ahead = False
+
+    def pack(self, states: dict) -> bool:
+        """Fill from the rig's ChainStates; False when one cannot be packed (a saved solution
+        put back and not yet placed: rig_eval.py places it)."""
+        t = self.tables
+        st, js = self.state, self.slots
+        for c, name in enumerate(t.names):
+            state = states.get(name)
+            if state is None:
+                continue
+            if type(state) is not ChainState or state.inputs is None:
+                return False
+            s, m = t.slots[c], t.slots[c + 1] - t.slots[c] - 1
+            js[s:s + m, J_IK:J_IK + 4] = state.ik
+            inputs = state.inputs
+            limits_same = state.limits is t.limits[c] or state.limits == t.limits[c]
+            settings = inputs.settings
+            # A saved solution of other settings (rig_pose.STALE) is a warm start, never an answer.
+            same = limits_same and type(settings) is tuple and (settings[0],) + settings[3:] == t.settings[c]
+            st[c, S_LAST], st[c, S_SAME_SETTINGS] = 1.0, float(same)
+            st[c, S_ERROR], st[c, S_REACHED], st[c, S_FINAL] = state.error, float(state.reached), float(state.final)
+            st[c, S_BASE:S_BASE + 3], st[c, S_BASE + 3:S_BASE + 7] = inputs.base_pos, inputs.base_rot
+            if same:
+                st[c, S_GOAL:S_GOAL + 3] = settings[1]
+                st[c, S_HAS_POLE] = settings[2] is not None
+                if settings[2] is not None:
+                    st[c, S_POLE:S_POLE + 3] = settings[2]
+            js[s:s + m + 1, J_OFFSET:J_OFFSET + 3] = inputs.offsets
+            start = state.start
+            if start is not None and limits_same and start.offsets == inputs.offsets:
+                self._pack_warm(c, s, m, start)
+        return True
+
+    def _pack_warm(self, c: int, s: int, m: int, start: LimitedWarm) -> None:
+        st, js = self.state, self.slots
+        st[c, S_WARM] = 1.0
+        st[c, S_WARM_BASE:S_WARM_BASE + 3], st[c, S_WARM_BASE + 3:S_WARM_BASE + 7] = start.base_pos, start.base_rot
+        prep = start.prepared
+        kinds, params, root_dir, lengths = prep.packed
+        js[s:s + m + 1, J_POINT:J_POINT + 3], js[s:s + m, J_FRAME:J_FRAME + 4] = start.points, start.frames
+        js[s:s + m, J_DIR:J_DIR + 3], js[s:s + m, J_AXIS:J_AXIS + 3] = prep.ref_dirs, prep.ref_axes
+        js[s:s + m, J_KIND], js[s:s + m, J_PARAMS:J_PARAMS + 2], js[s:s + m, J_LENGTH] = kinds, params, lengths
+        st[c, S_ROOT_DIR:S_ROOT_DIR + 3] = root_dir
+        self.prepared[c] = prep
+
+    def unpack(self) -> dict:
+        """The ChainStates of the chains solved (rig_chain.ChainState, as rig_eval keeps them)."""
+        t = self.tables
+        st, js = self.state, self.slots
+        out = {}
+        for c, name in enumerate(t.names):
+            if st[c, S_LAST] == 0.0:
+                continue
+            s, m = t.slots[c], t.slots[c + 1] - t.slots[c] - 1
+            row = st[c].tolist()
+            base_pos, base_rot = tuple(row[S_BASE:S_BASE + 3]), tuple(row[S_BASE + 3:S_BASE + 7])
+            offsets = list(map(tuple, js[s:s + m + 1, J_OFFSET:J_OFFSET + 3].tolist()))
+            solver, tol, cap, clamp, soft = t.settings[c]
+            pole = tuple(row[S_POLE:S_POLE + 3]) if row[S_HAS_POLE] else None
+            settings = (solver, tuple(row[S_GOAL:S_GOAL + 3]), pole, tol, cap, clamp, soft)
+            inputs = make(SolveInputs, (base_pos, base_rot, offsets, settings))
+            start = None
+            prep = self.prepared[c]
+            if row[S_WARM] and prep is not None:
+                ready = PreparedLimits(prep.kinds, prep.params, js[s:s + m, J_DIR:J_DIR + 3].copy(),
+                                       js[s:s + m, J_AXIS:J_AXIS + 3].copy(), prep.root_dir, None, prep.lengths, prep.packed)
+                warm_base = (tuple(row[S_WARM_BASE:S_WARM_BASE + 3]), tuple(row[S_WARM_BASE + 3:S_WARM_BASE + 7]))
+                points, frames = js[s:s + m + 1, J_POINT:J_POINT + 3].copy(), js[s:s + m, J_FRAME:J_FRAME + 4].copy()
+                start = make(LimitedWarm, warm_base + (offsets, points, frames, ready))
+            ik = list(map(tuple, js[s:s + m, J_IK:J_IK + 4].tolist()))
+            out[name] = ChainState(ik, inputs, t.limits[c], row[S_ERROR], bool(row[S_REACHED]), bool(row[S_FINAL]), start)
+        return out

@@ -1,0 +1,54 @@
+"""The layout of a packed rig frame (docs/ARCHITECTURE.md, core: one frame evaluation):
+what core/frame_pack.py writes and ik/frame_kernel.py reads, kept apart so neither imports
+the other. Rows are the compiled solver rows a method runs (solve_methods.py names its own).
+"""
+from __future__ import annotations
+
+# A chain's compiled row: its method's (solve_methods.Method.frame_row).
+ROW_LIMB, ROW_FABRIK, ROW_CCD, ROW_AIM = 0, 1, 2, 3
+
+# The int table (rows, T_SIZE), one array for the call's sake: per joint its parent
+# (T_PARENT), per joint slot its joint (T_JOINT), per chain its C_* ints from T_CHAIN on.
+T_PARENT, T_JOINT, T_CHAIN = 0, 1, 2
+
+# Per chain, ints (chains, C_SIZE): its row, first slot in the joint table, joints, the
+# root's parent joint (-1: none), iteration cap, whether its warm start is the animated pose.
+C_ROW, C_SLOT, C_N, C_PARENT, C_CAP, C_FOLLOW = range(6)
+C_SIZE = 6
+T_SIZE = T_CHAIN + C_SIZE
+
+# Per chain, settings (chains, F_SIZE): tolerance, two-bone's eps, reach clamp, softness,
+# a two-bone middle limit (kind, unit axis, lo, hi in radians). The chain's length is summed
+# from the frame's offsets, which a clip may change.
+F_TOL, F_EPS, F_CLAMP, F_SOFT, F_KIND, F_AXIS, F_LO, F_HI = 0, 1, 2, 3, 4, 5, 8, 9
+# An aim's (look-at) instead: unit forward and up axes, cone and twist limits in radians.
+F_FWD, F_UP, F_MAX_ANGLE, F_MAX_TWIST = 1, 4, 7, 8
+F_SIZE = 10
+
+# Per chain, this frame's inputs (chains, I_SIZE): goal, pole, whether it has one, weight.
+I_GOAL, I_POLE, I_HAS_POLE, I_WEIGHT = 0, 3, 6, 7
+I_SIZE = 8
+
+# Per chain, its last solve (chains, S_SIZE): solved at all, settings as now, error,
+# reached, final; the base, goal, pole it was solved for; whether it has a limited warm
+# start and the base that stands on, and its limits' root direction.
+S_LAST, S_SAME_SETTINGS, S_ERROR, S_REACHED, S_FINAL, S_BASE, S_GOAL, S_POLE, S_HAS_POLE, S_WARM, S_WARM_BASE, S_ROOT_DIR = (
+    0, 1, 2, 3, 4, 5, 12, 15, 18, 19, 20, 27,
+)
+S_SIZE = 30
+
+# Per joint slot (slots, J_SIZE): the last solve's local rotation and offset; a reaching
+# chain's limited warm start there: point, bone frame, reference direction and hinge axis,
+# limit kind and parameters, bone length (fabrik_limited.rig_limited's arrays, row by row).
+J_IK, J_OFFSET, J_POINT, J_FRAME, J_DIR, J_AXIS, J_PARAMS, J_LENGTH, J_KIND = 0, 4, 7, 10, 14, 17, 20, 22, 23
+# An aim's joints keep their share of the turn and rest rotation there instead (set once).
+J_SHARE, J_REST = J_LENGTH, J_FRAME
+J_SIZE = 24
+
+# Why the compiled frame stopped at a chain (it returns 2 * chain + one of these): once (a
+# stall to retry from the animated pose, input a solver refuses: the next frame goes on
+# compiled), or no limited warm start on this base (which a clip moving the base repeats).
+STOP_ONCE, STOP_NO_WARM = 0, 1
+
+# rig_chain.STALL_GAIN: a solve of unchanged inputs gaining less than this share has stalled.
+STALL_GAIN = 1e-6

@@ -1,0 +1,121 @@
+"""Rig.solve's frame in one compiled call (docs/ARCHITECTURE.md, core: one frame evaluation).
+
+The chains are packed once per shape and settings (frame_pack.FrameTables, kept in the
+rig's WarmCache with their last solves as arrays); each frame hands the compiled frame
+(ik/frame_kernel.solve_frame) the animated rotations and the frame's goals, poles and
+weights, and gets the solved pose, the next warm starts and every chain's report. That
+frame calls each solver's own compiled row; there is no second implementation.
+
+What it does not take is solved by rig_eval.py's chain walk in Python, which stays the
+one path for: grounded feet's sole turns, a saved solution being shown or placed, a reaching
+chain with no limited warm start on its current base (its first solve, a chain without
+limits, a follow-clip reaching chain, a base moved by a clip or by a chain above that is not
+at rest), a stall retried from the animated pose, and input a solver refuses (the Python
+path raises its error). Look-at, two-bone limbs (follow-clip too) and limited FABRIK and
+CCD chains on their own warm starts are compiled.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .frame_pack import FrameTables, tables_key
+from .ik.frame_codes import STOP_NO_WARM
+from .rig_cache import SettledFrame
+from .rig_chain import make
+from .skeleton import Pose
+
+# After the compiled frame finds no warm start at one chain two frames running, this many frames
+# go straight to Python before it is tried again: a clip moving a FABRIK chain's base hands
+# back every frame.
+RETRY_AFTER = 8
+
+_NO_POLE = (0.0, 0.0, 0.0, 0.0)  # and has_pole
+_kernel = None
+
+
+def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
+    """The frame solved in one compiled call, or None (nothing changed) when rig_eval's
+    Python walk must take it; `report` makes a ChainReport. A frame whose inputs (the
+    tables, the animated frame, the goals, poles and weights) are those of the last one,
+    which left every chain final, returns that one's reports at once (as rig_eval does)."""
+    cache = rig._cache
+    if cache.skip > 0:
+        cache.skip -= 1
+        return None
+    if rig._ground is not None and anim.soles:
+        return None
+    tables = _tables(rig, anim)
+    if not tables.ok:
+        return None
+    packed = cache.packed(tables)
+    if packed is None:
+        return None
+    chains = rig._chains
+    flat: list = []
+    add = flat.extend
+    for ch in chains.values():
+        got = placed.get(ch._name) if placed else None
+        goal, pole = (ch._target, ch._pole) if got is None else got
+        add(goal)
+        if pole is None:
+            add(_NO_POLE)
+            flat.append(ch._weight)
+        else:
+            add(pole)
+            add((1.0, ch._weight))
+    settled = cache.settled
+    if settled is not None and settled.key[0] is tables and settled.key[1] is anim and settled.key[2] == flat:
+        return cache.report_idle()
+    inputs = tables.inputs
+    inputs.flat = flat
+    rot = _anim_rot(cache, anim).copy()
+    out = tables.out
+    k = _kernel or _load()
+    stopped = k.solve_frame(tables.table, tables.floats, inputs, rot, anim.translations, packed.state, packed.slots, out)
+    if stopped >= 0:
+        # No warm start at one chain once is often a first solve, which the Python walk makes
+        # one for; at the same chain twice running, its base moves with the clip: wait.
+        c, why = divmod(stopped, 2)
+        repeated = why == STOP_NO_WARM and c == cache.stopped
+        cache.skip, cache.stopped = (RETRY_AFTER if repeated else 0), (c if why == STOP_NO_WARM else -1)
+        return None
+    cache.stopped = -1
+    packed.ahead = True
+    reports = {}
+    settled = True
+    c = 0
+    for name, (error, count, reached, final) in zip(tables.names, out[:, :4].tolist()):
+        count = int(count)
+        settled = settled and final != 0.0
+        reports[name] = report(name, error, count, reached != 0.0, tuple(out[c, 4:4 + count].tolist()) if count else ())
+        c += 1
+    cache.outputs, cache.outputs_key = {}, None  # the Python walk's records: it starts afresh
+    rig._pose = Pose(rot, anim.translations.copy())
+    rig._world_cache = None
+    cache.settled = make(SettledFrame, ((tables, anim, flat), tables.names, reports)) if settled else None
+    return reports
+
+
+def _tables(rig, anim) -> FrameTables:
+    cache = rig._cache
+    key = tables_key(rig)
+    tables = cache.tables
+    if tables is None or tables.key != key:
+        offsets = {name: [anim.trans[j] for j in plan.idx] for name, plan in rig._plans.items()}
+        tables = cache.tables = FrameTables(rig, key, offsets)
+    return tables
+
+
+def _anim_rot(cache, anim) -> np.ndarray:
+    got = cache.anim_rot
+    if got is None or got[0] is not anim:
+        got = cache.anim_rot = (anim, np.array(anim.rot, dtype=np.float64).reshape(-1, 4))
+    return got[1]
+
+
+def _load():
+    global _kernel
+    from .ik import frame_kernel  # numba's import waits for the first solve (as rig_limb's)
+
+    _kernel = frame_kernel
+    return _kernel

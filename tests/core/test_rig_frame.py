@@ -1,0 +1,133 @@
+"""The compiled frame (core/rig_frame.py, ik/frame_kernel.py): the same frame as the Python
+chain walk, its warm starts handed back as the rig's ChainStates, and goals that are per-frame
+inputs, never written into the chains (docs/ARCHITECTURE.md, core: one frame evaluation)."""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rigedit
+from rigedit.core.rig import BUNDLED_PRESETS
+
+NEAR_M = 1e-9
+
+
+def _walked(rig):
+    """A copy that solves every frame by the Python chain walk."""
+    other = rig.copy()
+    other._cache.skip = 10**9
+    return other
+
+
+def _move(rig, rng, names, scale):
+    for n in names:
+        ch = rig.chain(n)
+        ch.target = np.asarray(ch.target) + rng.uniform(-scale, scale, 3)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["humanoid.json", "creature.json", "tentacle.json", "look_at.json"]))
+def test_the_compiled_frame_is_the_python_walks_frame(seed, preset):
+    rng = np.random.default_rng(seed)
+    rig = rigedit.Rig.load(BUNDLED_PRESETS / preset)
+    rig.solve()
+    walked = _walked(rig)
+    names = rig.chain_names
+    compiled = 0
+    for frame in range(int(rng.integers(4, 12))):
+        # Every goal moves in the first frames (after a load, the Python walk makes the
+        # limited warm starts the compiled frame goes on from); some hold still later.
+        moved = [n for n in names if frame < 3 or rng.random() < 0.7]
+        state = rng.bit_generator.state
+        _move(rig, rng, moved, 0.03)
+        rng.bit_generator.state = state
+        _move(walked, rng, moved, 0.03)
+        if rng.random() < 0.3:
+            n, w = names[int(rng.integers(len(names)))], float(rng.choice([0.0, 0.4, 1.0]))
+            rig.chain(n).weight = walked.chain(n).weight = w
+        a, b = rig.solve(), walked.solve()
+        compiled += rig._cache.frame is not None and rig._cache.frame.ahead  # solved in the compiled frame
+        np.testing.assert_allclose(rig.world_positions(), walked.world_positions(), rtol=0, atol=NEAR_M)
+        for n in names:
+            assert abs(a[n].error - b[n].error) <= NEAR_M and a[n].reached == b[n].reached
+            assert a[n].iterations == b[n].iterations
+    assert compiled  # (a stall held still, retried in Python, hands a few frames back)
+
+
+def test_the_compiled_frames_warm_starts_are_the_rigs_states():
+    """After compiled frames, the rig's ChainStates (unpacked from the arrays) carry a copy,
+    and a saved and reopened rig, on as the rig would go on."""
+    rig = rigedit.Rig.load(BUNDLED_PRESETS / "humanoid.json")
+    rng = np.random.default_rng(7)
+    for _ in range(5):
+        _move(rig, rng, rig.chain_names, 0.02)
+        rig.solve()
+    copy = rig.copy()
+    again = rigedit.Rig.load(BUNDLED_PRESETS / "humanoid.json")
+    for n in rig.chain_names:
+        again.chain(n).target = rig.chain(n).target
+    again.restore_state(rig.solved_state())
+    for _ in range(4):
+        state = rng.bit_generator.state
+        for other in (rig, copy, again):
+            rng.bit_generator.state = state
+            _move(other, rng, rig.chain_names, 0.02)
+            other.solve()
+        np.testing.assert_allclose(copy.world_positions(), rig.world_positions(), rtol=0, atol=NEAR_M)
+        np.testing.assert_allclose(again.world_positions(), rig.world_positions(), rtol=0, atol=NEAR_M)
+
+
+def test_a_solve_writes_nothing_into_the_goals():
+    """A grounded foot aims where the ground puts it and a follow-clip chain at the animated
+    tip, as per-frame inputs: the chains' own targets and poles stay what was set."""
+    rig = rigedit.Rig.load(BUNDLED_PRESETS / "uneven_ground_walk.json")
+    arm = ["LeftArm", "LeftForeArm", "LeftHand"]
+    rig.add_chain("arm", arm, solver="two_bone", pole=(0.3, 1.2, -0.5), follow_clip=True, reach_clamp=1.0)
+    before = {n: (tuple(rig.chain(n)._target), rig.chain(n)._pole) for n in rig.chain_names}
+    for t in np.linspace(0.0, rig.clip.duration, 7):
+        rig.time = float(t)
+        rig.solve()
+        for n in rig.chain_names:
+            assert (tuple(rig.chain(n)._target), rig.chain(n)._pole) == before[n]
+        hand = rig.skeleton.fk_matrices(rig.animated_pose())[0][rig.skeleton.index("LeftHand")]
+        # Its goal follows the clip (the body riding the ground: a lift, so across only).
+        np.testing.assert_allclose(np.asarray(rig.chain("arm").target)[[0, 2]], hand[[0, 2]], atol=1e-9)
+        grounded = rig.grounded_targets()
+        for n in grounded:
+            np.testing.assert_array_equal(rig.shown_target(n), grounded[n])
+
+
+def test_a_chain_the_compiled_frame_cannot_keep_goes_to_the_python_walk():
+    """An unlimited FABRIK chain keeps no limited warm start for the compiled row to go on
+    from: the rig's frames are the Python walk's, and solved as before."""
+    rig = rigedit.Rig.load(BUNDLED_PRESETS / "humanoid.json")
+    rig.chain("spine").limits = {}
+    walked = _walked(rig)
+    for rig_ in (rig, walked):
+        for n in rig_.chain_names:
+            rig_.chain(n).target = np.asarray(rig_.chain(n).target) + 0.01
+    reports = rig.solve()
+    walked.solve()
+    assert set(reports) == set(rig.chain_names)
+    assert rig._cache.tables is not None and not rig._cache.tables.ok
+    np.testing.assert_array_equal(rig.world_positions(), walked.world_positions())
+
+
+def test_a_saved_solution_of_other_settings_goes_on_as_a_warm_start(tmp_path):
+    """A rig saved after a setting changed (its stored solutions were solved with other
+    settings) opens showing them; the first solve after that is compiled and treats them as
+    warm starts only, as the Python walk does."""
+    rig = rigedit.Rig.load(BUNDLED_PRESETS / "humanoid.json")
+    rig.chain("left_arm").target = (0.31, 1.27, 0.22)
+    rig.solve()
+    rig.chain("right_arm").tolerance = 0.002
+    rig.chain("right_arm").weight = 0.75
+    path = tmp_path / "posed.json"
+    rig.save(path)
+    opened = rigedit.Rig.load(path)
+    walked = _walked(opened)
+    opened.solve()
+    walked.solve()
+    np.testing.assert_allclose(opened.world_positions(), walked.world_positions(), rtol=0, atol=NEAR_M)
+    np.testing.assert_allclose(opened.world_position("LeftHand"), (0.31, 1.27, 0.22), atol=1e-6)
