@@ -255,7 +255,7 @@ def _mesh_of(path: Path, gltf) -> tuple[object, str]:
     except ValueError as e:
         return None, f"mesh not shown: {e}"
     if got.mesh is None:
-        return None, ""
+        return None, "; ".join(got.warnings)  # e.g. why a compressed mesh is not shown
     return got.mesh, "; ".join([f"mesh of {len(got.mesh)} vertices"] + got.warnings)
 
 
