@@ -24,7 +24,7 @@ import numpy as np
 
 from .gltf_data import _COMPONENTS, _WIDTH, GltfDocument
 
-__all__ = ["DRACO", "PrimitiveArrays", "decoder", "unreadable"]
+__all__ = ["DRACO", "PrimitiveArrays", "compressed_accessors", "decoder", "unreadable"]
 
 DRACO = "KHR_draco_mesh_compression"
 # Required extensions the mesh reader reads, or may ignore because they change only what the
@@ -69,6 +69,20 @@ def unreadable(doc: GltfDocument) -> str | None:
     if DRACO not in required and all(_has_fallback(doc, p) for p in draco):
         return None
     return f"mesh not shown: {file} compresses its meshes with Draco ({DRACO}): pip install 'rigedit[draco]'"
+
+
+def compressed_accessors(doc: GltfDocument) -> set[int]:
+    """The accessors a Draco blob holds (their own bufferView is absent or only a fallback)."""
+    out = set()
+    for m in doc.gltf.meshes or []:
+        for p in m.primitives or []:
+            draco = _draco_of(p)
+            if draco is None:
+                continue
+            out |= {getattr(p.attributes, n, None) for n in (draco.get("attributes") or {})}
+            out.add(p.indices)
+    out.discard(None)
+    return out
 
 
 class PrimitiveArrays:
