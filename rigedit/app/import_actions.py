@@ -65,6 +65,8 @@ class ImportController(QObject):
         # no Open Recent entry, no remembered folder.
         self.remember = True
         self.last_summary: str = ""
+        # Why the last import shows no mesh ("" when it shows one or the file has none).
+        self.last_mesh_note: str = ""
         # How the last import was read: {"up": ..., "animation": name or index or None}.
         self.last_options: dict | None = None
         # What the imported rig was read from, for writing it back the way it came.
@@ -127,6 +129,7 @@ class ImportController(QObject):
             summary = f"{summary}; {note}"
         self.w.document.replace_rig(rig, None, mesh)
         self.last_summary = summary
+        self.last_mesh_note = note if mesh is None else ""
         self.last_error = None
         # A name survives the file being re-exported with its animations in another order;
         # an index is kept where the name is missing or not the only one of its kind.
@@ -255,7 +258,7 @@ def _mesh_of(path: Path, gltf) -> tuple[object, str]:
     except ValueError as e:
         return None, f"mesh not shown: {e}"
     if got.mesh is None:
-        return None, ""
+        return None, "; ".join(got.warnings)  # e.g. why a compressed mesh is not shown
     return got.mesh, "; ".join([f"mesh of {len(got.mesh)} vertices"] + got.warnings)
 
 

@@ -104,6 +104,8 @@ def _open_imported(app, args, capturing: bool) -> int:
         if not window.importer.import_file(args.file, ask=False, animation=args.animation):
             print(f"rigedit: {window.importer.last_error}", file=sys.stderr)
             return 1
+        if window.importer.last_mesh_note:  # e.g. a Draco mesh without DracoPy: the picture shows bones only
+            print(f"rigedit: {window.importer.last_mesh_note}", file=sys.stderr)
         return _capture(app, window, args)
     _apply_view(window, args)
     window.show()

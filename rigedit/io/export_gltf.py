@@ -33,6 +33,7 @@ from .float32 import as_float32
 from .gltf_blob import Blob, document_bytes
 from .gltf import compose_world
 from .gltf_data import GltfDocument
+from .gltf_draco import compressed_accessors
 
 GLTF_SUFFIXES = formats.GLTF.suffixes
 GENERATOR = "rigedit"
@@ -164,7 +165,7 @@ def _add_missing_bounds(doc: GltfDocument) -> None:
     g = doc.gltf
     needed = {s.input for a in g.animations or [] for s in a.samplers or []}
     needed |= {p.attributes.POSITION for m in g.meshes or [] for p in m.primitives or [] if p.attributes.POSITION is not None}
-    for k in sorted(needed):
+    for k in sorted(needed - compressed_accessors(doc)):  # a Draco blob's bounds are the encoder's to give
         acc = g.accessors[k]
         if not acc.min or not acc.max:  # pygltflib reads a missing one as []
             values = doc.accessor(k)

@@ -141,6 +141,21 @@ class GltfDocument:
         elem = np.dtype(_COMPONENTS[acc.componentType]).itemsize * _WIDTH[acc.type]
         return self._view_bytes(f"accessors[{index}]", acc, elem, int(acc.count)).tobytes()
 
+    def view_bytes(self, field: str, index) -> bytes:
+        """A whole bufferView's bytes (`field` names where the file gave `index`)."""
+        if not _is_index(index) or not 0 <= index < len(self.gltf.bufferViews):
+            raise self.error(field, f"names buffer view {index!r}, which does not exist")
+        vfield = f"bufferViews[{index}]"
+        view = self.gltf.bufferViews[index]
+        if not _is_index(view.buffer):
+            raise self.error(f"{vfield}.buffer", f"must be a buffer index, got {view.buffer!r}")
+        start = self._whole(f"{vfield}.byteOffset", view.byteOffset, 0)
+        end = start + self._whole(f"{vfield}.byteLength", view.byteLength)
+        data = self.buffer(view.buffer)
+        if end > len(data):
+            raise self.error(vfield, f"reads past the end of its buffer ({end} > {len(data)} bytes)")
+        return bytes(data[start:end])
+
     def _view_bytes(self, field, acc, elem: int, count: int) -> np.ndarray:
         """The accessor's elements' bytes (count, elem), gathered across the view's stride."""
         if not _is_index(acc.bufferView) or not 0 <= acc.bufferView < len(self.gltf.bufferViews):

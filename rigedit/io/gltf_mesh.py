@@ -12,6 +12,9 @@ What is read, from the nodes of the file's scene:
   encoded image and each vertex's TEXCOORD) for the app to look up.
 - Triangles (mode 4), strips and fans (turned into triangles). Points and lines are skipped
   with a warning; morph targets are ignored (the base shape is drawn).
+- Draco-compressed primitives (KHR_draco_mesh_compression) through gltf_draco.py; a file
+  whose meshes cannot be read (no DracoPy, an unknown required extension) gives no mesh and
+  one warning saying why.
 
 The binding (mesh.py) keeps the mesh consistent with rigedit's skeleton, which holds only
 the rigid part of each joint's world matrix: C = S @ inverse_bind, with S the joint's world
@@ -33,6 +36,7 @@ from rigedit.core.transforms import quat_to_matrix
 
 from .gltf import GltfImport, _nearest_rotation, _node_matrix, _node_parents, compose_world
 from .gltf_data import GltfDocument, GltfError
+from .gltf_draco import PrimitiveArrays, unreadable
 
 __all__ = ["GltfMesh", "read_gltf_mesh"]
 
@@ -102,6 +106,9 @@ class _Parts:
 
 def _read(doc: GltfDocument, imp: GltfImport) -> GltfMesh:
     g = doc.gltf
+    why_not = unreadable(doc)
+    if why_not is not None:
+        return GltfMesh(None, [why_not])
     parent_of = _node_parents(doc)
     nodes = _scene_nodes(doc, parent_of)
     local = {n: _node_matrix(doc, n) for n in range(len(g.nodes))}
@@ -207,15 +214,15 @@ def _skin_binds(doc: GltfDocument, s: int, world, joint_of: dict[int, int], turn
 def _primitive(doc, where, prim, skinned, first, n_joints, parts: _Parts, warnings) -> tuple[int, int] | None:
     """Add one primitive; returns (vertices added, how many had their weights normalised),
     or None when skipped."""
-    a = prim.attributes
-    if getattr(a, "POSITION", None) is None:
+    if getattr(prim.attributes, "POSITION", None) is None:
         warnings.append(f"{where} has no POSITION; skipped")
         return None
-    pos = doc.accessor(a.POSITION)
+    a = PrimitiveArrays(doc, where, prim)
+    pos = a.attribute("POSITION")
     if pos.shape[1] != 3:
         raise doc.error(f"{where}.attributes.POSITION", "must be VEC3")
     n = len(pos)
-    faces = _triangles(doc, where, prim, n, warnings)
+    faces = _triangles(doc, where, prim, a.indices(), n, warnings)
     if faces is None:
         return None
     normalised = 0
@@ -231,7 +238,7 @@ def _primitive(doc, where, prim, skinned, first, n_joints, parts: _Parts, warnin
         infl = infl + first
     else:
         infl, w = np.full((n, 1), first, dtype=np.int64), np.ones((n, 1))
-    colour, tex, uv = _material(doc, where, prim, n, parts)
+    colour, tex, uv = _material(doc, where, prim, a, n, parts)
     parts.rest.append(pos)
     parts.faces.append(faces + parts.count)
     parts.infl.append(infl)
@@ -243,14 +250,9 @@ def _primitive(doc, where, prim, skinned, first, n_joints, parts: _Parts, warnin
     return n, normalised
 
 
-def _triangles(doc, where, prim, n, warnings) -> np.ndarray | None:
+def _triangles(doc, where, prim, idx, n, warnings) -> np.ndarray | None:
     mode = 4 if prim.mode is None else prim.mode
-    if prim.indices is not None:
-        idx = doc.accessor(prim.indices)
-        if idx.shape[1] != 1:
-            raise doc.error(f"{where}.indices", "must be SCALAR")
-        idx = idx[:, 0].astype(np.int64)
-    else:
+    if idx is None:
         idx = np.arange(n, dtype=np.int64)
     if len(idx) and (idx.min() < 0 or idx.max() >= n):
         raise doc.error(f"{where}.indices", f"index {int(idx.max())} is past the {n} vertices")
@@ -274,10 +276,9 @@ def _influences(doc, where, a, n, n_joints) -> tuple[np.ndarray, np.ndarray]:
     sets = []
     k = 0
     while True:  # JOINTS_1, ... are extra attributes on pygltflib's object when a file has them
-        j_acc, w_acc = getattr(a, f"JOINTS_{k}", None), getattr(a, f"WEIGHTS_{k}", None)
-        if j_acc is None or w_acc is None:
+        j, w = a.attribute(f"JOINTS_{k}"), a.attribute(f"WEIGHTS_{k}")
+        if j is None or w is None:
             break
-        j, w = doc.accessor(j_acc), doc.accessor(w_acc)
         if j.shape != (n, 4) or w.shape != (n, 4):
             raise doc.error(f"{where}.attributes.JOINTS_{k}", f"JOINTS_{k} and WEIGHTS_{k} must be VEC4 for each of the {n} vertices")
         if np.any(w < 0):
@@ -293,7 +294,7 @@ def _influences(doc, where, a, n, n_joints) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate([s[0] for s in sets], axis=1), np.concatenate([s[1] for s in sets], axis=1)
 
 
-def _material(doc, where, prim, n, parts: _Parts) -> tuple[np.ndarray, int, np.ndarray]:
+def _material(doc, where, prim, a: PrimitiveArrays, n, parts: _Parts) -> tuple[np.ndarray, int, np.ndarray]:
     """Per-vertex linear RGBA, our texture index (-1: none) and the vertices' uv."""
     g = doc.gltf
     factor = np.ones(4)
@@ -308,18 +309,17 @@ def _material(doc, where, prim, n, parts: _Parts) -> tuple[np.ndarray, int, np.n
                 raise doc.error(f"materials[{prim.material}].pbrMetallicRoughness.baseColorFactor", "must be 4 finite numbers")
         info = None if pbr is None else pbr.baseColorTexture
         if info is not None:
-            coord = getattr(prim.attributes, f"TEXCOORD_{info.texCoord or 0}", None)
+            coord = a.attribute(f"TEXCOORD_{info.texCoord or 0}")
             tex = _texture(doc, info.index, parts)
             if coord is None or tex < 0:
                 tex = -1
             else:
-                uv = doc.accessor(coord)
+                uv = coord
                 if uv.shape != (n, 2):
                     raise doc.error(f"{where}.attributes.TEXCOORD_{info.texCoord or 0}", f"must be VEC2 for each of the {n} vertices")
     colour = np.broadcast_to(factor, (n, 4)).copy()
-    vc = getattr(prim.attributes, "COLOR_0", None)
-    if vc is not None:
-        c = doc.accessor(vc)
+    c = a.attribute("COLOR_0")
+    if c is not None:
         if c.shape[0] != n or c.shape[1] not in (3, 4):
             raise doc.error(f"{where}.attributes.COLOR_0", f"must be VEC3 or VEC4 for each of the {n} vertices")
         colour[:, : c.shape[1]] *= c

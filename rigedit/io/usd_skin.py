@@ -24,6 +24,7 @@ from rigedit.core.transforms import quat_to_matrix
 
 from .export_gltf import rest_world as rest_world_of
 from .gltf_data import GltfDocument
+from .gltf_draco import PrimitiveArrays, unreadable
 
 # Two skins' bind matrices for one joint closer than this (relative) are the same binding.
 SAME_BIND_RTOL = 1e-5
@@ -45,6 +46,10 @@ def skinned_meshes(source, skeleton: Skeleton, warnings: list[str]) -> tuple[lis
     convention, or ([], None) when it has none."""
     doc = GltfDocument(source.path)
     g = doc.gltf
+    why_not = unreadable(doc)  # e.g. Draco meshes without DracoPy: the skeleton goes out alone
+    if why_not is not None:
+        warnings.append(why_not.replace("mesh not shown", "meshes left out of the USD file"))
+        return [], None
     joint_of = {node: j for j, node in enumerate(source.nodes)}
     rest_world = rest_world_of(g)
     pos, rot = skeleton.fk(skeleton.rest_pose())
@@ -87,13 +92,15 @@ def _primitive(doc, m: int, p: int, prim, skin_joints: np.ndarray, name: str) ->
     a = prim.attributes
     if (prim.mode if prim.mode is not None else TRIANGLES) != TRIANGLES or a.POSITION is None or a.JOINTS_0 is None or a.WEIGHTS_0 is None:
         return None
-    points = doc.accessor(a.POSITION)
+    arrays = PrimitiveArrays(doc, f"meshes[{m}].primitives[{p}]", prim)  # plain or Draco-compressed
+    points = arrays.attribute("POSITION")
     count = len(points)
-    indices = doc.accessor(prim.indices)[:, 0].astype(np.int64) if prim.indices is not None else np.arange(count)
-    extra = (getattr(a, "JOINTS_1", None), getattr(a, "WEIGHTS_1", None))  # pygltflib keeps unnamed attributes as extras
-    sets = [(a.JOINTS_0, a.WEIGHTS_0)] + ([extra] if None not in extra else [])
-    joints = np.concatenate([doc.accessor(j) for j, _ in sets], axis=1).astype(np.int64)
-    weights = np.concatenate([doc.accessor(w) for _, w in sets], axis=1)
+    indices = arrays.indices()
+    indices = np.arange(count) if indices is None else indices
+    extra = ("JOINTS_1", "WEIGHTS_1") if None not in (getattr(a, "JOINTS_1", None), getattr(a, "WEIGHTS_1", None)) else None
+    sets = [("JOINTS_0", "WEIGHTS_0")] + ([extra] if extra else [])
+    joints = np.concatenate([arrays.attribute(j) for j, _ in sets], axis=1).astype(np.int64)
+    weights = np.concatenate([arrays.attribute(w) for _, w in sets], axis=1)
     if np.any(joints < 0) or np.any(joints >= len(skin_joints)) or len(indices) % 3 or np.any(indices >= count):
         raise doc.error(f"meshes[{m}].primitives[{p}]", "joint or vertex indices out of range")
     total = weights.sum(axis=1, keepdims=True)

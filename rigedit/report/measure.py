@@ -53,10 +53,10 @@ def _mesh(path: str, loaded):
     if reader is None:
         return None, ""
     try:
-        mesh, _ = reader(path, loaded)
+        mesh, warnings = reader(path, loaded)
     except ValueError as e:
         return None, f"mesh not measured: {e}"
-    return mesh, ""
+    return mesh, "" if mesh is not None else "; ".join(warnings)
 
 
 def report_job(job: Job) -> Measured:
