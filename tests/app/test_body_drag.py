@@ -154,7 +154,9 @@ def test_dragging_the_body_walks_the_legs_and_one_undo_puts_it_back(qtbot, creat
         assert len(cols) == 4 and not np.any(np.all(air[:, cols], axis=1))
     # A planted foot stays put: each pose puts every foot within 1 mm of the target it was
     # solved for, and a target only moves when its foot steps.
-    assert len(log.poses) > 20
+    # How many poses come back during the drag is the machine's speed (the solver takes the
+    # newest goals and drops the rest); a few are enough for the check below to mean something.
+    assert len(log.poses) >= 5
     for serial, tips in log.poses:
         if serial in log.goals:
             assert np.all(np.linalg.norm(tips - log.goals[serial], axis=1) <= FOOT_MM)
