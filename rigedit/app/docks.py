@@ -75,6 +75,8 @@ class Dock(QDockWidget):
         # Fields take the wheel only once clicked into: the wheel over the dock scrolls it.
         self.wheel_guard = FieldWheelGuard(panel)
         action = self.toggleViewAction()
+        # Qt shows a tabbed dock behind its neighbour; who asks for a panel wants to see it.
+        action.triggered.connect(lambda shown: shown and self.raise_())
         if spec.shortcut:
             action.setShortcut(QKeySequence(spec.shortcut))
 
