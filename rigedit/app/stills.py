@@ -30,7 +30,8 @@ from .capture import distinct_colours, wait_until
 from .document import Document
 from .import_actions import read_for_editing
 from .qt_setup import prepare_qt
-from .viewport.view import DEFAULT_AZIMUTH, DEFAULT_ELEVATION, Viewport
+from .viewport.view import Viewport
+from .viewport.view_camera import DEFAULT_AZIMUTH, DEFAULT_ELEVATION
 
 MARK = (1.0, 0.25, 0.2, 0.95)  # the measured joints: red dots drawn over everything
 MARK_PX = 13.0
