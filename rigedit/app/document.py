@@ -25,6 +25,8 @@ on release. Its position is the root's translation, the skeleton's rest offset a
 clip, every frame of the clip's root path shifted alike, so saving keeps it (body.py). The
 goals carry the newest BodyState (`body_goal`), so the solver thread moves its own rig's body
 with them instead of being handed a fresh copy of the rig per mouse move.
+
+The body (document_body.py) and the pose layer (document_layer.py) are Document's mixins.
 """
 from __future__ import annotations
 
@@ -39,9 +41,10 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from rigedit import ChainReport, ChainSettings, Rig
 from rigedit.core import rig_match
 
-from .body import BodyJoint, BodyState, apply_body, body_state, root_of
-from .commands import EditChainCommand, EditClipCommand, MatchCommand, MoveBodyCommand, SetFullBodyCommand
-from .pose_edit import PoseEditCommand, PoseState
+from .body import BodyJoint, BodyState
+from .commands import EditChainCommand, EditClipCommand, MatchCommand, SetFullBodyCommand
+from .document_body import DocumentBody
+from .document_layer import DocumentLayer
 
 # IK/FK matching (core/rig_match.py): what each of the dock's buttons does, by name.
 MATCHES = {
@@ -65,7 +68,7 @@ def _off() -> bool:
     return False
 
 
-class Document(QObject):
+class Document(DocumentBody, DocumentLayer, QObject):
     rig_replaced = Signal()  # a new rig (File > New/Open); everything is rebuilt
     chain_changed = Signal(str)  # a chain's settings changed (name)
     selection_changed = Signal(str)  # the selected chain ("" for none)
@@ -214,76 +217,6 @@ class Document(QObject):
         self.clip_edited.emit()
         self.goals_changed.emit()
 
-    # --- the body (root joint), dragged by the body handle -----------------------------------
-
-    def _root(self) -> int | None:
-        return root_of(self._rig)
-
-    def body_position(self) -> np.ndarray | None:
-        """Where the body handle is at the current time: the hips in the animated pose (before
-        any ground lowers them), or the animated root's translation for a rig without legs
-        or whose root is the hips. Dragging it moves the root by as much."""
-        j = self._root()
-        if j is None:
-            return None
-        rig = self._rig
-        hips = self._body_joint.of(rig)
-        if hips is not None and hips != j:
-            return rig.skeleton.fk_matrices(rig.animated_pose())[0][hips].copy()
-        if rig.clip is None:
-            return rig.skeleton.offsets[j].copy()
-        return np.asarray(rig.clip.pose_at(rig.time).translations[j], dtype=np.float64)
-
-    def body_state(self) -> BodyState:
-        """What holds the body's position (the root's rest offset and clip path), copied."""
-        return body_state(self._rig)
-
-    def set_body_live(self, start: BodyState, delta) -> None:
-        """Move the body by `delta` (metres) from `start` without an undo command (a drag)."""
-        d = np.asarray(delta, dtype=np.float64)
-        if d.shape != (3,) or not np.all(np.isfinite(d)):
-            raise ValueError(f"body move must be a finite 3-vector, got {delta!r}")
-        self._apply_body(BodyState(start.offset + d, None if start.path is None else start.path + d), replant=False)
-
-    def restore_body_live(self, state: BodyState) -> None:
-        """Put the body back (Esc during a drag); a gait's feet are planted afresh around it."""
-        self._apply_body(state, replant=True)
-
-    def edit_body(self, text: str, before: BodyState) -> bool:
-        """One undo command for a body drag already applied live from `before`; False when
-        the body did not move (nothing is pushed)."""
-        after = self.body_state()
-        if after.same_as(before):
-            return False
-        self.undo_stack.push(MoveBodyCommand(self, text, before, after))
-        return True
-
-    def _apply_body(self, state: BodyState, *, replant: bool) -> None:
-        """Used by the drag and the undo commands. `replant`: the feet of a gait are put on
-        their rest spots at once (undo, redo, cancel jump; only a drag walks)."""
-        rig = self._rig
-        apply_body(rig, state)
-        self.body_goal = state
-        if replant and rig.gait is not None:
-            rig.gait = rig.gait  # a fresh gait run: the next advance plants every foot
-            rig.advance_gait()
-        self.body_changed.emit()
-        self.goals_changed.emit()
-
-    def step_gait(self, dt: float) -> bool:
-        """Walk a gait rig's legs on by `dt` seconds toward where the body is now (the body
-        handle's ticker calls this while the body is dragged and until the feet settle).
-        Returns whether any leg target moved."""
-        rig = self._rig
-        if rig.gait is None:
-            return False
-        before = [tuple(rig.chain(leg).target) for leg in rig.gait.legs]
-        rig.advance_gait(dt)
-        moved = any(tuple(rig.chain(leg).target) != b for leg, b in zip(rig.gait.legs, before))
-        if moved:
-            self.goals_changed.emit()
-        return moved
-
     # --- selection ------------------------------------------------------------------------
 
     @property
@@ -312,42 +245,6 @@ class Document(QObject):
         if names != self._selected_joints:
             self._selected_joints = names
             self.joints_selected.emit(names)
-
-    # --- the pose layer (FK rotations, issue 25) --------------------------------------------
-
-    def layer_snapshot(self):
-        """The pose layer now (an immutable value: what undo and cancel put back)."""
-        return self._rig.pose_layer
-
-    def set_rotations_live(self, rotations: Mapping[str, Any]) -> None:
-        """Shown local rotations (before the IK) on the pose layer, without an undo command
-        (a rotation in progress); the solver thread gets the layer with the goals."""
-        for name, q in rotations.items():
-            self._rig.set_rotation(name, q)
-        self._layer_edited()
-
-    def restore_layer_live(self, layer, solved=None) -> None:
-        """Put a pose layer back without an undo command (a cancelled rotation); `solved`
-        (Rig.solved_state), when given, is the solution to go on from, so the pose shown is
-        the one before exactly, not a fresh solve from another warm start."""
-        self._rig.pose_layer = layer
-        self._layer_edited()
-        if solved is not None:
-            self.restore_solution(solved)
-
-    def edit_layer(self, text: str, before, joints: tuple[str, ...] = ()) -> bool:
-        """One undo step for a pose-layer edit already applied live from the layer `before`
-        (a rotation, a Joint field); with Auto-key on, `joints` are keyed at the playhead in
-        the same step. False when nothing changed (nothing is pushed)."""
-        def key(rig: Rig) -> None:
-            if joints and self.auto_keying():
-                rig.key_pose(list(joints), chains=False)
-
-        return self.edit_pose(text, key, before=PoseState(before, self._rig.timeline.tracks))
-
-    def _layer_edited(self) -> None:
-        self.layer_changed.emit()
-        self.goals_changed.emit()
 
     # --- edits ----------------------------------------------------------------------------
 
@@ -398,35 +295,6 @@ class Document(QObject):
 
     def remembered_pole(self, chain: str):
         return self._remembered_poles.get(chain)
-
-    # --- the pose layer (issue 25) ------------------------------------------------------------
-
-    def edit_pose(self, text: str, change: Callable[[Rig], Any], *, before: PoseState | None = None) -> bool:
-        """One undoable edit of the pose layer (and the timeline's tracks): `change(rig)` makes
-        it on the rig (Rig.key_pose, paste_pose, ...). `before`, when the edit was already
-        applied live (a drag), is the state undo goes back to. An error from `change` puts
-        the state back and is raised. Returns False when nothing changed (no command)."""
-        start = PoseState.of(self._rig) if before is None else before
-        try:
-            change(self._rig)
-        except Exception:
-            start.put(self._rig)
-            self._pose_edited()
-            raise
-        after = PoseState.of(self._rig)
-        if after == start:
-            return False
-        self.undo_stack.push(PoseEditCommand(self, text, start, after))
-        return True
-
-    def _apply_pose(self, state: PoseState) -> None:
-        """Used by the undo command."""
-        state.put(self._rig)
-        self._pose_edited()
-
-    def _pose_edited(self) -> None:
-        self.layer_changed.emit()
-        self.goals_changed.emit()  # the layer goes to the solver thread with the goals
 
     # --- full body and IK/FK matching (issue 16) ------------------------------------------------
 
