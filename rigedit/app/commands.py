@@ -146,6 +146,9 @@ class NewClipCommand(QUndoCommand):
         self.new = (clip, dict(chains), False)
         tl = rig.timeline
         self.old_span = (tl.frame_rate, tl.start, tl.end)
+        # The solution shown before: a FABRIK chain's pose depends on the path its drags took,
+        # so undo goes on from it rather than from rest.
+        self.old_solved = rig.solved_state()
 
     def redo(self) -> None:
         self.doc.replace_clip(*self.new)
@@ -155,3 +158,4 @@ class NewClipCommand(QUndoCommand):
         tl.frame_rate = self.old_span[0]
         tl.set_range(*self.old_span[1:])
         self.doc.replace_clip(*self.old)
+        self.doc.restore_solution(self.old_solved)
