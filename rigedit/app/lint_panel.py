@@ -104,9 +104,10 @@ class LintPanel(QWidget):
         self.summary.setWordWrap(True)
         self.measures = QLabel()
         self.measures.setObjectName("lintMeasures")
-        # One line, cut at the dock's edge (the list below keeps its height); the whole line
-        # is in the tooltip.
-        self.measures.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        # Wrapped at the dock's width: cut at its edge, the line hid its last measures
+        # mid-word ("below g") behind a tooltip. The list below gives up a line for it.
+        self.measures.setWordWrap(True)
+        self.measures.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         self.measures_tip = ("The clip's motion quality, as `rigedit report` measures it (units of the figure's "
                                  "height): frames a low foot slides, travel over locked contacts, frames with a foot "
                                  "below the ground or a limb inside the body, jerk spikes")

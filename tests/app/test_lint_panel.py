@@ -345,6 +345,10 @@ def test_the_clips_measures_are_shown_and_follow_a_fix(qtbot, opened):
     before = measured()
     assert panel.measures.isVisible() and panel.measures.text() == measures_text(before)
     assert "foot skate" in panel.measures.text() and before["jitter_spike_count"] > 0
+    # All of it is shown, on as many lines as the dock's width needs (none cut at its edge).
+    box, metrics = panel.measures.contentsRect(), panel.measures.fontMetrics()
+    lines = box.height() // metrics.lineSpacing()
+    assert metrics.horizontalAdvance(panel.measures.text()) <= lines * box.width()
     QTest.mouseClick(panel.fix_all_button, LEFT)
     wait_solved(qtbot, window)
     after = measured()
