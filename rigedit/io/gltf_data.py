@@ -76,6 +76,9 @@ class GltfDocument:
         if uri is None and index > 0:
             # Only the first buffer may be a GLB's binary chunk; a later one without a uri is a
             # compression codec's fallback (its views are read through the codec), or nothing.
+            for codec in _VIEW_CODECS:
+                if extension_of(self.gltf.buffers[index], codec.extension) is not None:
+                    raise self.error(field, f"holds no data: it stands in for views compressed with {codec.missing()}")
             raise self.error(field, "has no uri and holds no data (only the first buffer can be the GLB's binary chunk)")
         if uri is None:
             blob = self.gltf.binary_blob()

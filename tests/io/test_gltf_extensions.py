@@ -147,5 +147,21 @@ def test_a_later_buffer_without_uri_holds_no_data(tmp_path):
     """gltf-transform's meshopt fallback buffer has no bytes: reading it as the GLB chunk would
     hand out the wrong bytes."""
     path, i = _broken(tmp_path, lambda view, blob: view.pop("extensions"))
-    with pytest.raises(GltfError, match=r"buffers\[1\]: has no uri and holds no data"):
+    with pytest.raises(GltfError, match=r"buffers\[1\]: holds no data: it stands in for views compressed with meshopt"):
         GltfDocument(path).view_bytes("x", i)
+    doc, blob = _glb(path)
+    doc["buffers"][1].pop("extensions")
+    with pytest.raises(GltfError, match=r"buffers\[1\]: has no uri and holds no data"):
+        GltfDocument(_write_glb(path, doc, blob)).view_bytes("x", i)
+
+
+def test_without_meshopt_an_optional_compression_with_an_empty_fallback_names_the_extra(tmp_path, no_meshopt):
+    """meshopt only in extensionsUsed: a reader without it reads the views' fallback bytes,
+    which gltf-transform leaves empty; the message says so and what to install."""
+    doc, blob = _glb(MESHOPT_FILE)
+    doc["extensionsRequired"] = [e for e in doc["extensionsRequired"] if e != MESHOPT]
+    path = _write_glb(tmp_path / "optional.glb", doc, blob)
+    with pytest.raises(GltfError, match=rf"buffers\[1\]: holds no data: it stands in for views compressed with meshopt \({MESHOPT}\): pip install 'rigedit\[meshopt\]'"):
+        read_gltf(path)
+    got = read_gltf_mesh(path, read_gltf(path, animation=None))
+    assert got.mesh is None and "pip install 'rigedit[meshopt]'" in got.warnings[0]
