@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["CODECS", "DRACO", "MESHOPT", "UNDERSTOOD", "Codec", "codecs_used", "not_understood"]
+__all__ = ["CODECS", "DRACO", "MESHOPT", "UNDERSTOOD", "Codec", "codecs_used", "extension_of", "not_understood", "required"]
 
 DRACO = "KHR_draco_mesh_compression"
 MESHOPT = "EXT_meshopt_compression"
