@@ -31,6 +31,8 @@ from scipy.spatial import cKDTree
 
 from rigedit.io.export import export_rig
 from rigedit.io.gltf import read_gltf
+from rigedit.io.gltf_data import GltfDocument
+from rigedit.io.gltf_draco import PrimitiveArrays
 from rigedit.io.gltf_mesh import read_gltf_mesh
 from tests.io.export_checks import Result
 from tests.io.test_gltf_mesh import posed, size_of
@@ -195,3 +197,30 @@ def test_a_gltf_export_of_the_meshopt_variant_writes_its_views_decoded(tmp_path)
         pytest.skip(js)
     report = js.validate(out)
     assert report["numErrors"] == 0, report["errors"]
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_the_variant_keeps_the_normals(name, original):
+    """The viewport shades from the faces, so this reads NORMAL directly: meshopt stores it with
+    the OCTAHEDRAL filter (8 bits a component in gltf-transform's default), Draco with 10 bits.
+    An octahedral grid of 2^8 steps over [-1, 1] places a unit vector within about
+    pi / 2^7 rad; the test allows 0.05 rad, far under a normal gone wrong."""
+    plain_imp, plain = original
+    imp, got = _read(HERE / name)
+    index = _match(plain_imp, plain, imp, got, position_tol(plain))
+    normals = []
+    for path in (ORIGINAL, HERE / name):
+        g = pygltflib.GLTF2().load(str(path))
+        normals.append(PrimitiveArrays(GltfDocument(path), "meshes[0].primitives[0]", g.meshes[0].primitives[0]).attribute("NORMAL"))
+    a, b = normals[0][index], normals[1]
+    # Where the original has several vertices at one place (a seam), the matched one may have
+    # another's normal: compare each with the nearest normal among those at its place.
+    _, place = np.unique(plain.rest, axis=0, return_inverse=True)
+    place = place.ravel()
+    by_place: dict[int, list[int]] = {}
+    for i, p in enumerate(place):
+        by_place.setdefault(int(p), []).append(i)
+    unit = b / np.linalg.norm(b, axis=1, keepdims=True)
+    best = np.array([max(normals[0][by_place[int(place[j])]] @ unit[k]) for k, j in enumerate(index)])
+    angle = np.arccos(np.clip(best / np.linalg.norm(a, axis=1), -1, 1))
+    assert angle.max() < 0.05, angle.max()
