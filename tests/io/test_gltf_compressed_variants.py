@@ -35,6 +35,7 @@ from rigedit.io.gltf_data import GltfDocument
 from rigedit.io.gltf_draco import PrimitiveArrays
 from rigedit.io.gltf_mesh import read_gltf_mesh
 from tests.io.export_checks import Result
+from tests.io.test_export_usd import usd_skinned_points
 from tests.io.test_gltf_mesh import posed, size_of
 from tests.js_readers import readers
 
@@ -224,3 +225,17 @@ def test_the_variant_keeps_the_normals(name, original):
     best = np.array([max(normals[0][by_place[int(place[j])]] @ unit[k]) for k, j in enumerate(index)])
     angle = np.arccos(np.clip(best / np.linalg.norm(a, axis=1), -1, 1))
     assert angle.max() < 0.05, angle.max()
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_a_usd_export_binds_the_decoded_mesh(name, tmp_path):
+    """pxr skins the USD export's mesh where rigedit skins the variant (the same decoded data,
+    so to float32's precision, not the quantisation's)."""
+    pytest.importorskip("pxr", reason="usd-core is not installed (pip install 'rigedit[usd]')")
+    result = Result(HERE / name)
+    export_rig(result.rig, tmp_path / "out.usdc", result.source)
+    imp, got = _read(HERE / name)
+    for k in np.random.default_rng().choice(result.clip.n_frames, 3, replace=False):
+        (usd,) = usd_skinned_points(tmp_path / "out.usdc", int(k))
+        want, _ = posed(imp, got, imp.clip.frame(int(k)))
+        np.testing.assert_allclose(usd, want, atol=1e-5 * size_of(want), err_msg=f"frame {k}")
