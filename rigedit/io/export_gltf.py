@@ -32,6 +32,7 @@ from .atomic import atomic_write_bytes
 from .float32 import as_float32
 from .gltf_blob import Blob, document_bytes
 from .gltf import compose_world
+from .gltf_codecs import CODECS, extension_of
 from .gltf_data import GltfDocument
 from .gltf_draco import compressed_accessors
 
@@ -110,6 +111,14 @@ def _skeleton_document(skeleton: Skeleton, path: str):
     return gltf, blob, list(range(len(skeleton)))
 
 
+_VIEW_CODECS = [c for c in CODECS.values() if c.level == "bufferView"]
+
+
+def _codec_fallback(buffer) -> bool:
+    """A buffer that only stands in for a codec's compressed views (no bytes of its own)."""
+    return buffer.uri is None and any(extension_of(buffer, c.extension) is not None for c in _VIEW_CODECS)
+
+
 def _source_document(source: GltfSource, path: str):
     """The source document, its buffers merged into one blob and external images embedded."""
     doc = GltfDocument(source.path)
@@ -117,11 +126,23 @@ def _source_document(source: GltfSource, path: str):
     # Read through the source's own buffers and offsets, before the merge below rewrites them.
     _add_missing_bounds(doc)
     unstrided = {k: doc.packed_bytes(k) for k in _strided_animation_or_skin_accessors(gltf)}
+    # Views stored compressed (EXT_meshopt_compression) are written decoded: the merge below
+    # moves views, and the codec's offsets into its own buffers would no longer hold.
+    decoded = {i: doc.view_bytes(f"bufferViews[{i}]", i) for i, bv in enumerate(gltf.bufferViews or [])
+               if any(extension_of(bv, c.extension) is not None for c in _VIEW_CODECS)}
     blob = Blob(gltf, path)
-    starts = [blob.append_bytes(doc.buffer(i)) for i in range(len(gltf.buffers or []))]
-    for bv in gltf.bufferViews or []:
-        bv.byteOffset = (bv.byteOffset or 0) + starts[bv.buffer]
+    starts = [None if _codec_fallback(b) else blob.append_bytes(doc.buffer(i)) for i, b in enumerate(gltf.buffers or [])]
+    for i, bv in enumerate(gltf.bufferViews or []):
+        if i in decoded:
+            bv.byteOffset = blob.append_bytes(decoded[i])
+            bv.extensions = {k: v for k, v in bv.extensions.items() if k not in CODECS}
+        else:
+            bv.byteOffset = (bv.byteOffset or 0) + starts[bv.buffer]
         bv.buffer = 0
+    if decoded:
+        gone = {c.extension for c in _VIEW_CODECS}
+        gltf.extensionsUsed = [e for e in gltf.extensionsUsed or [] if e not in gone]
+        gltf.extensionsRequired = [e for e in gltf.extensionsRequired or [] if e not in gone] or None
     for k, data in unstrided.items():
         gltf.accessors[k].bufferView = blob.view(data)
         gltf.accessors[k].byteOffset = None

@@ -20,6 +20,9 @@ What is imported:
   and CUBICSPLINE, resampled at `fps`, or by default at the keys' own spacing when they are
   evenly spaced (30 fps otherwise), from the first key to the last.
   Morph-target weights are ignored.
+- A file that requires an extension rigedit cannot read (gltf_codecs.not_understood) is
+  refused, naming it: its nodes or keys may mean something else than they say. Compressed
+  views (EXT_meshopt_compression) read as plain ones, through GltfDocument.
 """
 from __future__ import annotations
 
@@ -37,6 +40,7 @@ from .bvh_axes import UP_TO_Y, parse_up, turned
 from .bvh_format import MAX_JOINTS
 from .bvh_units import guess_up_axis
 from .gltf_animations import AnimationInfo, list_animations, pick_animation
+from .gltf_codecs import not_understood
 from .gltf_data import GltfDocument, GltfError
 
 __all__ = ["AnimationInfo", "GltfError", "GltfImport", "list_animations", "read_gltf"]
@@ -120,6 +124,9 @@ def _read(doc: GltfDocument, skin, animation, fps) -> GltfImport:
             raise doc.error(None, f"fps must be a number, got {fps!r}") from None
         if not FPS_RANGE[0] <= fps <= FPS_RANGE[1]:
             raise doc.error(None, f"fps must be between {FPS_RANGE[0]:g} and {FPS_RANGE[1]:g}, got {fps!r}")
+    unknown = not_understood(g)
+    if unknown:
+        raise doc.error("extensionsRequired", f"needs {', '.join(unknown)}, which rigedit cannot read")
     index = pick_animation(doc, animation)  # before the work: a mistyped name fails at once
     skins = _pick_skins(doc, skin)
     parent_of = _node_parents(doc)

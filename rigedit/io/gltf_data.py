@@ -2,7 +2,9 @@
 
 pygltflib parses the JSON and the GLB container; buffers (the GLB blob, data: URIs or files
 next to a .gltf) and accessors (strides, component types, normalised integers) are read here,
-so every problem can be reported as a GltfError naming the file and the field.
+so every problem can be reported as a GltfError naming the file and the field. A bufferView
+stored compressed (a "bufferView" codec of gltf_codecs.CODECS, e.g. EXT_meshopt_compression) is
+decoded here once, so every accessor over it reads plain bytes.
 """
 from __future__ import annotations
 
@@ -15,8 +17,11 @@ from pathlib import Path
 import numpy as np
 import pygltflib
 
+from .gltf_codecs import CODECS, extension_of
+
 _COMPONENTS = {5120: np.int8, 5121: np.uint8, 5122: np.int16, 5123: np.uint16, 5125: np.uint32, 5126: np.float32}
 _WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
+_VIEW_CODECS = [c for c in CODECS.values() if c.level == "bufferView"]
 
 
 class GltfError(ValueError):
@@ -54,6 +59,7 @@ class GltfDocument:
         if self.gltf is None:
             raise GltfError(path, None, "the GLB container has no JSON chunk")
         self._buffers: dict[int, bytes] = {}
+        self._views: dict[int, bytes] = {}  # decoded compressed bufferViews
 
     def error(self, field: str | None, problem: str) -> GltfError:
         return GltfError(self.path, field, problem)
@@ -67,6 +73,13 @@ class GltfDocument:
         uri = self.gltf.buffers[index].uri
         if uri is not None and not isinstance(uri, str):
             raise self.error(f"{field}.uri", f"must be a string, got {uri!r}")
+        if uri is None and index > 0:
+            # Only the first buffer may be a GLB's binary chunk; a later one without a uri is a
+            # compression codec's fallback (its views are read through the codec), or nothing.
+            for codec in _VIEW_CODECS:
+                if extension_of(self.gltf.buffers[index], codec.extension) is not None:
+                    raise self.error(field, f"holds no data: it stands in for views compressed with {codec.missing()}")
+            raise self.error(field, "has no uri and holds no data (only the first buffer can be the GLB's binary chunk)")
         if uri is None:
             blob = self.gltf.binary_blob()
             if blob is None:
@@ -145,15 +158,58 @@ class GltfDocument:
         """A whole bufferView's bytes (`field` names where the file gave `index`)."""
         if not _is_index(index) or not 0 <= index < len(self.gltf.bufferViews):
             raise self.error(field, f"names buffer view {index!r}, which does not exist")
+        data, start, length = self._view_source(index)
+        return bytes(data[start:start + length])
+
+    def _view_source(self, index: int) -> tuple[bytes, int, int]:
+        """Where view `index`'s bytes are: (bytes, offset, length), decoded when compressed."""
         vfield = f"bufferViews[{index}]"
         view = self.gltf.bufferViews[index]
+        start = self._whole(f"{vfield}.byteOffset", view.byteOffset, 0)
+        length = self._whole(f"{vfield}.byteLength", view.byteLength)
+        for codec in _VIEW_CODECS:
+            ext = extension_of(view, codec.extension)
+            if ext is not None and self._decodes(index, codec, ext):
+                return self._views[index], 0, length
         if not _is_index(view.buffer):
             raise self.error(f"{vfield}.buffer", f"must be a buffer index, got {view.buffer!r}")
-        start = self._whole(f"{vfield}.byteOffset", view.byteOffset, 0)
-        end = start + self._whole(f"{vfield}.byteLength", view.byteLength)
         data = self.buffer(view.buffer)
+        if start + length > len(data):
+            raise self.error(vfield, f"reads past the end of its buffer ({start + length} > {len(data)} bytes)")
+        return data, start, length
+
+    def _decodes(self, index: int, codec, ext: dict) -> bool:
+        """Decode compressed view `index` into self._views; False when it is to be read as
+        stored (no decoder installed, and the file does not require one: a fallback)."""
+        if index in self._views:
+            return True
+        field = f"bufferViews[{index}].extensions.{codec.extension}"
+        lib = codec.library()
+        if lib is None:
+            if codec.extension in (self.gltf.extensionsRequired or []):
+                raise self.error(field, f"is compressed with {codec.missing()}")
+            return False
+        packed = self._packed(field, ext)
+        try:
+            out = codec.decode(lib, packed, ext)
+        except ValueError as e:
+            raise self.error(field, str(e)) from None
+        length = self._whole(f"bufferViews[{index}].byteLength", self.gltf.bufferViews[index].byteLength)
+        if len(out) != length:
+            raise self.error(field, f"decodes to {len(out)} bytes, but the view's byteLength is {length}")
+        self._views[index] = out
+        return True
+
+    def _packed(self, field: str, ext: dict) -> bytes:
+        """The compressed bytes a view's extension points at (its buffer, byteOffset, byteLength)."""
+        buf = ext.get("buffer")
+        if not _is_index(buf):
+            raise self.error(f"{field}.buffer", f"must be a buffer index, got {buf!r}")
+        start = self._whole(f"{field}.byteOffset", ext.get("byteOffset"), 0)
+        end = start + self._whole(f"{field}.byteLength", ext.get("byteLength"))
+        data = self.buffer(buf)
         if end > len(data):
-            raise self.error(vfield, f"reads past the end of its buffer ({end} > {len(data)} bytes)")
+            raise self.error(field, f"reads past the end of buffers[{buf}] ({end} > {len(data)} bytes)")
         return bytes(data[start:end])
 
     def _view_bytes(self, field, acc, elem: int, count: int) -> np.ndarray:
@@ -162,12 +218,8 @@ class GltfDocument:
             raise self.error(f"{field}.bufferView", "no such buffer view")
         vfield = f"bufferViews[{acc.bufferView}]"
         view = self.gltf.bufferViews[acc.bufferView]
-        if not _is_index(view.buffer):
-            raise self.error(f"{vfield}.buffer", f"must be a buffer index, got {view.buffer!r}")
-        view_offset = self._whole(f"{vfield}.byteOffset", view.byteOffset, 0)
-        view_length = self._whole(f"{vfield}.byteLength", view.byteLength)
+        data, view_offset, view_length = self._view_source(acc.bufferView)
         acc_offset = self._whole(f"{field}.byteOffset", acc.byteOffset, 0)
-        data = self.buffer(view.buffer)
         start = view_offset + acc_offset
         stride = self._whole(f"{vfield}.byteStride", view.byteStride, 0) or elem
         if stride < elem:

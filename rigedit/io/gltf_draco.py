@@ -1,51 +1,41 @@
 """A glTF primitive's vertex arrays, from its accessors or from its Draco-compressed blob
 (KHR_draco_mesh_compression), and which files' meshes cannot be read at all.
 
-Draco is decoded by DracoPy, an optional package (`pip install 'rigedit[draco]'`): the
-extension's `attributes` map each glTF attribute to the unique id of a Draco attribute, and
-DracoPy hands every attribute back by that id, already dequantised (positions, normals and
-uvs come back as floats). The accessors of a compressed attribute keep their componentType,
-type and normalized flag, so normalised integer weights are scaled here as for a plain
-accessor. Attributes the extension does not name are read from their accessors, as the
-extension allows.
+Draco is the "primitive" codec of gltf_codecs.CODECS, decoded by DracoPy, an optional package
+(`pip install 'rigedit[draco]'`): the extension's `attributes` map each glTF attribute to the
+unique id of a Draco attribute, and DracoPy hands every attribute back by that id, already
+dequantised (positions, normals and uvs come back as floats). The accessors of a compressed
+attribute keep their componentType, type and normalized flag, so normalised integer weights
+are scaled here as for a plain accessor. Attributes the extension does not name are read from
+their accessors, as the extension allows. Compressed bufferViews (EXT_meshopt_compression) are
+decoded below this, by GltfDocument: their accessors read as plain ones.
 
 A file whose Draco meshes also carry plain accessors (the extension's fallback, allowed when
-Draco is only in extensionsUsed) is read from those without DracoPy. Without DracoPy and
-without a fallback the mesh is not shown and the warning says what to install; an
-extension in extensionsRequired that changes how geometry is stored and that rigedit
-cannot read (e.g. EXT_meshopt_compression) is named the same way.
+Draco is only in extensionsUsed) is read from those without DracoPy. Without a decoder and
+without a fallback the mesh is not shown and the warning says what to install; a file that
+requires an extension rigedit cannot read is refused by read_gltf before its mesh is read.
 """
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import numpy as np
 
+from .gltf_codecs import CODECS, DRACO, codecs_used, extension_of, not_understood
 from .gltf_data import _COMPONENTS, _WIDTH, GltfDocument
 
 __all__ = ["DRACO", "PrimitiveArrays", "compressed_accessors", "decoder", "unreadable"]
 
-DRACO = "KHR_draco_mesh_compression"
-# Required extensions the mesh reader reads, or may ignore because they change only what the
-# viewport does not draw (lights, metadata, material models, texture placement).
-_UNDERSTOOD = {DRACO, "KHR_mesh_quantization", "KHR_texture_transform", "KHR_lights_punctual",
-               "KHR_xmp_json_ld", "KHR_animation_pointer"}
-_UNDERSTOOD_PREFIXES = ("KHR_materials_",)
+_DRACO = CODECS[DRACO]
 
 
 def decoder():
     """The DracoPy module, or None when it is not installed (the caller says what to install)."""
-    try:
-        return importlib.import_module("DracoPy")
-    except ImportError:
-        return None
+    return _DRACO.library()
 
 
 def _draco_of(prim) -> dict | None:
-    ext = getattr(prim, "extensions", None) or {}
-    got = ext.get(DRACO) if isinstance(ext, dict) else None
-    return got if isinstance(got, dict) else None
+    return extension_of(prim, DRACO)
 
 
 def _has_fallback(doc: GltfDocument, prim) -> bool:
@@ -55,20 +45,39 @@ def _has_fallback(doc: GltfDocument, prim) -> bool:
     return bool(names) and all(0 <= i < len(accs) and accs[i].bufferView is not None for i in names.values())
 
 
+def _views_have_fallback(doc: GltfDocument, codec) -> bool:
+    """Every view the codec compresses also has its plain bytes in a buffer that holds data."""
+    for view in doc.gltf.bufferViews or []:
+        if extension_of(view, codec.extension) is None:
+            continue
+        buf = view.buffer
+        if not isinstance(buf, int) or not 0 <= buf < len(doc.gltf.buffers):
+            return False
+        if extension_of(doc.gltf.buffers[buf], codec.extension) is not None:  # {"fallback": true}
+            return False
+    return True
+
+
+def _prims_have_fallback(doc: GltfDocument, codec) -> bool:
+    prims = [p for m in doc.gltf.meshes or [] for p in (m.primitives or [])]
+    return all(_has_fallback(doc, p) for p in prims if extension_of(p, codec.extension) is not None)
+
+
+# How a file without the codec's decoder may still be read: from the plain data it keeps beside.
+_FALLBACK = {"bufferView": _views_have_fallback, "primitive": _prims_have_fallback}
+
+
 def unreadable(doc: GltfDocument) -> str | None:
     """Why no mesh of `doc` can be shown, or None when its meshes can be read."""
     file = Path(doc.path).name
-    required = [e for e in (doc.gltf.extensionsRequired or []) if isinstance(e, str)]
-    unknown = [e for e in required if e not in _UNDERSTOOD and not e.startswith(_UNDERSTOOD_PREFIXES)]
+    unknown = not_understood(doc.gltf)
     if unknown:
         return f"mesh not shown: {file} needs {', '.join(unknown)}, which rigedit cannot read"
-    prims = [p for m in doc.gltf.meshes for p in (m.primitives or [])]
-    draco = [p for p in prims if _draco_of(p) is not None]
-    if not draco or decoder() is not None:
-        return None
-    if DRACO not in required and all(_has_fallback(doc, p) for p in draco):
-        return None
-    return f"mesh not shown: {file} compresses its meshes with Draco ({DRACO}): pip install 'rigedit[draco]'"
+    required = set(doc.gltf.extensionsRequired or [])
+    for codec in codecs_used(doc.gltf):
+        if codec.library() is None and (codec.extension in required or not _FALLBACK[codec.level](doc, codec)):
+            return f"mesh not shown: {file} compresses its meshes with {codec.missing()}"
+    return None
 
 
 def compressed_accessors(doc: GltfDocument) -> set[int]:
@@ -99,15 +108,11 @@ class PrimitiveArrays:
 
     def _decode(self, lib):
         field = f"{self.where}.extensions.{DRACO}"
-        view = self.draco.get("bufferView")
-        data = self.doc.view_bytes(field + ".bufferView", view)
+        data = self.doc.view_bytes(field + ".bufferView", self.draco.get("bufferView"))
         try:
-            mesh = lib.decode(data)
-        except Exception as e:  # DracoPy raises its own types for every kind of bad blob
-            raise self.doc.error(field, f"is not a readable Draco mesh ({type(e).__name__}: {e})") from None
-        if getattr(mesh, "faces", None) is None:
-            raise self.doc.error(field, "holds a Draco point cloud, not a mesh")
-        return mesh
+            return _DRACO.decode(lib, data, self.draco)
+        except ValueError as e:
+            raise self.doc.error(field, str(e)) from None
 
     def attribute(self, name: str) -> np.ndarray | None:
         index = getattr(self.prim.attributes, name, None)

@@ -12,9 +12,10 @@ What is read, from the nodes of the file's scene:
   encoded image and each vertex's TEXCOORD) for the app to look up.
 - Triangles (mode 4), strips and fans (turned into triangles). Points and lines are skipped
   with a warning; morph targets are ignored (the base shape is drawn).
-- Draco-compressed primitives (KHR_draco_mesh_compression) through gltf_draco.py; a file
-  whose meshes cannot be read (no DracoPy, an unknown required extension) gives no mesh and
-  one warning saying why.
+- Draco-compressed primitives (KHR_draco_mesh_compression) through gltf_draco.py, and
+  meshopt-compressed buffer views (EXT_meshopt_compression) through GltfDocument, both codecs
+  of gltf_codecs.py; a file whose meshes cannot be read (a decoder not installed, an unknown
+  required extension) gives no mesh and one warning saying why.
 
 The binding (mesh.py) keeps the mesh consistent with rigedit's skeleton, which holds only
 the rigid part of each joint's world matrix: C = S @ inverse_bind, with S the joint's world
