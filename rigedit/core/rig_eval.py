@@ -7,7 +7,7 @@ chain's OWN last IK solution (its local rotations put back on the current parent
 each bone of that warm start toward the solved positions by the shortest arc (rig_solve.py),
 and slerp those IK rotations with the pose's by the chain's weight; then grounded feet take
 their soles' rotations. The chain walk is plain floats: a full FK per chain would cost more
-than the solvers. What is kept between frames is the rig's WarmCache (rig_cache.py).
+than the solvers. What is kept between frames is the rig's RigState (rig_state.py).
 
 The usual frame does all of this in one compiled call (rig_frame.py, docs/ARCHITECTURE.md,
 core: one frame evaluation); this walk is the path for what that call does not take, and
@@ -17,16 +17,16 @@ the chains.
 from __future__ import annotations
 
 import math
-from dataclasses import fields
 from itertools import chain as concat
 
 import numpy as np
 
 from . import scalar_quat as sq
-from .chain import Chain, ChainReport
+from .chain import Chain
+from .chain_settings import ChainReport, report
 from .rig_anim import animated
 from .rig_goals import goal_and_pole, placed_goals
-from .rig_cache import ChainOutput, SettledFrame
+from .rig_state import ChainOutput, SettledFrame
 from .rig_frame import compiled_frame
 from .rig_full_body import solve_frame as full_body_frame
 from .rig_chain import ChainState, SolveInputs, make, solve_chain, solve_settings
@@ -50,14 +50,14 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
     and stays the state it was for the next solve to go on from (rig_pose.py); the chains
     named in `show` had none saved (the saving rig had not solved them) and are left as
     animated until the next solve."""
-    cache = rig._cache
-    chains = rig._chains
+    cache = rig.solve_state
+    chains = rig.chains_by_name
     new = make  # a local: called per chain
     anim = animated(rig)
     # This frame's goals (rig_goals.py): grounded feet and follow-clip chains aim where the
     # frame places them; the chains themselves are not written.
     placed = placed_goals(rig, anim)
-    if rig._full_body:  # issue 16: every chain together (rig_full_body.py)
+    if rig.full_body:  # issue 16: every chain together (rig_full_body.py)
         return full_body_frame(rig, anim, show is not None)
     if show is None:
         got = compiled_frame(rig, anim, placed, report)  # the usual frame, in one compiled call
@@ -77,8 +77,8 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
     outputs: dict[str, ChainOutput] = {}
     rot = list(anim.rot)  # the chains write into it; the cached animated lists stay as they are
     world: list = [None] * len(rot)
-    parents = rig._parents
-    states, setups, plans = cache.drop_packed(), cache.setups, rig._plans
+    parents = rig.parents
+    states, setups, plans = cache.drop_packed(), cache.setups, rig.plans
     reports = {}
     settled = True
     for name, ch in chains.items():
@@ -86,9 +86,9 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
         idx = plan.idx
         last = states.get(name)
         kept = before.get(name)
-        w = ch._weight
+        w = ch.weight
         errors: list = []
-        if not ch._kind.reaches:  # aimed afresh over the pose built so far
+        if not ch.kind.reaches:  # aimed afresh over the pose built so far
             reports[name] = _solve_look_at(rig, ch, plan, rot, trans, world, outputs)
             continue
         if show is not None and name in show:
@@ -98,8 +98,8 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
             continue
         # rig_chain.solve_settings(ch), inline: per chain per frame.
         got = placed.get(name) if placed else None  # rig_goals.goal_and_pole, inline
-        goal, pole = (ch._target, ch._pole) if got is None else got
-        settings = (ch._solver, goal, pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
+        goal, pole = (ch.own_target, ch.own_pole) if got is None else got
+        settings = (ch.solver, goal, pole, ch.tolerance, ch.max_iterations, ch.reach_clamp, ch.softness)
         # Its base is as last solved: same state, nothing upstream rewritten.
         based = last is not None and kept is not None and kept.state is last
         if based:
@@ -107,7 +107,7 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
                 if not outputs[u].unchanged:
                     based = False
                     break
-        limits = ch._limit_key
+        limits = ch.limit_key
         if based and last.final and (last.limits is limits or last.limits == limits) and last.inputs.settings == settings:
             # Nothing it reads has moved: same state, and the same rotations if the weight is too
             # (then last frame's record, if it was already unchanged, is this frame's too).
@@ -140,19 +140,19 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
             else:
                 # Following the clip: start from the animated pose, not the last solve, so a
                 # goal on the animated tip gives the clip back and twist follows the clip.
-                start = None if ch._follow_clip and rig._clip is not None else last
+                start = None if ch.follow_clip and rig.clip is not None else last
                 warm = start.ik if start is not None else [rot[j] for j in idx[:-1]]
                 setup = setups.get(name)
                 if setup is None or not setup.fits(ch, offsets):
                     setup = setups[name] = ChainSetup(ch, offsets)
-                if ch._kind.method.limb and (start is None or start.start is None):
+                if ch.kind.method.limb and (start is None or start.start is None):
                     # solve_chain's two-bone branch in one pass (rig_limb.py): closed
                     # form, so final, and no warm start of its own to keep.
                     ik, error, _ = solve_limb(
-                        goal, pole, ch._tolerance, ch._reach_clamp, ch._softness, setup.total,
+                        goal, pole, ch.tolerance, ch.reach_clamp, ch.softness, setup.total,
                         setup.mid_limit, base_pos, base_rot, offsets, warm, setup.limb_row(ch),
                     )
-                    state, iterations = ChainState(ik, inputs, ch._limit_key, error, error <= ch._tolerance, True), 0
+                    state, iterations = ChainState(ik, inputs, ch.limit_key, error, error <= ch.tolerance, True), 0
                 else:
                     state, iterations = solve_chain(
                         ch, setup, base_pos, base_rot, offsets, start, warm, inputs, last if same else None, errors,
@@ -178,7 +178,7 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
             if plan.feeds and w == 1.0 and state.start is not None:
                 _hand_on(world, idx, state.start)
         reports[name] = report(name, state.error, iterations, state.reached, tuple(errors))
-    if rig._ground is not None and anim.soles:
+    if rig.ground is not None and anim.soles:
         _turn_soles(rig, anim.soles, rot, trans, world)
     cache.outputs, cache.outputs_key = outputs, anim.key
     if show is not None:
@@ -187,8 +187,7 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
         cache.outputs, cache.outputs_key, settled = {}, None, False
     # fromiter over the flattened tuples: half the cost of np.array on a list of tuples.
     flat = np.fromiter(concat.from_iterable(rot), np.float64, 4 * len(rot)).reshape(-1, 4)
-    rig._pose = Pose(flat, anim.translations.copy())
-    rig._world_cache = None
+    rig.solve_state.show(Pose(flat, anim.translations.copy()))
     cache.settled = make(SettledFrame, (key or frame_key(rig, placed), tuple(chains), reports)) if settled else None
     return reports
 
@@ -197,10 +196,10 @@ def solved_for_now(rig) -> dict[str, tuple]:
     """Each chain's (offsets, settings, limits) as a solve now would read them: what a
     saved solution is compared with to say whether it is current (rig_pose.py)."""
     anim = animated(rig)
-    trans, placed, plans = anim.trans, placed_goals(rig, anim), rig._plans
+    trans, placed, plans = anim.trans, placed_goals(rig, anim), rig.plans
     return {
-        name: ([trans[j] for j in plans[name].idx], solve_settings(ch, *goal_and_pole(ch, placed)), ch._limit_key)
-        for name, ch in rig._chains.items()
+        name: ([trans[j] for j in plans[name].idx], solve_settings(ch, *goal_and_pole(ch, placed)), ch.limit_key)
+        for name, ch in rig.chains_by_name.items()
     }
 
 
@@ -215,37 +214,20 @@ def _hand_on(world: list, idx: list, start) -> None:
         world[idx[k]] = (tuple(points[k]), tuple(frames[k]))
 
 
-_REPORT_FIELDS = ("name", "error", "iterations", "reached", "errors")
-
-
-def _fast_report(name: str, error: float, iterations: int, reached: bool, errors: tuple = ()) -> ChainReport:
-    """ChainReport(name, error, iterations, reached, errors), made without the frozen
-    dataclass's __init__ (one object.__setattr__ per field: a few microseconds a frame
-    over a rig's chains). The same object: equal, hashed and printed alike."""
-    r = _new(ChainReport)
-    _set(r, "__dict__", {"name": name, "error": error, "iterations": iterations, "reached": reached, "errors": errors})
-    return r
-
-
-_new, _set = object.__new__, object.__setattr__
-# Only while ChainReport has exactly these fields (one more, and the plain constructor it is).
-report = _fast_report if tuple(f.name for f in fields(ChainReport)) == _REPORT_FIELDS else ChainReport
-
-
 def frame_key(rig, placed: dict) -> tuple:
     """Everything a frame's solve reads besides the chains' own states (solving does not
     change any of it); `placed`: the goals the frame places (rig_goals.placed_goals)."""
-    key = (rig._input_version, rig._time if rig._timed else None)
+    key = (rig.input_version, rig.time if rig.timed else None)
     if placed:  # the frame's goals, not the placed chains' own (which it does not read)
         return key + tuple(
-            (ch._solver,) + goal_and_pole(ch, placed) + (ch._tolerance, ch._max_iterations, ch._weight, ch._limit_key)
-            + (ch._reach_clamp, ch._softness, ch._look_at, ch._ground_feet)
-            for ch in rig._chains.values()
+            (ch.solver,) + goal_and_pole(ch, placed) + (ch.tolerance, ch.max_iterations, ch.weight, ch.limit_key)
+            + (ch.reach_clamp, ch.softness, ch.look_at, ch.ground_feet)
+            for ch in rig.chains_by_name.values()
         )
     return key + tuple(
-        (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._weight, ch._limit_key)
-        + (ch._reach_clamp, ch._softness, ch._look_at, ch._ground_feet)
-        for ch in rig._chains.values()
+        (ch.solver, ch.own_target, ch.own_pole, ch.tolerance, ch.max_iterations, ch.weight, ch.limit_key)
+        + (ch.reach_clamp, ch.softness, ch.look_at, ch.ground_feet)
+        for ch in rig.chains_by_name.values()
     )
 
 
@@ -265,8 +247,8 @@ def _solve_look_at(rig, ch: Chain, plan, rot: list, trans: list, world: list, ou
     """A look_at chain: aimed over the pose built so far, blended by weight like the
     other kinds (0 leaves the pose exactly as it came), solved afresh every time (it is
     closed-form, so there is no warm start to keep)."""
-    idx, w = plan.idx, ch._weight
-    aimed, miss = look_at_rotations(rig._skeleton, ch, idx, rot, trans)
+    idx, w = plan.idx, ch.weight
+    aimed, miss = look_at_rotations(rig.skeleton, ch, idx, rot, trans)
     if w == 0.0:
         written = ()
     elif w == 1.0:
@@ -280,24 +262,24 @@ def _solve_look_at(rig, ch: Chain, plan, rot: list, trans: list, world: list, ou
             rot[j] = q
         for span, nones in plan.stale:
             world[span] = nones
-    return report(ch.name, miss, 0, miss <= ch._tolerance)
+    return report(ch.name, miss, 0, miss <= ch.tolerance)
 
 
 def _turn_soles(rig, soles: dict, rot: list, trans: list, world: list) -> None:
     """Ground-feet chains' tips take their grounded world rotation (the sole on the
     ground), blended by the chain's weight, under the legs as solved."""
-    parents = rig._parents
+    parents = rig.parents
     for name, sole in soles.items():
-        ch, plan = rig._chains[name], rig._plans[name]
+        ch, plan = rig.chains_by_name[name], rig.plans[name]
         tip = plan.idx[-1]
-        if ch._weight == 0.0:
+        if ch.weight == 0.0:
             continue
         for span, nones in plan.stale:
             world[span] = nones
         _, parent_rot = world_of(parents[tip], parents, rot, trans, world)
         local = sq.qnormalize(sq.qmul(sq.qconj(parent_rot), sole))
-        if ch._weight < 1.0:
-            local = tuple(quat_slerp(np.array(rot[tip]), np.array(local), ch._weight).tolist())
+        if ch.weight < 1.0:
+            local = tuple(quat_slerp(np.array(rot[tip]), np.array(local), ch.weight).tolist())
         rot[tip] = local
         for span, nones in plan.stale:
             world[span] = nones
