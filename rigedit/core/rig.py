@@ -26,7 +26,6 @@ from .rig_chains import RigChains
 from .rig_state import RigState
 from . import rig_match
 from .chain_uses import LookAtSettings
-from .rig_anim import animated
 from .rig_eval import solve_frame
 from .rig_full_body import default_pull
 from . import rig_saving

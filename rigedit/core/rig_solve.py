@@ -24,6 +24,7 @@ from .ik.chain_frames import PreparedLimits, bone_directions, packed_limits, pla
 from .ik.fabrik import fabrik_kernel, limited_kernel
 from .ik.limits import ConeLimit, HingeLimit
 from .ik.two_bone import CONE, HINGE, NO_LIMIT, two_bone_ik
+from .ik.two_bone import kernel as two_bone_kernel
 from .rig_limb import limb_fixed
 
 
@@ -254,7 +255,7 @@ def two_bone_chain(target, pole, tolerance, lim, points: list, frames: list):
     (_limit_params, kept in ChainSetup), or None for no limit: two_bone_kernel.chain."""
     root, mid, end = (p if type(p) is tuple else tuple(map(float, p)) for p in points)
     kind, axis, lo, hi = _NO_LIMIT if lim is None else lim
-    k = _two_bone_kernel()
+    k = two_bone_kernel()
     try:
         status, new_mid, new_end, twist, sh, ch = k.chain(
             _floats(target), root if pole is None else _floats(pole), kind, axis, lo, hi, root, mid, end, _floats(frames[0], 4)
@@ -268,12 +269,6 @@ def two_bone_chain(target, pole, tolerance, lim, points: list, frames: list):
         return [root, new_mid, new_end], None
     u = sq.unit_or(sq.sub(new_mid, root), None)
     return [root, new_mid, new_end], {0: (u[0] * sh, u[1] * sh, u[2] * sh, ch)}
-
-
-def _two_bone_kernel():
-    from .ik.two_bone import kernel  # numba's import waits for the first solve
-
-    return kernel()
 
 
 def _floats(v, n=3):

@@ -40,7 +40,7 @@ def look_at_rotations(skeleton: Skeleton, ch, idx: list[int], rot: list, trans: 
 
     One call of the compiled kernel (ik/look_at_kernel.aim_chain) over the joints from the
     skeleton's root to the aiming joint: this runs on every frame of a live drag."""
-    from .ik.look_at_kernel import aim_chain
+    from .ik.look_at_kernel import aim_chain  # numba's import waits for the first look-at solve
 
     shares, fwd, up, max_angle, max_twist = look_params(ch.look_at, len(idx))
     path, at, rest = _path_arrays(skeleton, tuple(idx))
@@ -56,7 +56,7 @@ def look_at_rotations(skeleton: Skeleton, ch, idx: list[int], rot: list, trans: 
 def look_params(look: LookAtSettings, n: int):
     """Shares (summing to 1), unit axes and radians of a chain's (frozen, checked) settings,
     as the kernel takes them."""
-    from .ik.look_at_kernel import NO_TWIST_LIMIT
+    from .ik.look_at_kernel import NO_TWIST_LIMIT  # numba's import waits for the first look-at solve
 
     weights = np.asarray(look.weights if look.weights is not None else (1.0,) * n, dtype=np.float64)
     twist = NO_TWIST_LIMIT if look.max_twist_deg is None else math.radians(look.max_twist_deg)
@@ -105,7 +105,7 @@ def aimed_targets(ch, base_pos, base_rot, trans, idx: list[int], target) -> np.n
 def look_at_frames(skeleton: Skeleton, ch, idx: list[int], rot, trans, target) -> tuple[np.ndarray, np.ndarray]:
     """A look_at chain over a whole clip: local rotations (F, len(idx), 4) of its joints, and
     each frame's miss (F,) as look_at_rotations measures it."""
-    from .ik.look_at_kernel import ray_misses
+    from .ik.look_at_kernel import ray_misses  # numba's import waits for the first look-at bake
 
     shares, fwd, up, max_angle, max_twist = look_params(ch.look_at, len(idx))
     local, heads, fwds = aim_frames(skeleton, rot, trans, idx, shares, target, fwd, up, max_angle,
