@@ -18,7 +18,8 @@ class RigChains:
     writing chains index that links a new chain. Chains are joined to the rig (Chain.join)
     here: the skeleton's limit checks, where follow-clip goals come from, the role's pull."""
 
-    __slots__ = ("_skeleton", "parents", "_children", "_chains", "_plans", "_writers", "_goals", "_role_pull")
+    __slots__ = ("_skeleton", "parents", "_children", "_chains", "_plans", "chains", "plans", "_writers", "_goals",
+                 "_role_pull")  # fmt: skip
 
     def __init__(self, skeleton: Skeleton, goals, role_pull: Callable[[str], float]) -> None:
         self._skeleton = skeleton
@@ -29,16 +30,11 @@ class RigChains:
                 self._children[p].append(j)
         self._chains: dict[str, Chain] = {}
         self._plans: dict[str, Plan] = {}
+        # Read-only views of the two, made once: a solve reads them several times a frame.
+        self.chains: Mapping[str, Chain] = MappingProxyType(self._chains)
+        self.plans: Mapping[str, Plan] = MappingProxyType(self._plans)
         self._writers = Writers(self._plans)
         self._goals, self._role_pull = goals, role_pull
-
-    @property
-    def chains(self) -> Mapping[str, Chain]:
-        return MappingProxyType(self._chains)
-
-    @property
-    def plans(self) -> Mapping[str, Plan]:
-        return MappingProxyType(self._plans)
 
     def indices(self, name: str, joints: list[str]) -> list[int]:
         """The joints' indices, root to tip; ValueError names the chain."""
@@ -96,10 +92,9 @@ class RigChains:
         """The same chains (copies, joined to another rig on `skeleton`) and plans (replaced,
         never changed, once linked: shared)."""
         other = RigChains(skeleton, goals, role_pull)
-        other._plans = dict(self._plans)
-        other._writers = Writers(other._plans)
-        for name in self._plans:
-            other._writers.add(name, other._plans[name])
+        other._plans.update(self._plans)
+        for name, plan in other._plans.items():
+            other._writers.add(name, plan)
         for name, ch in self._chains.items():
             twin = other._chains[name] = ch.copy()
             twin.join(LimitFit(skeleton, self._plans[name].idx), goals, role_pull, checked=True)
