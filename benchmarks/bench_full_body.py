@@ -70,7 +70,7 @@ def kernel_call(rig):
     prepared arrays (warm from the rig's last solve, or cold from the animated pose)."""
     from rigedit.core.rig_eval import animated
 
-    tables = rig_full_body._tables(rig)
+    tables = rig_full_body.tables_of(rig)
     goals, poles, has_pole, pulls, tols, clamps, softs, active, _ = rig_full_body.chain_arrays(rig, tables)
     anim = animated(rig)
     anim_rot = np.array(anim.rot)
@@ -151,7 +151,7 @@ def batch_seconds(base, rows: int) -> float:
     rig.solve()
     from rigedit.core.rig_eval import animated
 
-    tables = rig_full_body._tables(rig)
+    tables = rig_full_body.tables_of(rig)
     goals, poles, has_pole, pulls, tols, clamps, softs, active, _ = rig_full_body.chain_arrays(rig, tables)
     anim = animated(rig)
     ar = np.broadcast_to(np.array(anim.rot), (rows, *np.shape(anim.rot))).copy()

@@ -326,7 +326,7 @@ class Document(DocumentBody, DocumentLayer, QObject):
         of one chain or (None) the whole body. False when there is nothing to match."""
         text, run = MATCHES[kind]
         rig = self._rig
-        if not any(rig.chain(n)._kind.reaches for n in ([chain] if chain else rig.chain_names)):
+        if not any(rig.chain(n).kind.reaches for n in ([chain] if chain else rig.chain_names)):
             return False
         before = self.snapshot()
         run(rig, chain)

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rigedit.core.chain import MAX_ITERATIONS_CAP
+from rigedit.core.chain_checks import MAX_ITERATIONS_CAP
 from rigedit.core.ik import registry
 
 from .document import Document

@@ -135,8 +135,7 @@ def _per_frame(ch) -> bool:
 
 def _solve_frame(ch, base_pos, base_rot, rot, trans, idx, target, pole):
     """One chain at one frame, started from the frame's animated pose, as Rig.solve does it."""
-    c = ch.copy()
-    c._goals = None  # a loose copy aims where it is told, clip or not
+    c = ch.detached()  # a loose copy aims where it is told, clip or not
     c.target = target
     c.pole = pole
     base_pos, base_rot = tuple(base_pos.tolist()), tuple(base_rot.tolist())
@@ -194,7 +193,7 @@ def _frames(rig, timeline, frames=None):
         rot, trans, times = rot[pick], trans[pick], times[pick]
     layer = rig.pose_layer
     if not layer.is_empty:
-        roots = rig._roots()
+        roots = rig.root_indices()
         for f, t in enumerate(times):
             shown = layered(layer, Pose(rot[f], trans[f]), float(t), rig.skeleton, roots)
             rot[f], trans[f] = shown.rotations, shown.translations

@@ -83,6 +83,12 @@ def check_between(value: Any, lo: float, hi: float) -> float:
     return v
 
 
+def check_bool(value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"must be true or false, got {fmt(value)}")
+    return bool(value)
+
+
 def check_weight(value: Any) -> float:
     return check_between(value, 0.0, 1.0)
 

@@ -126,13 +126,13 @@ def clip_goal_frames(ch, idx: list[int], world: np.ndarray, times: np.ndarray):
     animated world positions (F, joints, 3) at `times`: what the live solve gives frame by
     frame (the bake's side of `followed_goals`)."""
     target = world[:, idx[-1]] + offset_curve(ch.offset_keys).sample(times)
-    if ch._pole is None:
+    if ch.own_pole is None:
         return target, None
     r, m, t = _pole_joints(idx)
     poles, _ = bend_poles(world[:, r], world[:, m], world[:, t])
     missing = np.isnan(poles[:, 0])
     if np.any(missing):
-        poles[missing] = np.asarray(ch._pole, dtype=np.float64)
+        poles[missing] = np.asarray(ch.own_pole, dtype=np.float64)
     return target, poles
 
 
@@ -158,7 +158,7 @@ class ClipGoals:
             anim = animated(rig)
         if anim is not self._frame:
             rot = np.array(anim.rot, dtype=np.float64).reshape(-1, 4)
-            self._world = rig._skeleton.fk_matrices(Pose(rot, anim.translations))[0]
+            self._world = rig.skeleton.fk_matrices(Pose(rot, anim.translations))[0]
             self._frame = anim
         return self._world
 
@@ -166,10 +166,10 @@ class ClipGoals:
         """Whether the chain's goal follows the clip now: the rig has a clip (without one,
         goals are absolute), and neither the ground (ground_feet) nor a gait places it."""
         rig = self._rig()
-        return rig is not None and rig._clip is not None and not _placed_elsewhere(rig, ch)
+        return rig is not None and rig.clip is not None and not _placed_elsewhere(rig, ch)
 
     def time(self) -> float:
-        return float(self._rig()._time)
+        return float(self._rig().time)
 
     def frame_rate(self) -> float:
         rig = self._rig()
@@ -179,49 +179,49 @@ class ClipGoals:
         return self._placed(ch, anim)[0]
 
     def pole(self, ch, anim=None):
-        if ch._pole is None:
+        if ch.own_pole is None:
             return None
         pole = self._placed(ch, anim)[1]
-        return ch._pole if pole is None else pole  # straight, with no side yet: the chain's own
+        return ch.own_pole if pole is None else pole  # straight, with no side yet: the chain's own
 
     def _placed(self, ch, anim) -> tuple:
         """(goal, pole or None) of a chain at the animated frame, computed once per frame
         and offset curve (the editor asks for every chain's settings at every mouse move)."""
         w = self.world(anim)
-        got = self._cache.get(ch._name)
-        pole_on = ch._pole is not None
-        if got is not None and got[0] is self._frame and got[1] is ch._offsets and got[2] == pole_on:
+        got = self._cache.get(ch.name)
+        pole_on = ch.own_pole is not None
+        if got is not None and got[0] is self._frame and got[1] is ch.offsets and got[2] == pole_on:
             return got[3]
-        idx = self._rig()._plans[ch._name].idx
+        idx = self._rig().plans[ch.name].idx
         tip = w[idx[-1]]
-        off = ch._offsets.at(self.time()) if len(ch._offsets) else (0.0, 0.0, 0.0)
+        off = ch.offsets.at(self.time()) if len(ch.offsets) else (0.0, 0.0, 0.0)
         goal = (float(tip[0] + off[0]), float(tip[1] + off[1]), float(tip[2] + off[2]))
         pole = None
         if pole_on:
             r, m, t = _pole_joints(idx)
-            pole, side = bend_pole(w[r].tolist(), w[m].tolist(), w[t].tolist(), self._sides.get(ch._name))
+            pole, side = bend_pole(w[r].tolist(), w[m].tolist(), w[t].tolist(), self._sides.get(ch.name))
             if side is not None:
-                self._sides[ch._name] = side
-        self._cache[ch._name] = (self._frame, ch._offsets, pole_on, (goal, pole))
+                self._sides[ch.name] = side
+        self._cache[ch.name] = (self._frame, ch.offsets, pole_on, (goal, pole))
         return goal, pole
 
     def tip(self, ch) -> np.ndarray:
-        return self.world()[self._rig()._plans[ch._name].idx[-1]].copy()
+        return self.world()[self._rig().plans[ch.name].idx[-1]].copy()
 
 
 def followed_goals(rig, anim) -> dict[str, tuple]:
     """This frame's goal and pole of every follow-clip chain (rig_goals.placed_goals): name ->
     (goal, pole); a straight limb with no side yet keeps the chain's own pole. Nothing is
     written into the chains."""
-    source = rig._clip_goals
+    source = rig.clip_goals
     out = {}
-    for ch in rig._chains.values():
-        if ch._follow_clip and ch._kind.reaches and not _placed_elsewhere(rig, ch):
+    for ch in rig.chains_by_name.values():
+        if ch.follow_clip and ch.kind.reaches and not _placed_elsewhere(rig, ch):
             goal, pole = source._placed(ch, anim)
-            out[ch._name] = (goal, ch._pole if ch._pole is None or pole is None else pole)
+            out[ch.name] = (goal, ch.own_pole if ch.own_pole is None or pole is None else pole)
     return out
 
 
 def _placed_elsewhere(rig, ch) -> bool:
     """A grounded foot's target comes from the ground, a gait leg's from its steps: those win."""
-    return (ch._ground_feet and rig._ground is not None) or (rig._gait is not None and ch._name in rig._gait.legs)
+    return (ch.ground_feet and rig.ground is not None) or (rig.gait is not None and ch.name in rig.gait.legs)

@@ -5,7 +5,7 @@ core: one frame evaluation), as full_body_tables.py packs the full-body solve.
 chain's compiled row as its method names it, limits and settings), made again when any of
 that changes. `FrameState`: every chain's last solve as arrays (rotations, what it was
 solved for, a reaching chain's limited warm start), packed from the rig's ChainStates and
-unpacked back into them when Python asks (rig_cache.WarmCache.states).
+unpacked back into them when Python asks (rig_state.RigState.states).
 """
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ def tables_key(rig) -> tuple:
     """What the tables are made from besides the skeleton, compared every frame: the chains
     in order and their settings' stamps (Chain._stamp: new whenever a packed setting
     changes), and whether follow-clip chains follow (the rig has a clip)."""
-    chains = rig._chains
-    return (rig._clip is not None, tuple(chains), tuple([ch._stamp for ch in chains.values()]))
+    chains = rig.chains_by_name
+    return (rig.clip is not None, tuple(chains), tuple([ch.stamp for ch in chains.values()]))
 
 
 class FrameTables:
@@ -35,20 +35,20 @@ class FrameTables:
     limited warm start the chain cannot keep: rig_eval.py solves those frames."""
 
     def __init__(self, rig, key: tuple, offsets: dict) -> None:
-        chains = rig._chains
+        chains = rig.chains_by_name
         self.key, self.names = key, tuple(chains)
-        self.parents = np.array(rig._parents, dtype=np.int64)
+        self.parents = np.array(rig.parents, dtype=np.int64)
         # A row that runs from the chain's own limited warm start needs one: a chain with no
         # limits never has one, and a follow-clip chain starts from the animated pose every
         # frame, its limits prepared afresh (rig_chain.py); such a rig's frames go to Python.
         self.ok = all(
-            ch._kind.method.frame_row is not None
-            and not (ch._kind.method.warm_limited and ((key[0] and ch._follow_clip) or not ch._limits))
+            ch.kind.method.frame_row is not None
+            and not (ch.kind.method.warm_limited and ((key[0] and ch.follow_clip) or not ch.limits))
             for ch in chains.values()
         )
-        self.settings = [(ch._solver, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness) for ch in chains.values()]
-        self.limits = [ch._limit_key for ch in chains.values()]
-        idx = [rig._plans[n].idx for n in self.names]
+        self.settings = [(ch.solver, ch.tolerance, ch.max_iterations, ch.reach_clamp, ch.softness) for ch in chains.values()]
+        self.limits = [ch.limit_key for ch in chains.values()]
+        idx = [rig.plans[n].idx for n in self.names]
         self.slots = np.cumsum([0] + [len(i) for i in idx])
         self.joints = np.array([j for i in idx for j in i], dtype=np.int64)
         self.static: list = []  # (first slot, shares, rest rotations) of each aim, set in every FrameState
@@ -56,20 +56,20 @@ class FrameTables:
         floats = np.zeros((len(idx), F_SIZE))
         if self.ok:
             for c, (name, ch) in enumerate(chains.items()):
-                plan = rig._plans[name]
-                ints[c, C_ROW] = ch._kind.method.frame_row
+                plan = rig.plans[name]
+                ints[c, C_ROW] = ch.kind.method.frame_row
                 ints[c, C_SLOT], ints[c, C_N], ints[c, C_PARENT] = self.slots[c], len(plan.idx), plan.parent
-                ints[c, C_CAP], ints[c, C_FOLLOW] = ch._max_iterations, key[0] and ch._follow_clip
-                floats[c] = ch._kind.method.frame_floats(ch, ChainSetup(ch, offsets[name]))
-                shares = ch._kind.method.frame_shares(ch)
+                ints[c, C_CAP], ints[c, C_FOLLOW] = ch.max_iterations, key[0] and ch.follow_clip
+                floats[c] = ch.kind.method.frame_floats(ch, ChainSetup(ch, offsets[name]))
+                shares = ch.kind.method.frame_shares(ch)
                 if shares is not None:
-                    self.static.append((self.slots[c], shares, rig._skeleton.rest_rotations[plan.idx]))
+                    self.static.append((self.slots[c], shares, rig.skeleton.rest_rotations[plan.idx]))
         self.ints, self.floats = ints, floats
         table = np.zeros((max(len(self.parents), len(self.joints), len(idx)), T_SIZE), np.int64)
         table[:len(self.parents), T_PARENT], table[:len(self.joints), T_JOINT] = self.parents, self.joints
         table[:len(idx), T_CHAIN:] = ints
         self.table, self.floats = table, floats
-        cap = max([ch._max_iterations for ch in chains.values()] + [1])
+        cap = max([ch.max_iterations for ch in chains.values()] + [1])
         # The frame's inputs and report numbers (then each pass's error), filled anew every frame.
         self.inputs, self.out = np.empty((len(idx), I_SIZE)), np.empty((len(idx), 4 + cap))
 

@@ -1,7 +1,8 @@
 """The full-body solve's view of a rig (rig_full_body.py): each chain's role and default
 pull (legs anchor, the trunk gives way, the rest reach), and the rig turned into the plain
 arrays the compiled kernel takes (FullBodyTables, made once per chain layout and limits;
-chain_arrays, the per-chain settings).
+chain_arrays, the per-chain settings), and what a solve reads (solve_key; signature, the
+same as a saved solution remembers it).
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from .autochains.body import Body
 from .autochains.figure import Figure
 from .autochains.limbs import cut_limb, leg_hubs
 from .ik.limits import ConeLimit, HingeLimit
-from .rig_goals import goal_and_pole
+from .rig_goals import goal_and_pole, placed_goals
 from .rig_solve import _limit_params
 from .solve_methods import FULL_BODY_LIMB
 
@@ -28,24 +29,24 @@ def default_pull(rig, name: str) -> float:
 
 
 def _roles(rig) -> dict:
-    gait_legs = tuple(rig._gait.legs) if rig._gait is not None else ()
-    key = (tuple((n, ch.joints, ch._solver) for n, ch in rig._chains.items()), gait_legs)
-    got = rig._cache.body.roles
+    gait_legs = tuple(rig.gait.legs) if rig.gait is not None else ()
+    key = (tuple((n, ch.joints, ch.solver) for n, ch in rig.chains_by_name.items()), gait_legs)
+    got = rig.solve_state.body.roles
     if got is not None and got[0] == key:
         return got[1]
-    names = rig._skeleton.names
+    names = rig.skeleton.names
     index = {n: i for i, n in enumerate(names)}
     legs = _leg_lines(rig)
-    parents = rig._parents
-    roots = {n: index[ch.joints[0]] for n, ch in rig._chains.items()}
+    parents = rig.parents
+    roots = {n: index[ch.joints[0]] for n, ch in rig.chains_by_name.items()}
     roles = {}
-    for n, ch in rig._chains.items():
+    for n, ch in rig.chains_by_name.items():
         idx = [index[j] for j in ch.joints]
         if (idx[-1] in legs and idx[0] in legs) or n in gait_legs:
             roles[n] = LEG_PULL
-        elif ch._kind.method.trunk() and any(_under(r, set(idx[:-1]), parents) for m, r in roots.items() if m != n):
+        elif ch.kind.method.trunk() and any(_under(r, set(idx[:-1]), parents) for m, r in roots.items() if m != n):
             roles[n] = TRUNK_PULL
-    rig._cache.body.roles = (key, roles)
+    rig.solve_state.body.roles = (key, roles)
     return roles
 
 
@@ -55,7 +56,7 @@ def _leg_lines(rig) -> set:
     other branch of those hubs that reaches the ground as a leg does (limbs.leg_hubs): the
     proposer keeps one mirrored pair of a hub's legs, an eight-legged creature has four."""
     try:
-        fig = Figure(rig._skeleton, rig._skeleton.rest_pose())
+        fig = Figure(rig.skeleton, rig.skeleton.rest_pose())
         body = Body(fig)
         lines = [limb.line for limbs in body.legs.values() for limb in limbs]
         for hub, kids in leg_hubs(fig).items():
@@ -79,11 +80,11 @@ class FullBodyTables:
     """The skeleton and chain table as the kernel takes them, for one chain layout."""
 
     def __init__(self, rig, names: list) -> None:
-        parents = np.array(rig._parents, dtype=np.int64)
+        parents = np.array(rig.parents, dtype=np.int64)
         nj = len(parents)
-        if any(p >= j for j, p in enumerate(rig._parents)):
+        if any(p >= j for j, p in enumerate(rig.parents)):
             raise ValueError("full-body IK needs a skeleton whose parents come before their children")
-        index = {n: i for i, n in enumerate(rig._skeleton.names)}
+        index = {n: i for i, n in enumerate(rig.skeleton.names)}
         self.names = names
         kinds, cs, cj = [], [0], []
         owner = np.full(nj, -1, np.int64)
@@ -97,19 +98,19 @@ class FullBodyTables:
         mid_lo, mid_hi = np.zeros(nc), np.zeros(nc)
         trunk = []
         for c, n in enumerate(names):
-            ch = rig._chains[n]
+            ch = rig.chains_by_name[n]
             idx = [index[j] for j in ch.joints]
-            kind = ch._kind.method.full_body_kind()
+            kind = ch.kind.method.full_body_kind()
             kinds.append(kind)
             if kind == FULL_BODY_LIMB:
-                lim = ch._limits.get(ch.joints[1])
+                lim = ch.limits.get(ch.joints[1])
                 if lim is not None:
                     mid_kind[c], mid_axis[c], mid_lo[c], mid_hi[c] = _limit_params(lim)
             else:
                 for k, j in enumerate(idx[:-1]):
                     owner[j], child[j] = c, idx[k + 1]
                     trunk.append(j)
-                    lim = ch._limits.get(ch.joints[k])
+                    lim = ch.limits.get(ch.joints[k])
                     if isinstance(lim, ConeLimit):
                         rad = math.radians(lim.max_deg)
                         lim_kind[j], lim_a[j], lim_b[j] = 1, math.cos(rad), math.sin(rad)
@@ -148,15 +149,15 @@ def chain_arrays(rig, tables: FullBodyTables, placed: dict | None = None):
     """The per-frame chain inputs: goals, poles, has_pole, pulls, tolerances, clamps,
     softness, active (weight > 0), weights. `placed`: the frame's placed goals
     (rig_goals.placed_goals; by default the ones the last solve aimed at)."""
-    chs = [rig._chains[n] for n in tables.names]
+    chs = [rig.chains_by_name[n] for n in tables.names]
     roles = _roles(rig)
-    placed = rig._cache.goals if placed is None else placed
+    placed = rig.solve_state.goals if placed is None else placed
     aims = [goal_and_pole(ch, placed) for ch in chs]
     goals = np.array([goal for goal, _ in aims], dtype=np.float64).reshape(-1, 3)
     poles = np.array([_NO_POLE if pole is None else pole for _, pole in aims], dtype=np.float64).reshape(-1, 3)
     has_pole = np.array([pole is not None for _, pole in aims], np.bool_)
-    pulls = np.array([roles.get(ch._name, ARM_PULL) if ch._pull is None else ch._pull for ch in chs], dtype=np.float64)
-    per = np.array([(ch._tolerance, ch._reach_clamp, ch._softness, ch._weight) for ch in chs], dtype=np.float64).reshape(-1, 4)
+    pulls = np.array([roles.get(ch.name, ARM_PULL) if ch.own_pull is None else ch.own_pull for ch in chs], dtype=np.float64)
+    per = np.array([(ch.tolerance, ch.reach_clamp, ch.softness, ch.weight) for ch in chs], dtype=np.float64).reshape(-1, 4)
     tols, clamps, softs, weights = (np.ascontiguousarray(per[:, k]) for k in range(4))
     return goals, poles, has_pole, pulls, tols, clamps, softs, weights > 0.0, weights
 
@@ -165,14 +166,41 @@ _NO_POLE = (0.0, 0.0, 0.0)
 
 
 def tables_key(rig) -> tuple:
-    return tuple((n, ch.joints, ch._solver, ch._limit_key) for n, ch in rig._chains.items())
+    return tuple((n, ch.joints, ch.solver, ch.limit_key) for n, ch in rig.chains_by_name.items())
 
 
 def tables_of(rig) -> FullBodyTables:
-    chains = rig._chains
+    chains = rig.chains_by_name
     key = tables_key(rig)
-    got = rig._cache.body.tables
+    got = rig.solve_state.body.tables
     if got is None or got[0] != key:
-        names = [n for n, ch in chains.items() if ch._kind.reaches]
-        got = rig._cache.body.tables = (key, FullBodyTables(rig, names))
+        names = [n for n, ch in chains.items() if ch.kind.reaches]
+        got = rig.solve_state.body.tables = (key, FullBodyTables(rig, names))
     return got[1]
+
+
+def anim_arrays(rig, anim):
+    """The animated frame as arrays, kept while it is the same frame."""
+    got = rig.solve_state.body.anim
+    if got is None or got[0] is not anim:
+        got = rig.solve_state.body.anim = (anim, np.array(anim.rot, dtype=np.float64), np.array(anim.translations, dtype=np.float64))
+    return got[1], got[2]
+
+
+def solve_key(rig, anim, tables) -> tuple:
+    """What a full-body solve reads besides its warm start (compared by value)."""
+    chs = [rig.chains_by_name[n] for n in tables.names]
+    placed = placed_goals(rig, anim)
+    if placed:  # the frame's goals (rig_goals.py)
+        aims = [goal_and_pole(ch, placed) for ch in chs]
+    else:
+        aims = [(ch.own_target, ch.own_pole) for ch in chs]
+    targets = tuple(goal for goal, _ in aims)
+    settings = tuple((pole, ch.tolerance, ch.weight, ch.own_pull, ch.reach_clamp, ch.softness) for ch, (_, pole) in zip(chs, aims))
+    return (anim, tables, targets, settings)
+
+
+def signature(rig, key: tuple) -> tuple:
+    """A key as a saved solution remembers it: the animated frame and the tables by their
+    own keys (the tables' key is the chain layout and limits they were made for)."""
+    return (key[0].key, tables_key(rig)) + key[2:]

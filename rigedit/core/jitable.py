@@ -7,8 +7,10 @@ One definition serves both, so the compiled and the Python paths do the same ope
 
 `fresh_cache(kernel_file, *modules)`: numba's cache checks only the kernel file's own
 timestamp, not the helpers compiled into it. A kernel names the modules it compiles code
-from; when their sources differ from those its cache was built with, its cache files are
-removed before numba looks for them (at the kernel's first call), so it compiles afresh.
+from (and through them, the modules those named: a kernel that calls two_bone_kernel also
+depends on what two_bone_kernel compiles from); when their sources differ from those its
+cache was built with, its cache files are removed before numba looks for them (at the
+kernel's first call), so it compiles afresh.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from pathlib import Path
 from numba.extending import register_jitable
 
 _registered: set = set()
+_named: dict[str, tuple] = {}  # a kernel file -> the modules its fresh_cache named
 
 
 def jitable(*functions) -> None:
@@ -28,11 +31,24 @@ def jitable(*functions) -> None:
             _registered.add(fn)
 
 
+def _sources(modules) -> list[Path]:
+    """The modules' files and, through the fresh_cache calls that ran, those they named."""
+    seen: dict[Path, None] = {}
+    stack = list(modules)
+    while stack:
+        path = Path(stack.pop(0).__file__).resolve()
+        if path not in seen:
+            seen[path] = None
+            stack.extend(_named.get(str(path), ()))
+    return list(seen)
+
+
 def fresh_cache(kernel_file: str, *modules) -> None:
     kernel = Path(kernel_file)
+    _named[str(kernel.resolve())] = modules
     digest = hashlib.sha256()
-    for module in modules:
-        digest.update(Path(module.__file__).read_bytes())
+    for path in _sources(modules):
+        digest.update(path.read_bytes())
     cache = kernel.parent / "__pycache__"
     stamp = cache / f"{kernel.stem}.helpers"
     try:

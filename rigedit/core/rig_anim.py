@@ -1,6 +1,6 @@
 """A rig's animated pose under the IK for its clip, time and ground: what every solve starts
 from (rig_eval.py, full body, IK/FK matching, follow-clip goals), made once per clip, time,
-ground and grounded legs' settings and kept in the rig's WarmCache (`anim`).
+ground and grounded legs' settings and kept in the rig's RigState (`anim`).
 """
 from __future__ import annotations
 
@@ -30,23 +30,23 @@ def animated(rig) -> AnimatedFrame:
     """The animated pose with the body on the ground, kept while the clip, time, ground and
     the grounded legs' settings stay the same (the same object while it is the same)."""
     legs = []
-    if rig._ground is not None:
+    if rig.ground is not None:
         legs = [
-            (name, rig._plans[name].idx, ch._reach_clamp, ch._weight)  # the body follows the legs' weights
-            for name, ch in rig._chains.items()
-            if ch._ground_feet and ch._kind.reaches
+            (name, rig.plans[name].idx, ch.reach_clamp, ch.weight)  # the body follows the legs' weights
+            for name, ch in rig.chains_by_name.items()
+            if ch.ground_feet and ch.kind.reaches
         ]
-    key = (rig._input_version, rig._time if rig._timed else None)
+    key = (rig.input_version, rig.time if rig.timed else None)
     key += tuple((name, clamp, w) for name, _, clamp, w in legs)
-    cache = rig._cache
+    cache = rig.solve_state
     got = cache.anim
     if got is None or got.key != key:
         anim = rig.animated_pose()
         grounded: dict = {}
         soles: dict = {}
         if legs:
-            shift, grounded, soles = ground_frame(rig._skeleton, anim, rig._ground, legs)
-            for j, p in enumerate(rig._parents):
+            shift, grounded, soles = ground_frame(rig.skeleton, anim, rig.ground, legs)
+            for j, p in enumerate(rig.parents):
                 if p < 0:
                     anim.translations[j, 1] += shift  # the body rides the ground, low enough for every leg
         rot = [tuple(q) for q in anim.rotations.tolist()]

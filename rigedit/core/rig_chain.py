@@ -70,7 +70,7 @@ class ChainState:
 def solve_settings(ch: Chain, goal, pole) -> tuple:
     """The settings a chain's solve reads (SolveInputs.settings), in their order: `goal` and
     `pole` are the frame's (rig_goals.goal_and_pole)."""
-    return (ch._solver, goal, pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
+    return (ch.solver, goal, pole, ch.tolerance, ch.max_iterations, ch.reach_clamp, ch.softness)
 
 
 # FABRIK short of its target is solved again on the next frame, warm-started, until a solve of
@@ -108,22 +108,22 @@ def solve_chain(
         rot, idx = cold
         again: list = []
         got = _solve(ch, setup, base_pos, base_rot, offsets, None, [rot[j] for j in idx[:-1]], again, aims)
-        if got[1] > ch._tolerance:
+        if got[1] > ch.tolerance:
             # A cold start is often a straight bind pose that a first solve only unbends;
             # one warm solve on from it, as the next frame would make.
             on: list = []
-            state = ChainState(got[0], inputs, ch._limit_key, got[1], False, False, got[3])
+            state = ChainState(got[0], inputs, ch.limit_key, got[1], False, False, got[3])
             more = _solve(ch, setup, base_pos, base_rot, offsets, state, got[0], on, aims)
             if more[1] < got[1]:
                 got, again = more[:2] + (got[2] + more[2],) + more[3:], again + on
         if got[1] < error:  # nearer: the next solves go on from there
             ik, error, iterations, start = got[:4]
             errors[:] = again
-    reached = error <= ch._tolerance
-    final = ch._kind.method.final(reached, iterations)
+    reached = error <= ch.tolerance
+    final = ch.kind.method.final(reached, iterations)
     if previous is not None and error >= previous.error * (1.0 - STALL_GAIN):
         final = True
-    return ChainState(ik, inputs, ch._limit_key, error, reached, final, start), iterations
+    return ChainState(ik, inputs, ch.limit_key, error, reached, final, start), iterations
 
 
 def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors, aims):
@@ -134,7 +134,7 @@ def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors, aim
     start = None
     if warm_state is not None:
         limits = warm_state.limits
-        if limits is ch._limit_key or limits == ch._limit_key:
+        if limits is ch.limit_key or limits == ch.limit_key:
             start = warm_state.start
     if start is not None and start.base_pos == base_pos and start.base_rot == base_rot and start.offsets == offsets:
         # The chain's own last limited result, on the same base: its points, frames and
@@ -146,27 +146,27 @@ def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors, aim
     if prepared is not None:
         # The frame-to-frame case: the general path below in one compiled call, which also
         # aims (reach clamp, soft IK) and measures what the stall check reads.
-        tol, cap, total = ch._tolerance, ch._max_iterations, setup.total
+        tol, cap, total = ch.tolerance, ch.max_iterations, setup.total
         solved, iterations, ik, moved, error, to_aim, span = fabrik_warm(
-            goal, tol, cap, base_rot, points, frames, prepared, errors, pole, (total, ch._reach_clamp, ch._softness),
-            ch._kind.method.limited,
+            goal, tol, cap, base_rot, points, frames, prepared, errors, pole, (total, ch.reach_clamp, ch.softness),
+            ch.kind.method.limited,
         )
         if moved is not None:
             start = make(LimitedWarm, (base_pos, base_rot, offsets) + moved)
         stalled = error > tol and 0 < iterations < cap and to_aim > tol and span <= total
         return (warm if ik is None else ik), error, iterations, start, stalled
     target = aim = goal
-    if ch._reach_clamp < 1.0 or ch._softness > 0.0:  # rig_uses.reach_is_plain, inline
+    if ch.reach_clamp < 1.0 or ch.softness > 0.0:  # rig_uses.reach_is_plain, inline
         # The reach clamp / soft IK move the target the solver aims at; the error stays
         # measured against the real target, so an out-of-reach target still shows.
         root = points[0] if type(points) is list else tuple(points[0].tolist())  # a limited start is an array
-        aim = effective_target_float(root, target, setup.total, ch._reach_clamp, ch._softness)
+        aim = effective_target_float(root, target, setup.total, ch.reach_clamp, ch.softness)
     ik = None
     # The solver's own step (its registry entry's method): the closed form, or passes of
     # its step through the shared loop; here there is no limited warm start (prepared None).
     root_dir = sq.qrot(base_rot, offsets[0]) if setup.root_limited else None
-    solved, twists, iterations, prep, result = ch._kind.method.solve(
-        aim, pole, ch._tolerance, ch._max_iterations, setup, base_rot, points, frames, root_dir, errors
+    solved, twists, iterations, prep, result = ch.kind.method.solve(
+        aim, pole, ch.tolerance, ch.max_iterations, setup, base_rot, points, frames, root_dir, errors
     )
     start = None
     if result is not None:
@@ -184,6 +184,6 @@ def _solve(ch, setup, base_pos, base_rot, offsets, warm_state, warm, errors, aim
     tip = tip_of(solved)
     error = sq.dist(tip, target)
     stalled = False
-    if error > ch._tolerance and 0 < iterations < ch._max_iterations and ch._limits and ch._kind.method.warm_limited:
-        stalled = sq.dist(tip, aim) > ch._tolerance and sq.dist(tip_of(solved[:1]), aim) <= setup.total
+    if error > ch.tolerance and 0 < iterations < ch.max_iterations and ch.limits and ch.kind.method.warm_limited:
+        stalled = sq.dist(tip, aim) > ch.tolerance and sq.dist(tip_of(solved[:1]), aim) <= setup.total
     return ik, error, iterations, start, stalled

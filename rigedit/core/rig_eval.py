@@ -7,7 +7,7 @@ chain's OWN last IK solution (its local rotations put back on the current parent
 each bone of that warm start toward the solved positions by the shortest arc (rig_solve.py),
 and slerp those IK rotations with the pose's by the chain's weight; then grounded feet take
 their soles' rotations. The chain walk is plain floats: a full FK per chain would cost more
-than the solvers. What is kept between frames is the rig's WarmCache (rig_cache.py).
+than the solvers. What is kept between frames is the rig's RigState (rig_state.py).
 
 The usual frame does all of this in one compiled call (rig_frame.py, docs/ARCHITECTURE.md,
 core: one frame evaluation); this walk is the path for what that call does not take, and
@@ -17,16 +17,17 @@ the chains.
 from __future__ import annotations
 
 import math
-from dataclasses import fields
 from itertools import chain as concat
 
 import numpy as np
 
 from . import scalar_quat as sq
-from .chain import Chain, ChainReport
+from .chain import Chain
+from .chain_settings import ChainReport, report
 from .rig_anim import animated
 from .rig_goals import goal_and_pole, placed_goals
-from .rig_cache import ChainOutput, SettledFrame
+from .rig_ground import turn_soles
+from .rig_state import ChainOutput, SettledFrame
 from .rig_frame import compiled_frame
 from .rig_full_body import solve_frame as full_body_frame
 from .rig_chain import ChainState, SolveInputs, make, solve_chain, solve_settings
@@ -50,14 +51,13 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
     and stays the state it was for the next solve to go on from (rig_pose.py); the chains
     named in `show` had none saved (the saving rig had not solved them) and are left as
     animated until the next solve."""
-    cache = rig._cache
-    chains = rig._chains
-    new = make  # a local: called per chain
+    cache = rig.solve_state
+    chains = rig.chains_by_name
     anim = animated(rig)
     # This frame's goals (rig_goals.py): grounded feet and follow-clip chains aim where the
     # frame places them; the chains themselves are not written.
     placed = placed_goals(rig, anim)
-    if rig._full_body:  # issue 16: every chain together (rig_full_body.py)
+    if rig.full_body:  # issue 16: every chain together (rig_full_body.py)
         return full_body_frame(rig, anim, show is not None)
     if show is None:
         got = compiled_frame(rig, anim, placed, report)  # the usual frame, in one compiled call
@@ -69,138 +69,163 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
         key = frame_key(rig, placed)
         if settled_frame.key == key and tuple(chains) == settled_frame.order:
             return cache.report_idle()
-    trans = anim.trans
-    # What last frame's solve left per chain: its state, the weight it blended with and
-    # the rotations it wrote. A chain whose settings, animation and upstream chains are all
-    # as they were can take its rotations from there without looking at the pose.
-    before = cache.outputs if cache.outputs_key == anim.key else {}
-    outputs: dict[str, ChainOutput] = {}
-    rot = list(anim.rot)  # the chains write into it; the cached animated lists stay as they are
-    world: list = [None] * len(rot)
-    parents = rig._parents
-    states, setups, plans = cache.drop_packed(), cache.setups, rig._plans
+    f = _Frame(rig, anim, placed, show)
     reports = {}
     settled = True
     for name, ch in chains.items():
-        plan = plans[name]
-        idx = plan.idx
-        last = states.get(name)
-        kept = before.get(name)
-        w = ch._weight
-        errors: list = []
-        if not ch._kind.reaches:  # aimed afresh over the pose built so far
-            reports[name] = _solve_look_at(rig, ch, plan, rot, trans, world, outputs)
-            continue
-        if show is not None and name in show:
+        plan = f.plans[name]
+        if not ch.kind.reaches:  # aimed afresh over the pose built so far
+            reports[name] = _solve_look_at(rig, ch, plan, f.rot, f.trans, f.world, f.outputs)
+        elif show is not None and name in show:
             # Nothing saved to show and the rig that saved had not solved it either: its
             # first solve is the next one, from the pose built then, as that rig's would be.
             reports[name] = report(name, math.nan, 0, False)
-            continue
-        # rig_chain.solve_settings(ch), inline: per chain per frame.
-        got = placed.get(name) if placed else None  # rig_goals.goal_and_pole, inline
-        goal, pole = (ch._target, ch._pole) if got is None else got
-        settings = (ch._solver, goal, pole, ch._tolerance, ch._max_iterations, ch._reach_clamp, ch._softness)
-        # Its base is as last solved: same state, nothing upstream rewritten.
-        based = last is not None and kept is not None and kept.state is last
-        if based:
-            for u in plan.upstream:  # a loop, not all() over a generator: per chain per frame
-                if not outputs[u].unchanged:
-                    based = False
-                    break
-        limits = ch._limit_key
-        if based and last.final and (last.limits is limits or last.limits == limits) and last.inputs.settings == settings:
-            # Nothing it reads has moved: same state, and the same rotations if the weight is too
-            # (then last frame's record, if it was already unchanged, is this frame's too).
-            state, iterations = last, 0
-            written = kept.written if kept.weight == w else None
-            output = kept if written is not None and kept.unchanged else None
         else:
-            if based:
-                inputs = last.inputs  # its settings changed, its base did not
-                base_pos, base_rot, offsets = inputs.base_pos, inputs.base_rot, inputs.offsets
-            else:
-                if plan.parent >= 0:
-                    base_pos, base_rot = world_of(plan.parent, parents, rot, trans, world)
-                else:
-                    base_pos, base_rot = sq.ZERO, sq.IDENTITY
-                if last is not None and kept is not None and kept.state is last and last.inputs is not None:
-                    # Last frame's, on this same animated frame (`before` says so): the same
-                    # offsets, without a new list.
-                    offsets = last.inputs.offsets
-                else:
-                    offsets = [trans[j] for j in idx]
-            inputs = new(SolveInputs, (base_pos, base_rot, offsets, settings))
-            restored = type(last) is PendingState
-            if restored:  # a saved solution put back (restore_state): the state the saving rig had
-                last = _place(cache, name, ch, last, inputs, offsets)
-                restored = show is not None and last is not None
-            same = last is not None and (last.limits is limits or last.limits == limits) and last.inputs == inputs
-            if restored or (same and last.final):
-                state, iterations = last, 0  # same inputs, same answer (or shown as saved)
-            else:
-                # Following the clip: start from the animated pose, not the last solve, so a
-                # goal on the animated tip gives the clip back and twist follows the clip.
-                start = None if ch._follow_clip and rig._clip is not None else last
-                warm = start.ik if start is not None else [rot[j] for j in idx[:-1]]
-                setup = setups.get(name)
-                if setup is None or not setup.fits(ch, offsets):
-                    setup = setups[name] = ChainSetup(ch, offsets)
-                if ch._kind.method.limb and (start is None or start.start is None):
-                    # solve_chain's two-bone branch in one pass (rig_limb.py): closed
-                    # form, so final, and no warm start of its own to keep.
-                    ik, error, _ = solve_limb(
-                        goal, pole, ch._tolerance, ch._reach_clamp, ch._softness, setup.total,
-                        setup.mid_limit, base_pos, base_rot, offsets, warm, setup.limb_row(ch),
-                    )
-                    state, iterations = ChainState(ik, inputs, ch._limit_key, error, error <= ch._tolerance, True), 0
-                else:
-                    state, iterations = solve_chain(
-                        ch, setup, base_pos, base_rot, offsets, start, warm, inputs, last if same else None, errors,
-                        (rot, idx),
-                    )
-                states[name] = state
-            written = output = None
-        settled = settled and state.final
-        if written is None:
-            if w == 0.0:
-                written = ()
-            elif w == 1.0:
-                written = state.ik
-            else:  # quat_slerp gives its ends exactly, so 0 and 1 need no call
-                current = np.array([rot[j] for j in idx[:-1]])
-                written = [tuple(q) for q in quat_slerp(current, np.array(state.ik), w).tolist()]
-        outputs[name] = output or new(ChainOutput, (state, w, written, kept is not None and kept.written is written))
-        if written:
-            for j, q in zip(idx, written):
-                rot[j] = q
-            for span, nones in plan.stale:
-                world[span] = nones
-            if plan.feeds and w == 1.0 and state.start is not None:
-                _hand_on(world, idx, state.start)
-        reports[name] = report(name, state.error, iterations, state.reached, tuple(errors))
-    if rig._ground is not None and anim.soles:
-        _turn_soles(rig, anim.soles, rot, trans, world)
-    cache.outputs, cache.outputs_key = outputs, anim.key
+            errors: list = []
+            state, iterations = _reaching(f, name, ch, plan, errors)
+            settled = settled and state.final
+            reports[name] = report(name, state.error, iterations, state.reached, tuple(errors))
+    if rig.ground is not None and anim.soles:
+        turn_soles(rig, anim.soles, f.rot, f.trans, f.world)
+    cache.outputs, cache.outputs_key = f.outputs, anim.key
     if show is not None:
         # Shown, not solved: the next solve finds every base afresh and compares it with
         # the base each saved solution stood on, as the saving rig's would.
         cache.outputs, cache.outputs_key, settled = {}, None, False
     # fromiter over the flattened tuples: half the cost of np.array on a list of tuples.
-    flat = np.fromiter(concat.from_iterable(rot), np.float64, 4 * len(rot)).reshape(-1, 4)
-    rig._pose = Pose(flat, anim.translations.copy())
-    rig._world_cache = None
+    flat = np.fromiter(concat.from_iterable(f.rot), np.float64, 4 * len(f.rot)).reshape(-1, 4)
+    cache.show(Pose(flat, anim.translations.copy()))
     cache.settled = make(SettledFrame, (key or frame_key(rig, placed), tuple(chains), reports)) if settled else None
     return reports
+
+
+class _Frame:
+    """One walk over a frame's chains: the pose built so far (`rot` as float tuples, and
+    `world`, the world transforms worked out of it, None where stale), the chains' states
+    and setups (the rig's RigState's), what the last frame's solve left per chain
+    (`before`: its state, the weight it blended with and the rotations it wrote; valid on
+    the same animated frame) and what this one leaves (`outputs`)."""
+
+    __slots__ = ("rig", "placed", "show", "trans", "rot", "world", "parents", "plans", "states", "setups", "before",
+                 "outputs")  # fmt: skip
+
+    def __init__(self, rig, anim, placed: dict, show: frozenset | None) -> None:
+        cache = rig.solve_state
+        self.rig, self.placed, self.show, self.trans = rig, placed, show, anim.trans
+        self.rot = list(anim.rot)  # the chains write into it; the cached animated lists stay as they are
+        self.world: list = [None] * len(self.rot)
+        self.parents, self.plans = rig.parents, rig.plans
+        self.states, self.setups = cache.drop_packed(), cache.setups
+        # A chain whose settings, animation and upstream chains are all as they were can
+        # take its rotations from `before` without looking at the pose.
+        self.before = cache.outputs if cache.outputs_key == anim.key else {}
+        self.outputs: dict[str, ChainOutput] = {}
+
+
+def _reaching(f: _Frame, name: str, ch: Chain, plan, errors: list) -> tuple:
+    """A reaching chain of the walk: solved (or its last solve kept), blended by its
+    weight into the pose built so far. Returns (its state, the passes run)."""
+    idx, rot, world = plan.idx, f.rot, f.world
+    last, kept = f.states.get(name), f.before.get(name)
+    w = ch.weight
+    # rig_chain.solve_settings(ch), inline: per chain per frame.
+    got = f.placed.get(name) if f.placed else None  # rig_goals.goal_and_pole, inline
+    goal, pole = (ch.own_target, ch.own_pole) if got is None else got
+    settings = (ch.solver, goal, pole, ch.tolerance, ch.max_iterations, ch.reach_clamp, ch.softness)
+    # Its base is as last solved: same state, nothing upstream rewritten.
+    based = last is not None and kept is not None and kept.state is last
+    if based:
+        for u in plan.upstream:  # a loop, not all() over a generator: per chain per frame
+            if not f.outputs[u].unchanged:
+                based = False
+                break
+    limits = ch.limit_key
+    if based and last.final and (last.limits is limits or last.limits == limits) and last.inputs.settings == settings:
+        # Nothing it reads has moved: same state, and the same rotations if the weight is too
+        # (then last frame's record, if it was already unchanged, is this frame's too).
+        state, iterations = last, 0
+        written = kept.written if kept.weight == w else None
+        output = kept if written is not None and kept.unchanged else None
+    else:
+        state, iterations = _solve(f, name, ch, plan, last, kept, based, settings, errors)
+        written = output = None
+    if written is None:
+        if w == 0.0:
+            written = ()
+        elif w == 1.0:
+            written = state.ik
+        else:  # quat_slerp gives its ends exactly, so 0 and 1 need no call
+            current = np.array([rot[j] for j in idx[:-1]])
+            written = [tuple(q) for q in quat_slerp(current, np.array(state.ik), w).tolist()]
+    f.outputs[name] = output or make(ChainOutput, (state, w, written, kept is not None and kept.written is written))
+    if written:
+        for j, q in zip(idx, written):
+            rot[j] = q
+        for span, nones in plan.stale:
+            world[span] = nones
+        if plan.feeds and w == 1.0 and state.start is not None:
+            _hand_on(world, idx, state.start)
+    return state, iterations
+
+
+def _solve(f: _Frame, name: str, ch: Chain, plan, last, kept, based: bool, settings: tuple, errors: list) -> tuple:
+    """A reaching chain whose inputs moved: its base found (or kept), its saved solution
+    placed, and solved unless its inputs are those of a final solve. (state, passes)."""
+    idx, trans = plan.idx, f.trans
+    if based:
+        inputs = last.inputs  # its settings changed, its base did not
+        base_pos, base_rot, offsets = inputs.base_pos, inputs.base_rot, inputs.offsets
+    else:
+        if plan.parent >= 0:
+            base_pos, base_rot = world_of(plan.parent, f.parents, f.rot, trans, f.world)
+        else:
+            base_pos, base_rot = sq.ZERO, sq.IDENTITY
+        if last is not None and kept is not None and kept.state is last and last.inputs is not None:
+            # Last frame's, on this same animated frame (`before` says so): the same
+            # offsets, without a new list.
+            offsets = last.inputs.offsets
+        else:
+            offsets = [trans[j] for j in idx]
+    inputs = make(SolveInputs, (base_pos, base_rot, offsets, settings))
+    restored = type(last) is PendingState
+    if restored:  # a saved solution put back (restore_state): the state the saving rig had
+        last = _place(f.rig.solve_state, name, ch, last, inputs, offsets)
+        restored = f.show is not None and last is not None
+    limits = ch.limit_key
+    same = last is not None and (last.limits is limits or last.limits == limits) and last.inputs == inputs
+    if restored or (same and last.final):
+        return last, 0  # same inputs, same answer (or shown as saved)
+    # Following the clip: start from the animated pose, not the last solve, so a goal on
+    # the animated tip gives the clip back and twist follows the clip.
+    start = None if ch.follow_clip and f.rig.clip is not None else last
+    warm = start.ik if start is not None else [f.rot[j] for j in idx[:-1]]
+    setup = f.setups.get(name)
+    if setup is None or not setup.fits(ch, offsets):
+        setup = f.setups[name] = ChainSetup(ch, offsets)
+    if ch.kind.method.limb and (start is None or start.start is None):
+        # solve_chain's two-bone branch in one pass (rig_limb.py): closed form, so final,
+        # and no warm start of its own to keep.
+        ik, error, _ = solve_limb(
+            settings[1], settings[2], ch.tolerance, ch.reach_clamp, ch.softness, setup.total, setup.mid_limit,
+            base_pos, base_rot, offsets, warm, setup.limb_row(ch),
+        )  # fmt: skip
+        state, iterations = ChainState(ik, inputs, limits, error, error <= ch.tolerance, True), 0
+    else:
+        state, iterations = solve_chain(
+            ch, setup, base_pos, base_rot, offsets, start, warm, inputs, last if same else None, errors, (f.rot, idx),
+        )  # fmt: skip
+    f.states[name] = state
+    return state, iterations
 
 
 def solved_for_now(rig) -> dict[str, tuple]:
     """Each chain's (offsets, settings, limits) as a solve now would read them: what a
     saved solution is compared with to say whether it is current (rig_pose.py)."""
     anim = animated(rig)
-    trans, placed, plans = anim.trans, placed_goals(rig, anim), rig._plans
+    trans, placed, plans = anim.trans, placed_goals(rig, anim), rig.plans
     return {
-        name: ([trans[j] for j in plans[name].idx], solve_settings(ch, *goal_and_pole(ch, placed)), ch._limit_key)
-        for name, ch in rig._chains.items()
+        name: ([trans[j] for j in plans[name].idx], solve_settings(ch, *goal_and_pole(ch, placed)), ch.limit_key)
+        for name, ch in rig.chains_by_name.items()
     }
 
 
@@ -215,37 +240,20 @@ def _hand_on(world: list, idx: list, start) -> None:
         world[idx[k]] = (tuple(points[k]), tuple(frames[k]))
 
 
-_REPORT_FIELDS = ("name", "error", "iterations", "reached", "errors")
-
-
-def _fast_report(name: str, error: float, iterations: int, reached: bool, errors: tuple = ()) -> ChainReport:
-    """ChainReport(name, error, iterations, reached, errors), made without the frozen
-    dataclass's __init__ (one object.__setattr__ per field: a few microseconds a frame
-    over a rig's chains). The same object: equal, hashed and printed alike."""
-    r = _new(ChainReport)
-    _set(r, "__dict__", {"name": name, "error": error, "iterations": iterations, "reached": reached, "errors": errors})
-    return r
-
-
-_new, _set = object.__new__, object.__setattr__
-# Only while ChainReport has exactly these fields (one more, and the plain constructor it is).
-report = _fast_report if tuple(f.name for f in fields(ChainReport)) == _REPORT_FIELDS else ChainReport
-
-
 def frame_key(rig, placed: dict) -> tuple:
     """Everything a frame's solve reads besides the chains' own states (solving does not
     change any of it); `placed`: the goals the frame places (rig_goals.placed_goals)."""
-    key = (rig._input_version, rig._time if rig._timed else None)
+    key = (rig.input_version, rig.time if rig.timed else None)
     if placed:  # the frame's goals, not the placed chains' own (which it does not read)
         return key + tuple(
-            (ch._solver,) + goal_and_pole(ch, placed) + (ch._tolerance, ch._max_iterations, ch._weight, ch._limit_key)
-            + (ch._reach_clamp, ch._softness, ch._look_at, ch._ground_feet)
-            for ch in rig._chains.values()
+            (ch.solver,) + goal_and_pole(ch, placed) + (ch.tolerance, ch.max_iterations, ch.weight, ch.limit_key)
+            + (ch.reach_clamp, ch.softness, ch.look_at, ch.ground_feet)
+            for ch in rig.chains_by_name.values()
         )
     return key + tuple(
-        (ch._solver, ch._target, ch._pole, ch._tolerance, ch._max_iterations, ch._weight, ch._limit_key)
-        + (ch._reach_clamp, ch._softness, ch._look_at, ch._ground_feet)
-        for ch in rig._chains.values()
+        (ch.solver, ch.own_target, ch.own_pole, ch.tolerance, ch.max_iterations, ch.weight, ch.limit_key)
+        + (ch.reach_clamp, ch.softness, ch.look_at, ch.ground_feet)
+        for ch in rig.chains_by_name.values()
     )
 
 
@@ -265,8 +273,8 @@ def _solve_look_at(rig, ch: Chain, plan, rot: list, trans: list, world: list, ou
     """A look_at chain: aimed over the pose built so far, blended by weight like the
     other kinds (0 leaves the pose exactly as it came), solved afresh every time (it is
     closed-form, so there is no warm start to keep)."""
-    idx, w = plan.idx, ch._weight
-    aimed, miss = look_at_rotations(rig._skeleton, ch, idx, rot, trans)
+    idx, w = plan.idx, ch.weight
+    aimed, miss = look_at_rotations(rig.skeleton, ch, idx, rot, trans)
     if w == 0.0:
         written = ()
     elif w == 1.0:
@@ -280,24 +288,4 @@ def _solve_look_at(rig, ch: Chain, plan, rot: list, trans: list, world: list, ou
             rot[j] = q
         for span, nones in plan.stale:
             world[span] = nones
-    return report(ch.name, miss, 0, miss <= ch._tolerance)
-
-
-def _turn_soles(rig, soles: dict, rot: list, trans: list, world: list) -> None:
-    """Ground-feet chains' tips take their grounded world rotation (the sole on the
-    ground), blended by the chain's weight, under the legs as solved."""
-    parents = rig._parents
-    for name, sole in soles.items():
-        ch, plan = rig._chains[name], rig._plans[name]
-        tip = plan.idx[-1]
-        if ch._weight == 0.0:
-            continue
-        for span, nones in plan.stale:
-            world[span] = nones
-        _, parent_rot = world_of(parents[tip], parents, rot, trans, world)
-        local = sq.qnormalize(sq.qmul(sq.qconj(parent_rot), sole))
-        if ch._weight < 1.0:
-            local = tuple(quat_slerp(np.array(rot[tip]), np.array(local), ch._weight).tolist())
-        rot[tip] = local
-        for span, nones in plan.stale:
-            world[span] = nones
+    return report(ch.name, miss, 0, miss <= ch.tolerance)

@@ -1,7 +1,7 @@
 """Rig.solve's frame in one compiled call (docs/ARCHITECTURE.md, core: one frame evaluation).
 
 The chains are packed once per shape and settings (frame_pack.FrameTables, kept in the
-rig's WarmCache with their last solves as arrays); each frame hands the compiled frame
+rig's RigState with their last solves as arrays); each frame hands the compiled frame
 (ik/frame_kernel.solve_frame) the animated rotations and the frame's goals, poles and
 weights, and gets the solved pose, the next warm starts and every chain's report. That
 frame calls each solver's own compiled row; there is no second implementation.
@@ -20,7 +20,7 @@ import numpy as np
 
 from .frame_pack import FrameTables, tables_key
 from .ik.frame_codes import STOP_NO_WARM
-from .rig_cache import SettledFrame
+from .rig_state import SettledFrame
 from .rig_chain import make
 from .skeleton import Pose
 
@@ -38,11 +38,11 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     Python walk must take it; `report` makes a ChainReport. A frame whose inputs (the
     tables, the animated frame, the goals, poles and weights) are those of the last one,
     which left every chain final, returns that one's reports at once (as rig_eval does)."""
-    cache = rig._cache
+    cache = rig.solve_state
     if cache.skip > 0:
         cache.skip -= 1
         return None
-    if rig._ground is not None and anim.soles:
+    if rig.ground is not None and anim.soles:
         return None
     tables = _tables(rig, anim)
     if not tables.ok:
@@ -50,19 +50,19 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     packed = cache.packed(tables)
     if packed is None:
         return None
-    chains = rig._chains
+    chains = rig.chains_by_name
     flat: list = []
     add = flat.extend
     for ch in chains.values():
-        got = placed.get(ch._name) if placed else None
-        goal, pole = (ch._target, ch._pole) if got is None else got
+        got = placed.get(ch.name) if placed else None
+        goal, pole = (ch.own_target, ch.own_pole) if got is None else got
         add(goal)
         if pole is None:
             add(_NO_POLE)
-            flat.append(ch._weight)
+            flat.append(ch.weight)
         else:
             add(pole)
-            add((1.0, ch._weight))
+            add((1.0, ch.weight))
     settled = cache.settled
     if settled is not None and settled.key[0] is tables and settled.key[1] is anim and settled.key[2] == flat:
         return cache.report_idle()
@@ -90,18 +90,17 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
         reports[name] = report(name, error, count, reached != 0.0, tuple(out[c, 4:4 + count].tolist()) if count else ())
         c += 1
     cache.outputs, cache.outputs_key = {}, None  # the Python walk's records: it starts afresh
-    rig._pose = Pose(rot, anim.translations.copy())
-    rig._world_cache = None
+    rig.solve_state.show(Pose(rot, anim.translations.copy()))
     cache.settled = make(SettledFrame, ((tables, anim, flat), tables.names, reports)) if settled else None
     return reports
 
 
 def _tables(rig, anim) -> FrameTables:
-    cache = rig._cache
+    cache = rig.solve_state
     key = tables_key(rig)
     tables = cache.tables
     if tables is None or tables.key != key:
-        offsets = {name: [anim.trans[j] for j in plan.idx] for name, plan in rig._plans.items()}
+        offsets = {name: [anim.trans[j] for j in plan.idx] for name, plan in rig.plans.items()}
         tables = cache.tables = FrameTables(rig, key, offsets)
     return tables
 

@@ -46,18 +46,18 @@ class AnimatedFrame:
 
 def _chains(rig, chain: str | None) -> list:
     names = rig.chain_names if chain is None else [rig.chain(chain).name]
-    return [rig.chain(n) for n in names if rig.chain(n)._kind.reaches]
+    return [rig.chain(n) for n in names if rig.chain(n).kind.reaches]
 
 
 def ik_to_fk_goals(rig, chain: str | None = None) -> dict[str, dict]:
     """Chain name -> the settings that put its goal (and pole, when it has one) where the
     animated limb is now. Chains whose goals the ground or a gait places are left out."""
-    world = rig._clip_goals.world(animated(rig))
+    world = rig.clip_goals.world(animated(rig))
     out = {}
     for ch in _chains(rig, chain):
         if _placed_elsewhere(rig, ch):
             continue
-        idx = rig._plans[ch.name].idx
+        idx = rig.plans[ch.name].idx
         changes = {"target": tuple(float(v) for v in world[idx[-1]])}
         if ch.pole is not None and not ch.following:  # a following pole is placed on the bend already
             r, m, t = _pole_joints(idx)
@@ -72,10 +72,10 @@ def forget_warm_starts(rig, chains, *, body: bool) -> None:
     """The next solve of these chains starts from the animated pose; `body`: the full-body
     solve's start too (shared by every chain, so only a whole-body match drops it)."""
     for name in chains:
-        rig._cache.drop(name)
+        rig.solve_state.drop(name)
     if body:
-        rig._cache.body.forget_start()
-    rig._cache.forget_frame()
+        rig.solve_state.body.forget_start()
+    rig.solve_state.forget_frame()
 
 
 def match_ik_to_fk(rig, chain: str | None = None) -> list[str]:
@@ -107,8 +107,7 @@ def write_animated_frame(rig, edit: AnimatedFrame) -> None:
         sk = rig.skeleton
         sk.rest_rotations[:] = edit.rotations
         sk.offsets[:] = edit.translations
-        rig._input_version += 1  # the animated pose is read afresh (as a clip assignment does)
-        rig._cache.forget_animation()
+        rig.animation_edited()  # the animated pose is read afresh (as a clip assignment does)
     else:
         clip = rig.clip
         rot, trans = clip.rotations.copy(), clip.translations.copy()
@@ -127,17 +126,17 @@ def fk_to_ik_frame(rig, chain: str | None = None) -> AnimatedFrame:
     frame = read_animated_frame(rig)
     shown = rig.pose
     # The pose layer goes on top of what is written here: take it off the shown pose first.
-    shown_rot, shown_trans = unlayered(rig.pose_layer, shown.rotations, shown.translations, rig.time, rig.skeleton, rig._roots())
+    shown_rot, shown_trans = unlayered(rig.pose_layer, shown.rotations, shown.translations, rig.time, rig.skeleton, rig.root_indices())
     rot, trans = frame.rotations.copy(), frame.translations.copy()
     if chain is None:
         rot[:] = shown_rot
         anim = animated(rig).translations  # with the ground's shift of the root
         base = rig.animated_pose().translations
-        for j, p in enumerate(rig._parents):
+        for j, p in enumerate(rig.parents):
             if p < 0:
                 trans[j] = shown_trans[j] - (anim[j] - base[j])
     else:
-        idx = rig._plans[rig.chain(chain).name].idx[:-1]
+        idx = rig.plans[rig.chain(chain).name].idx[:-1]
         rot[idx] = shown_rot[idx]
     return AnimatedFrame(frame.frame, rot, trans)
 

@@ -10,7 +10,7 @@ from typing import Mapping
 import numpy as np
 
 from . import scalar_quat as sq
-from .chain import LimitFitError
+from .chain_settings import LimitFitError
 from .ik import registry
 from .ik.limits import HingeLimit, Limit, hinge_axis
 from .skeleton import Skeleton

@@ -180,7 +180,7 @@ def pending(rig, solved: SolvedPose, now: dict) -> dict[str, ChainState]:
 def fits_shape(ch, saved: SolvedChain) -> bool:
     # Plain floats, not numpy: the editor puts every solve's snapshot back on its own rig.
     m = len(ch.joints) - 1
-    if not ch._kind.reaches or len(saved.rotations) != m:
+    if not ch.kind.reaches or len(saved.rotations) != m:
         return False
     for q in saved.rotations:
         if len(q) != 4:
@@ -195,7 +195,7 @@ def fits_shape(ch, saved: SolvedChain) -> bool:
     lim = saved.limited
     if lim is None:
         return True
-    if not ch._kind.method.warm_limited or not ch.limits:  # only a loop solver keeps a limited warm start
+    if not ch.kind.method.warm_limited or not ch.limits:  # only a loop solver keeps a limited warm start
         return False
     shapes = (lim.points.shape, lim.frames.shape, lim.dirs.shape, lim.axes.shape)
     if shapes != ((m + 1, 3), (m, 4), (m, 3), (m, 3)):

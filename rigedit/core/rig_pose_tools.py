@@ -23,7 +23,7 @@ class PoseTools:
     """Rig methods: copy_pose, paste_pose, mirror_pose (Rig's pose layer in rig_posing.py)."""
 
     def _shown_pose(self) -> Pose:
-        return self.animated_pose() if self._layer_edited else self._pose.copy()
+        return self.animated_pose() if self._layer_edited else self._state.pose.copy()
 
     def symmetry(self) -> Symmetry:
         """The character's left/right partners and symmetry plane (core/mirror.py), from
@@ -40,7 +40,7 @@ class PoseTools:
         shown = self._shown_pose()
         sk = self._skeleton
         out: dict = {"joints": {n: [float(v) for v in shown.rotations[sk.index(n)]] for n in names}}
-        root = self._roots()[0]
+        root = self.root_indices()[0]
         if joints is None or sk.names[root] in names:
             out["root"] = [float(v) for v in shown.translations[root]]
         return out
@@ -57,7 +57,7 @@ class PoseTools:
         pasted = [sk.index(n) for n in rotations if n in sk.names]
         for i in pasted:
             target.rotations[i] = rotations[sk.names[i]]
-        roots = self._roots()
+        roots = self.root_indices()
         if root is not None:
             target.translations[roots] += root - shown.translations[roots[0]]
         if mirror:
@@ -80,7 +80,7 @@ class PoseTools:
         else:
             named = [sk.index(n) for n in self._joint_names(joints)]
             picked = sorted(set(named) | {sym.partners[i] for i in named})
-        roots = self._roots()
+        roots = self.root_indices()
         self._show(picked, target, shown, 1.0, joints is None or any(i in roots for i in picked))
 
     def _show(self, picked: list[int], target: Pose, shown: Pose, weight: float, root: bool) -> None:
@@ -95,7 +95,7 @@ class PoseTools:
         for i, d in zip(picked, deltas):
             layer = layer.with_rotation(self._skeleton.names[i], d, self._time)
         if root:
-            r = self._roots()[0]
+            r = self.root_indices()[0]
             want = shown.translations[r] + (target.translations[r] - shown.translations[r]) * weight
             layer = layer.with_offset(want - base.translations[r], self._time)
         self._put_layer(layer)

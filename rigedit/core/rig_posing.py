@@ -68,10 +68,11 @@ class Posing:
         self._pose_layer = layer
         self._layer_edited = True  # rotation() reads the layer until the next solve
         self._input_version += 1
-        self._cache.forget_animation()
+        self._state.forget_animation()
 
-    def _roots(self) -> list[int]:
-        return [j for j, p in enumerate(self._parents) if p < 0]
+    def root_indices(self) -> list[int]:
+        """The skeleton's root joints' indices."""
+        return [j for j, p in enumerate(self.parents) if p < 0]
 
     def _base_pose(self) -> Pose:
         """The clip at the rig's time, or the rest pose: what the layer is added to."""
@@ -103,7 +104,7 @@ class Posing:
         """The shown local rotation (x, y, z, w) of joint `name` in the pose after the last
         solve; when the pose layer has changed since, the layer's (before the IK)."""
         i = self._skeleton.index(name)
-        source = self.animated_pose() if self._layer_edited else self._pose
+        source = self.animated_pose() if self._layer_edited else self._state.pose
         return tuple(float(v) for v in source.rotations[i])
 
     def _settle_layer(self, time: float) -> None:
@@ -122,7 +123,7 @@ class Posing:
         there. chains=False keys the joints alone (Auto-key of a joint's rotation)."""
         t = self._time if time is None else _seconds(time, "key_pose time")
         names = self._joint_names(joints)
-        root = joints is None or any(self._parents[self._skeleton.index(n)] < 0 for n in names)
+        root = joints is None or any(self.parents[self._skeleton.index(n)] < 0 for n in names)
         self._put_layer(self._pose_layer.keyed(t, names, root, now=self._time))
         if chains:
             key_chains(self, t)
@@ -172,8 +173,8 @@ def key_chains(rig, time: float) -> None:
         if _placed_elsewhere(rig, ch):
             continue  # the ground or the gait places this goal
         if ch.following:
-            offset = np.asarray(ch.target) - rig._clip_goals.tip(ch)
-            ch.offset_keys = keyed_offset(ch.offset_keys, time, offset, rig._clip_goals.frame_rate())
+            offset = np.asarray(ch.target) - rig.clip_goals.tip(ch)
+            ch.offset_keys = keyed_offset(ch.offset_keys, time, offset, rig.clip_goals.frame_rate())
             continue
         timeline.key_target(ch.name, time, ch.target)
         if ch.pole is not None:

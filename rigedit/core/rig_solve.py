@@ -24,6 +24,7 @@ from .ik.chain_frames import PreparedLimits, bone_directions, packed_limits, pla
 from .ik.fabrik import fabrik_kernel, limited_kernel
 from .ik.limits import ConeLimit, HingeLimit
 from .ik.two_bone import CONE, HINGE, NO_LIMIT, two_bone_ik
+from .ik.two_bone import kernel as two_bone_kernel
 from .rig_limb import limb_fixed
 
 
@@ -83,30 +84,30 @@ class ChainSetup:
     __slots__ = ("solver", "limits", "offsets", "total", "plan", "hinged", "root_limited", "mid_limit", "fixed_key", "fixed")
 
     def __init__(self, ch, offsets: list) -> None:
-        self.solver, self.limits, self.offsets = ch._solver, ch._limit_key, offsets
+        self.solver, self.limits, self.offsets = ch.solver, ch.limit_key, offsets
         # Summed as rig_uses.aimed_target sums it, so the clamped target is the same to the bit.
         self.total = sum(sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]) for o in offsets[1:])
         self.plan, self.hinged, self.mid_limit = None, False, None
-        self.root_limited = ch.joints[0] in ch._limits
+        self.root_limited = ch.joints[0] in ch.limits
         self.fixed_key = self.fixed = None
-        if ch._kind.middle_limit_only:
-            limit = ch._limits.get(ch.joints[1])
+        if ch.kind.middle_limit_only:
+            limit = ch.limits.get(ch.joints[1])
             self.mid_limit = None if limit is None else _limit_params(limit)
-        elif ch._limits:
-            self.plan, self.hinged = _limit_plan(ch._limit_key, ch.joints)
+        elif ch.limits:
+            self.plan, self.hinged = _limit_plan(ch.limit_key, ch.joints)
 
     def limb_row(self, ch) -> np.ndarray:
         """A two-bone chain's arguments to rig_limb.solve_limb that stay put (its `fixed`),
         made again when its tolerance, reach clamp or softness changes."""
-        key = (ch._tolerance, ch._reach_clamp, ch._softness)
+        key = (ch.tolerance, ch.reach_clamp, ch.softness)
         if self.fixed_key != key:
-            self.fixed = limb_fixed(ch._tolerance, ch._reach_clamp, ch._softness, self.total, self.mid_limit, self.offsets)
+            self.fixed = limb_fixed(ch.tolerance, ch.reach_clamp, ch.softness, self.total, self.mid_limit, self.offsets)
             self.fixed_key = key
         return self.fixed
 
     def fits(self, ch, offsets: list) -> bool:
         limits = self.limits
-        return (limits is ch._limit_key or limits == ch._limit_key) and self.solver == ch._solver and self.offsets == offsets
+        return (limits is ch.limit_key or limits == ch.limit_key) and self.solver == ch.solver and self.offsets == offsets
 
 
 def solve_fabrik(ch, base_rot, points: list, frames: list, root_dir, errors_out: list | None = None,
@@ -115,8 +116,8 @@ def solve_fabrik(ch, base_rot, points: list, frames: list, root_dir, errors_out:
     Returns (solved points, iterations, the local rotations of a limited result or None):
     a limited solve carries its bones' frames pass by pass, and those, not a fresh shortest
     arc from the warm start, are the frames its limits hold in (turned_locals)."""
-    plan, hinged = _limit_plan(ch._limit_key, ch.joints) if ch._limits else (None, False)
-    got = fabrik_chain(ch._target, ch._tolerance, ch._max_iterations, ch._pole, plan, hinged, base_rot, points, frames, root_dir,
+    plan, hinged = _limit_plan(ch.limit_key, ch.joints) if ch.limits else (None, False)
+    got = fabrik_chain(ch.own_target, ch.tolerance, ch.max_iterations, ch.own_pole, plan, hinged, base_rot, points, frames, root_dir,
                        errors_out, kernels=kernels)
     result = got[3]
     if result is None or result[3] is None:  # unlimited, or no pass moved it
@@ -244,9 +245,9 @@ def solve_two_bone(ch, base_rot, points: list, frames: list):
     limit's range and, for a hinge, the upper bone is twisted about itself so its hinge axis
     is the bend plane's normal (a limb bends where the pole says; the hinge says how far).
     Returns (solved points, {bone index: twist} or None) for local_turns."""
-    limit = ch._limits.get(ch.joints[1])
+    limit = ch.limits.get(ch.joints[1])
     lim = None if limit is None else _limit_params(limit)
-    return two_bone_chain(ch._target, ch._pole, ch._tolerance, lim, points, frames)
+    return two_bone_chain(ch.own_target, ch.own_pole, ch.tolerance, lim, points, frames)
 
 
 def two_bone_chain(target, pole, tolerance, lim, points: list, frames: list):
@@ -254,7 +255,7 @@ def two_bone_chain(target, pole, tolerance, lim, points: list, frames: list):
     (_limit_params, kept in ChainSetup), or None for no limit: two_bone_kernel.chain."""
     root, mid, end = (p if type(p) is tuple else tuple(map(float, p)) for p in points)
     kind, axis, lo, hi = _NO_LIMIT if lim is None else lim
-    k = _two_bone_kernel()
+    k = two_bone_kernel()
     try:
         status, new_mid, new_end, twist, sh, ch = k.chain(
             _floats(target), root if pole is None else _floats(pole), kind, axis, lo, hi, root, mid, end, _floats(frames[0], 4)
@@ -268,12 +269,6 @@ def two_bone_chain(target, pole, tolerance, lim, points: list, frames: list):
         return [root, new_mid, new_end], None
     u = sq.unit_or(sq.sub(new_mid, root), None)
     return [root, new_mid, new_end], {0: (u[0] * sh, u[1] * sh, u[2] * sh, ch)}
-
-
-def _two_bone_kernel():
-    from .ik.two_bone import kernel  # numba's import waits for the first solve
-
-    return kernel()
 
 
 def _floats(v, n=3):

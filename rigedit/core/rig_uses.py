@@ -20,7 +20,7 @@ from .transforms import quat_rotate
 
 def reach_is_plain(ch) -> bool:
     """True when neither the reach clamp nor soft IK moves this chain's target."""
-    return ch._reach_clamp >= 1.0 and ch._softness <= 0.0
+    return ch.reach_clamp >= 1.0 and ch.softness <= 0.0
 
 
 def aimed_target(ch, points: list, offsets: list) -> tuple[float, float, float]:
@@ -29,7 +29,7 @@ def aimed_target(ch, points: list, offsets: list) -> tuple[float, float, float]:
     joint positions (points[0] is the root, which no solver moves); bone lengths come from
     the joints' local offsets, which the solvers keep."""
     length = sum(math.sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]) for o in offsets[1:])
-    return effective_target_float(points[0], ch._target, length, ch._reach_clamp, ch._softness)
+    return effective_target_float(points[0], ch.own_target, length, ch.reach_clamp, ch.softness)
 
 
 def look_at_rotations(skeleton: Skeleton, ch, idx: list[int], rot: list, trans: list) -> tuple[list, float]:
@@ -40,13 +40,13 @@ def look_at_rotations(skeleton: Skeleton, ch, idx: list[int], rot: list, trans: 
 
     One call of the compiled kernel (ik/look_at_kernel.aim_chain) over the joints from the
     skeleton's root to the aiming joint: this runs on every frame of a live drag."""
-    from .ik.look_at_kernel import aim_chain
+    from .ik.look_at_kernel import aim_chain  # numba's import waits for the first look-at solve
 
-    shares, fwd, up, max_angle, max_twist = look_params(ch._look_at, len(idx))
+    shares, fwd, up, max_angle, max_twist = look_params(ch.look_at, len(idx))
     path, at, rest = _path_arrays(skeleton, tuple(idx))
     out = np.empty((len(idx), 4))
     miss = aim_chain(
-        np.array([rot[j] for j in path]), np.array([trans[j] for j in path]), at, shares, rest, ch._target, fwd, up,
+        np.array([rot[j] for j in path]), np.array([trans[j] for j in path]), at, shares, rest, ch.own_target, fwd, up,
         max_angle, max_twist, True, out,
     )  # fmt: skip
     return [tuple(q) for q in out.tolist()], miss
@@ -56,7 +56,7 @@ def look_at_rotations(skeleton: Skeleton, ch, idx: list[int], rot: list, trans: 
 def look_params(look: LookAtSettings, n: int):
     """Shares (summing to 1), unit axes and radians of a chain's (frozen, checked) settings,
     as the kernel takes them."""
-    from .ik.look_at_kernel import NO_TWIST_LIMIT
+    from .ik.look_at_kernel import NO_TWIST_LIMIT  # numba's import waits for the first look-at solve
 
     weights = np.asarray(look.weights if look.weights is not None else (1.0,) * n, dtype=np.float64)
     twist = NO_TWIST_LIMIT if look.max_twist_deg is None else math.radians(look.max_twist_deg)
@@ -105,9 +105,9 @@ def aimed_targets(ch, base_pos, base_rot, trans, idx: list[int], target) -> np.n
 def look_at_frames(skeleton: Skeleton, ch, idx: list[int], rot, trans, target) -> tuple[np.ndarray, np.ndarray]:
     """A look_at chain over a whole clip: local rotations (F, len(idx), 4) of its joints, and
     each frame's miss (F,) as look_at_rotations measures it."""
-    from .ik.look_at_kernel import ray_misses
+    from .ik.look_at_kernel import ray_misses  # numba's import waits for the first look-at bake
 
-    shares, fwd, up, max_angle, max_twist = look_params(ch._look_at, len(idx))
+    shares, fwd, up, max_angle, max_twist = look_params(ch.look_at, len(idx))
     local, heads, fwds = aim_frames(skeleton, rot, trans, idx, shares, target, fwd, up, max_angle,
                                     None if max_twist < 0.0 else max_twist)  # fmt: skip
     misses = np.empty(heads.shape[0])

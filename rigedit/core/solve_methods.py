@@ -133,7 +133,7 @@ class ClosedLimb(Method):
 
     def frame_floats(self, ch, setup):
         row = _settings_row(ch)
-        row[F_EPS] = min(1e-6, ch._tolerance)  # two_bone_ik's eps, as rig_limb.solve_limb takes it
+        row[F_EPS] = min(1e-6, ch.tolerance)  # two_bone_ik's eps, as rig_limb.solve_limb takes it
         kind, axis, lo, hi = (NO_LIMIT, (0.0, 0.0, 0.0), 0.0, 0.0) if setup.mid_limit is None else setup.mid_limit
         row[F_KIND], row[F_AXIS:F_AXIS + 3], row[F_LO], row[F_HI] = kind, axis, lo, hi
         return row
@@ -232,14 +232,14 @@ class Aim(Method):
     frame_row = ROW_AIM  # look_at_kernel.aim_chain over the pose built so far
 
     def frame_floats(self, ch, setup):
-        _, fwd, up, max_angle, max_twist = look_params(ch._look_at, len(ch.joints))
+        _, fwd, up, max_angle, max_twist = look_params(ch.look_at, len(ch.joints))
         row = np.zeros(F_SIZE)
-        row[F_TOL], row[F_FWD:F_FWD + 3], row[F_UP:F_UP + 3] = ch._tolerance, fwd, up
+        row[F_TOL], row[F_FWD:F_FWD + 3], row[F_UP:F_UP + 3] = ch.tolerance, fwd, up
         row[F_MAX_ANGLE], row[F_MAX_TWIST] = max_angle, max_twist
         return row
 
     def frame_shares(self, ch):
-        return look_params(ch._look_at, len(ch.joints))[0]
+        return look_params(ch.look_at, len(ch.joints))[0]
 
     def bake_rows(self, ch):
         return True  # aimed over every frame at once (rig_uses.look_at_frames)
@@ -256,7 +256,7 @@ class Aim(Method):
 
 def _settings_row(ch) -> np.ndarray:
     row = np.zeros(F_SIZE)
-    row[F_TOL], row[F_CLAMP], row[F_SOFT] = ch._tolerance, ch._reach_clamp, ch._softness
+    row[F_TOL], row[F_CLAMP], row[F_SOFT] = ch.tolerance, ch.reach_clamp, ch.softness
     return row
 
 

@@ -5,7 +5,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
-from rigedit.core import chain as checks
+from rigedit.core import chain_checks as checks
 
 
 def vector(n: int, shape: str):

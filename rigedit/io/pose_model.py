@@ -27,7 +27,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from rigedit.core import chain as checks
+from rigedit.core import chain_checks as checks
 from rigedit.core.ik import registry
 
 from .model_fields import vector

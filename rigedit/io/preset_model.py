@@ -16,7 +16,8 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
-from rigedit.core import chain as checks
+from rigedit.core import chain_checks as checks
+from rigedit.core.chain_settings import ChainSettings
 from rigedit.core import chain_uses as uses
 from rigedit.core.curve import Key
 from rigedit.core.field_error import FieldError
@@ -164,7 +165,7 @@ class ChainModel(_Model):
         "null: by the chain's role (legs 0, arms and head 0.4, the spine 0.01)",
     )
 
-    _settings: checks.ChainSettings | None = PrivateAttr(default=None)
+    _settings: ChainSettings | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _consistent(self):
@@ -175,7 +176,7 @@ class ChainModel(_Model):
             except FieldError as e:
                 raise At(("limits", name) + e.where, e.problem) from None
         try:
-            self._settings = checks.ChainSettings(
+            self._settings = ChainSettings(
                 solver=self.solver,
                 target=tuple(self.target),
                 pole=None if self.pole is None else tuple(self.pole),
@@ -199,7 +200,7 @@ class ChainModel(_Model):
         return self
 
     @property
-    def settings(self) -> checks.ChainSettings:
+    def settings(self) -> ChainSettings:
         """The chain's settings as the core checked them."""
         return self._settings
 

@@ -25,7 +25,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo
 
-from rigedit.core import chain as checks
+from rigedit.core import chain_checks as checks
 from rigedit.core.curve import INTERPOLATIONS, Key, position_curve, weight_curve
 from rigedit.core.timeline import KINDS, Timeline, Track
 

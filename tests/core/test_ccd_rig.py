@@ -59,7 +59,7 @@ def test_the_status_and_errors_are_ccd_passes():
     report = rig.solve()[CHAIN]
     assert report.iterations >= 1 and len(report.errors) == report.iterations
     assert all(b <= a for a, b in zip(report.errors, report.errors[1:]))
-    assert ch._kind.method.status(report.iterations, False) == f"{report.iterations} iterations"
+    assert ch.kind.method.status(report.iterations, False) == f"{report.iterations} iterations"
 
 
 offset = st.tuples(*[st.floats(-0.25, 0.25, allow_nan=False)] * 3)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigedit.core import rig_full_body
+from rigedit.core import full_body_batch, rig_full_body
 from rigedit.core.rig_eval import animated
 from tests.core.full_body_cases import humanoid, reach_goals
 
@@ -15,7 +15,7 @@ def _inputs(rows: int):
     rig = humanoid()
     rig.full_body = True
     rig.solve()
-    tables = rig_full_body._tables(rig)
+    tables = rig_full_body.tables_of(rig)
     goals, poles, has_pole, pulls, tols, clamps, softs, active, _ = rig_full_body.chain_arrays(rig, tables)
     anim = animated(rig)
     rot = np.array(anim.rot)
@@ -58,7 +58,7 @@ def test_rows_are_the_row_function():
 def test_solve_batch_rows_are_rig_solves():
     rig = humanoid()
     goals = np.array(reach_goals(rig, np.random.default_rng(31), 5))
-    rot, trans, err, its = rig_full_body.solve_batch(rig, {"left_arm": goals})
+    rot, trans, err, its = full_body_batch.solve_batch(rig, {"left_arm": goals})
     names = [n for n in rig.chain_names]
     for i, g in enumerate(goals):
         one = rig.copy()
@@ -76,8 +76,8 @@ def test_solve_batch_refuses_bad_goals():
 
     rig = humanoid()
     with pytest.raises(ValueError, match="no full-body chain"):
-        rig_full_body.solve_batch(rig, {"tail": np.zeros((2, 3))})
+        full_body_batch.solve_batch(rig, {"tail": np.zeros((2, 3))})
     with pytest.raises(ValueError, match="finite"):
-        rig_full_body.solve_batch(rig, {"left_arm": np.full((2, 3), np.nan)})
+        full_body_batch.solve_batch(rig, {"left_arm": np.full((2, 3), np.nan)})
     with pytest.raises(ValueError, match=r"\(N, 3\)"):
-        rig_full_body.solve_batch(rig, {"left_arm": np.zeros((2, 2))})
+        full_body_batch.solve_batch(rig, {"left_arm": np.zeros((2, 2))})

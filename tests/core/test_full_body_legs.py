@@ -30,7 +30,7 @@ def test_the_creature_walks_with_full_body_on_and_planted_feet_stay():
     planted_seen = 0
     for _ in range(60):
         advance_gait(rig, 1.0 / 30.0)
-        gait = rig._gait_run.gait
+        gait = rig.running_gait.gait
         for k, leg in enumerate(rig.gait.legs):
             ch = rig.chain(leg)
             if gait.planted[k]:

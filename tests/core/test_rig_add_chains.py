@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 import rigedit  # noqa: F401  (registers the preset io)
 from rigedit.core import rig_plan
 from rigedit.core.rig import Rig
+from rigedit.core.rig_chains import RigChains
 from rigedit.core.skeleton import Skeleton
 
 
@@ -23,7 +24,7 @@ def flat_rig(limbs: int) -> Rig:
 def work(limbs: int, monkeypatch) -> tuple[int, int]:
     """(joints looked up, full re-links) while a spine-like chain and `limbs` limbs are added."""
     counted = {"lookups": 0, "relinks": 0}
-    real_upstream, real_relink = rig_plan.Writers.upstream_of, Rig._link_plans
+    real_upstream, real_relink = rig_plan.Writers.upstream_of, RigChains.relink
 
     def upstream_of(self, reads):
         counted["lookups"] += len(reads)
@@ -34,7 +35,7 @@ def work(limbs: int, monkeypatch) -> tuple[int, int]:
         return real_relink(self)
 
     monkeypatch.setattr(rig_plan.Writers, "upstream_of", upstream_of)
-    monkeypatch.setattr(Rig, "_link_plans", relink)
+    monkeypatch.setattr(RigChains, "relink", relink)
     rig = flat_rig(limbs)
     for i in range(limbs):
         rig.add_chain(f"l{i}", [f"a{i}", f"b{i}", f"c{i}"], solver="two_bone")
@@ -67,7 +68,7 @@ def reference_upstream(rig: Rig) -> dict[str, tuple[str, ...]]:
 
 
 def chains_of(rig: Rig) -> dict[str, tuple[str, ...]]:
-    return {name: rig._plans[name].upstream for name in rig.chain_names}
+    return {name: rig.plans[name].upstream for name in rig.chain_names}
 
 
 # A random tree (each joint's parent is an earlier joint) and random chains down it.

@@ -189,7 +189,7 @@ def test_a_drag_goal_carrying_every_chains_settings_re_solves_only_the_dragged_c
     from rigedit.core.rig import BUNDLED_PRESETS
 
     gui = rigedit.Rig.load(BUNDLED_PRESETS / "creature.json")
-    gui._cache.skip = 10**6  # the Python chain walk, where each chain's solve can be counted
+    gui.solve_state.skip = 10**6  # the Python chain walk, where each chain's solve can be counted
     worker, direct = gui.copy(), gui.copy()
     worker.solve()
     direct.solve()
@@ -230,8 +230,8 @@ def test_a_drag_goal_carrying_every_chains_settings_keeps_the_compiled_frames_ta
         for name in gui.chain_names:
             worker.chain(name).apply(gui.chain(name).settings())
         worker.solve()
-        assert worker._cache.tables is not None and (tables is None or worker._cache.tables is tables)
-        tables = worker._cache.tables
+        assert worker.solve_state.tables is not None and (tables is None or worker.solve_state.tables is tables)
+        tables = worker.solve_state.tables
         direct.chain(dragged).target = target
         direct.solve()
         assert np.array_equal(worker.pose.rotations, direct.pose.rotations)
@@ -239,10 +239,10 @@ def test_a_drag_goal_carrying_every_chains_settings_keeps_the_compiled_frames_ta
 
 def test_apply_keeps_an_equal_limits_mapping_and_rechecks_limits_for_a_new_solver(rig):
     ch = rig.chain("left_arm")
-    limits = ch._limits  # the rig keys the chain's warm start on this mapping's identity
+    key = ch.limit_key  # the rig keys the chain's warm start on these limits, compared by `is` first
     moved = dataclasses.replace(ch.settings(), target=(0.3, 1.0, 0.2))
     ch.apply(moved)
-    assert ch._limits is limits and ch.target.tolist() == [0.3, 1.0, 0.2]
+    assert ch.limit_key is key and ch.target.tolist() == [0.3, 1.0, 0.2]
     # The same limits under another solver are checked again (two_bone takes one on its middle joint only).
     ch.solver = "fabrik"
     ch.limits = {"LeftArm": ConeLimit(60.0)}

@@ -16,7 +16,7 @@ NEAR_M = 1e-9
 def _walked(rig):
     """A copy that solves every frame by the Python chain walk."""
     other = rig.copy()
-    other._cache.skip = 10**9
+    other.solve_state.skip = 10**9
     return other
 
 
@@ -47,7 +47,7 @@ def test_the_compiled_frame_is_the_python_walks_frame(seed, preset):
             n, w = names[int(rng.integers(len(names)))], float(rng.choice([0.0, 0.4, 1.0]))
             rig.chain(n).weight = walked.chain(n).weight = w
         a, b = rig.solve(), walked.solve()
-        compiled += rig._cache.frame is not None and rig._cache.frame.ahead  # solved in the compiled frame
+        compiled += rig.solve_state.frame is not None and rig.solve_state.frame.ahead  # solved in the compiled frame
         np.testing.assert_allclose(rig.world_positions(), walked.world_positions(), rtol=0, atol=NEAR_M)
         for n in names:
             assert abs(a[n].error - b[n].error) <= NEAR_M and a[n].reached == b[n].reached
@@ -84,12 +84,12 @@ def test_a_solve_writes_nothing_into_the_goals():
     rig = rigedit.Rig.load(BUNDLED_PRESETS / "uneven_ground_walk.json")
     arm = ["LeftArm", "LeftForeArm", "LeftHand"]
     rig.add_chain("arm", arm, solver="two_bone", pole=(0.3, 1.2, -0.5), follow_clip=True, reach_clamp=1.0)
-    before = {n: (tuple(rig.chain(n)._target), rig.chain(n)._pole) for n in rig.chain_names}
+    before = {n: (tuple(rig.chain(n).own_target), rig.chain(n).own_pole) for n in rig.chain_names}
     for t in np.linspace(0.0, rig.clip.duration, 7):
         rig.time = float(t)
         rig.solve()
         for n in rig.chain_names:
-            assert (tuple(rig.chain(n)._target), rig.chain(n)._pole) == before[n]
+            assert (tuple(rig.chain(n).own_target), rig.chain(n).own_pole) == before[n]
         hand = rig.skeleton.fk_matrices(rig.animated_pose())[0][rig.skeleton.index("LeftHand")]
         # Its goal follows the clip (the body riding the ground: a lift, so across only).
         np.testing.assert_allclose(np.asarray(rig.chain("arm").target)[[0, 2]], hand[[0, 2]], atol=1e-9)
@@ -110,7 +110,7 @@ def test_a_chain_the_compiled_frame_cannot_keep_goes_to_the_python_walk():
     reports = rig.solve()
     walked.solve()
     assert set(reports) == set(rig.chain_names)
-    assert rig._cache.tables is not None and not rig._cache.tables.ok
+    assert rig.solve_state.tables is not None and not rig.solve_state.tables.ok
     np.testing.assert_array_equal(rig.world_positions(), walked.world_positions())
 
 

@@ -375,12 +375,12 @@ def test_creature_walking_its_path_keeps_planted_feet_still_and_a_side_on_the_gr
     rig.solve()
     dt = 1.0 / 30.0
     last = np.array([rig.world_position(t) for t in tips])
-    was_planted = rig._gait_run.gait.planted.copy()
+    was_planted = rig.running_gait.gait.planted.copy()
     steps = np.zeros(len(legs), dtype=int)
     body_start = rig.world_position("Body")
     while rig.time < rig.clip.duration - 1e-9:
         reports = advance_gait(rig, dt)
-        planted = rig._gait_run.gait.planted.copy()
+        planted = rig.running_gait.gait.planted.copy()
         now = np.array([rig.world_position(t) for t in tips])
         for k, leg in enumerate(legs):
             # Each leg is solved by its FABRIK chain with its limits, to within a millimetre.

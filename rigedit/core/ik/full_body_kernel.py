@@ -49,240 +49,29 @@ import numpy as np
 
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache
-from . import fabrik_passes, two_bone_kernel
-from .fabrik_passes import HINGE, limit_dir
+from . import fabrik_passes, full_body_steps, two_bone_kernel
+from .full_body_steps import (  # noqa: F401 (the kinds and margins are this module's API too)
+    ANCHOR_MARGIN,
+    FABRIK,
+    FABRIK_MEASURE,
+    REACH_MARGIN,
+    TWO_BONE,
+    anchor,
+    ask,
+    forward_kinematics,
+    limbs,
+    r3,
+    turn_joint,
+)
 
-TWO_BONE, FABRIK = 0, 1
-
-# A limb's root is asked to come within this fraction of its reach of its goal: the slack
-# absorbs what the weighted compromise between goals leaves over (a few mm on an arm) and
-# keeps the limb off its straight edge, where a reach is reached only to round-off.
-REACH_MARGIN = 0.985
-# An anchor's root is kept within this fraction of its leg's reach: inside, the closed form
-# puts the foot on its target exactly.
-ANCHOR_MARGIN = 0.9999
-# The pass error (what is kept best and reported): the tip errors summed, a FABRIK chain's
-# weighed by its pull (at least FABRIK_MEASURE): the trunk's goal gives way to the limbs',
-# and its error, large where they pull it away, must not hide their progress.
-FABRIK_MEASURE = 0.01
 STALL_PASSES = 6  # a cold reach's first passes can lose ground before they win it
 SETTLED_PASSES = 2
 STALL_RELATIVE = 1e-3  # the summed error fell by less than this fraction over STALL_PASSES
 STALL_ABSOLUTE = 1e-9  # metres: round-off
-ANCHOR_ROUNDS = 4
-ASK_ROUNDS = 8
 
-fresh_cache(__file__, sq, fabrik_passes, two_bone_kernel)
+fresh_cache(__file__, sq, fabrik_passes, two_bone_kernel, full_body_steps)
 
 _jit = numba.njit(cache=True, nogil=True)
-qmul, qconj, qrot, qbetween = sq.qmul, sq.qconj, sq.qrot, sq.qbetween
-
-
-@_jit
-def _r3(a, k):
-    return (a[k, 0], a[k, 1], a[k, 2])
-
-
-@_jit
-def _r4(a, k):
-    return (a[k, 0], a[k, 1], a[k, 2], a[k, 3])
-
-
-@_jit
-def forward_kinematics(parents, rot, trans, pos, wrot):
-    """World positions and rotations of every joint (parents before children)."""
-    for j in range(parents.shape[0]):
-        p = parents[j]
-        if p < 0:
-            pos[j, 0], pos[j, 1], pos[j, 2] = trans[j, 0], trans[j, 1], trans[j, 2]
-            q = _r4(rot, j)
-        else:
-            pq = _r4(wrot, p)
-            v = qrot(pq, _r3(trans, j))
-            pos[j, 0], pos[j, 1], pos[j, 2] = pos[p, 0] + v[0], pos[p, 1] + v[1], pos[p, 2] + v[2]
-            q = qmul(pq, _r4(rot, j))
-        wrot[j, 0], wrot[j, 1], wrot[j, 2], wrot[j, 3] = q
-
-
-@_jit
-def _into_ball(p, c, r):
-    """The point of the ball (centre c, radius r) nearest p."""
-    dx, dy, dz = p[0] - c[0], p[1] - c[1], p[2] - c[2]
-    d = math.sqrt(dx * dx + dy * dy + dz * dz)
-    if d <= r:
-        return p
-    s = r / d
-    return (c[0] + dx * s, c[1] + dy * s, c[2] + dz * s)
-
-
-@_jit
-def ask(c, kinds, cs, cj, goals, pulls, reach, usable, tols, anim_roots, pos):
-    """(effector joint, where it is asked to be) for chain c: a two-bone limb's root into
-    its goal's reach ball, within its pull's cap; a FABRIK chain's tip onto its goal."""
-    if kinds[c] == FABRIK:
-        e = cj[cs[c + 1] - 1]
-        return e, True, _r3(goals, c)
-    e = cj[cs[c]]
-    p = _r3(pos, e)
-    g = _r3(goals, c)
-    dx, dy, dz = p[0] - g[0], p[1] - g[1], p[2] - g[2]
-    if math.sqrt(dx * dx + dy * dy + dz * dz) <= usable[c] + tols[c]:
-        return e, False, p  # the limb reaches its goal from where it is: no ask
-    cap = pulls[c] * reach[c]
-    a = _r3(anim_roots, c)
-    r = REACH_MARGIN * usable[c]
-    for _ in range(ASK_ROUNDS):  # alternating projections onto the two balls, the cap last
-        p = _into_ball(p, g, r)
-        p = _into_ball(p, a, cap)
-        dx, dy, dz = p[0] - g[0], p[1] - g[1], p[2] - g[2]
-        if dx * dx + dy * dy + dz * dz <= r * r * (1.0 + 1e-12):
-            break  # in both balls
-    return e, True, p
-
-
-@_jit
-def _anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, active):
-    """Translate the root so every anchor (a chain of pull 0) can reach its goal: its root
-    within its usable reach of it."""
-    for _ in range(ANCHOR_ROUNDS):
-        moved = False
-        for c in range(kinds.shape[0]):
-            if not active[c] or pulls[c] > 0.0:
-                continue
-            e = cj[cs[c]]
-            p = _r3(pos, e)
-            q = _into_ball(p, _r3(goals, c), ANCHOR_MARGIN * usable[c])
-            dx, dy, dz = q[0] - p[0], q[1] - p[1], q[2] - p[2]
-            if dx != 0.0 or dy != 0.0 or dz != 0.0:
-                moved = True
-                for j in range(pos.shape[0]):  # a translation moves every joint alike
-                    pos[j, 0] += dx
-                    pos[j, 1] += dy
-                    pos[j, 2] += dz
-                for j in range(parents.shape[0]):
-                    if parents[j] < 0:
-                        trans[j, 0] += dx
-                        trans[j, 1] += dy
-                        trans[j, 2] += dz
-        if not moved:
-            return
-
-
-@_jit
-def _weight(c, j, pulls, active, owner):
-    """The weight of chain c's effector at joint j: its pull, and at least FABRIK_MEASURE
-    on the chain's own joints (a chain of pull 0 still bends itself, it only does not move
-    the body); 0 for an inactive chain."""
-    if not active[c]:
-        return 0.0
-    if owner[j] == c:
-        return max(pulls[c], FABRIK_MEASURE)
-    return pulls[c]
-
-
-@_jit
-def _turn_joint(j, parents, rot, trans, pos, wrot, below, child, lim_kind, lim_a, lim_b, lim_axis, kinds, cs, cj,
-                goals, pulls, reach, usable, tols, anim_roots, active, owner, asked):  # fmt: skip
-    """One CCD step at joint j over the asking effectors below it, then j's limit.
-    `asked` (C, 7): scratch for each chain's weight, effector offset a and ask offset b."""
-    px, py, pz = pos[j, 0], pos[j, 1], pos[j, 2]
-    ax, ay, az = 0.0, 0.0, 0.0
-    nc = kinds.shape[0]
-    for c in range(nc):
-        asked[c, 0] = 0.0
-        w = _weight(c, j, pulls, active, owner)
-        if w <= 0.0:
-            continue
-        e = cj[cs[c + 1] - 1] if kinds[c] == FABRIK else cj[cs[c]]
-        if not below[e, j]:
-            continue
-        e, asks, d = ask(c, kinds, cs, cj, goals, pulls, reach, usable, tols, anim_roots, pos)
-        if not asks:
-            continue
-        a = (pos[e, 0] - px, pos[e, 1] - py, pos[e, 2] - pz)
-        b = (d[0] - px, d[1] - py, d[2] - pz)
-        asked[c, 0] = w
-        asked[c, 1], asked[c, 2], asked[c, 3] = a
-        asked[c, 4], asked[c, 5], asked[c, 6] = b
-        x = sq.cross(a, b)
-        ax += w * x[0]
-        ay += w * x[1]
-        az += w * x[2]
-    n = math.sqrt(ax * ax + ay * ay + az * az)
-    if n <= sq.TINY:
-        return
-    axis = (ax / n, ay / n, az / n)
-    num, den = 0.0, 0.0
-    for c in range(nc):
-        w = asked[c, 0]
-        if w <= 0.0:
-            continue
-        a = (asked[c, 1], asked[c, 2], asked[c, 3])
-        b = (asked[c, 4], asked[c, 5], asked[c, 6])
-        num += w * sq.dot(axis, sq.cross(a, b))
-        da, db = sq.dot(a, axis), sq.dot(b, axis)
-        den += w * (sq.dot(a, b) - da * db)
-    angle = math.atan2(num, den)
-    h = 0.5 * angle
-    s = math.sin(h)
-    turn = (axis[0] * s, axis[1] * s, axis[2] * s, math.cos(h))
-    world = qmul(turn, _r4(wrot, j))
-    p = parents[j]
-    k = child[j]
-    if p >= 0 and k >= 0 and lim_kind[j] != 0:
-        u = qrot(world, _r3(trans, k))
-        lu = math.sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2])
-        par = _r3(trans, j)
-        par = qrot(_r4(wrot, p), par)
-        lp = math.sqrt(par[0] * par[0] + par[1] * par[1] + par[2] * par[2])
-        if lu > sq.TINY and lp > sq.TINY:
-            u = (u[0] / lu, u[1] / lu, u[2] / lu)
-            par = (par[0] / lp, par[1] / lp, par[2] / lp)
-            hinge = qrot(_r4(wrot, p), _r3(lim_axis, j))
-            v = limit_dir(lim_kind[j], lim_a[j], lim_b[j], par, hinge if lim_kind[j] == HINGE else par, u)
-            world = qmul(qbetween(u, v), world)
-    if p >= 0:
-        local = qmul(qconj(_r4(wrot, p)), world)
-    else:
-        local = world
-    nq = math.sqrt(local[0] ** 2 + local[1] ** 2 + local[2] ** 2 + local[3] ** 2)
-    rot[j, 0], rot[j, 1], rot[j, 2], rot[j, 3] = local[0] / nq, local[1] / nq, local[2] / nq, local[3] / nq
-    forward_kinematics(parents, rot, trans, pos, wrot)
-
-
-@_jit
-def _limbs(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, poles, has_pole, tols, clamps, softs, reach, mid_kind,
-           mid_axis, mid_lo, mid_hi, active, pulls, chain_err):  # fmt: skip
-    """Every active two-bone chain solved from its base (two_bone_kernel.limb); then every
-    chain's tip error into chain_err. Returns the summed error."""
-    for c in range(kinds.shape[0]):
-        if not active[c] or kinds[c] != TWO_BONE:
-            continue
-        j0, j1, j2 = cj[cs[c]], cj[cs[c] + 1], cj[cs[c] + 2]
-        b = parents[j0]
-        if b >= 0:
-            base_pos, base_rot = _r3(pos, b), _r4(wrot, b)
-        else:
-            base_pos, base_rot = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)
-        status, l0, l1, err, tip = two_bone_kernel.limb(
-            _r3(goals, c), _r3(poles, c), has_pole[c], tols[c], clamps[c], softs[c], reach[c], mid_kind[c],
-            _r3(mid_axis, c), mid_lo[c], mid_hi[c], base_pos, base_rot, _r3(trans, j0), _r3(trans, j1), _r3(trans, j2),
-            _r4(rot, j0), _r4(rot, j1),
-        )  # fmt: skip
-        if status == 0:
-            rot[j0, 0], rot[j0, 1], rot[j0, 2], rot[j0, 3] = l0
-            rot[j1, 0], rot[j1, 1], rot[j1, 2], rot[j1, 3] = l1
-    forward_kinematics(parents, rot, trans, pos, wrot)
-    total = 0.0
-    for c in range(kinds.shape[0]):
-        chain_err[c] = 0.0
-        if not active[c]:
-            continue
-        e = cj[cs[c + 1] - 1]
-        dx, dy, dz = pos[e, 0] - goals[c, 0], pos[e, 1] - goals[c, 1], pos[e, 2] - goals[c, 2]
-        chain_err[c] = math.sqrt(dx * dx + dy * dy + dz * dz)
-        total += chain_err[c] * (1.0 if kinds[c] == TWO_BONE else max(pulls[c], FABRIK_MEASURE))
-    return total
 
 
 @_jit
@@ -328,15 +117,15 @@ def solve_row(parents, anim_rot, anim_trans, warm_rot, warm_root, order, below, 
         r = cj[cs[c]]
         anim_roots[c, 0], anim_roots[c, 1], anim_roots[c, 2] = pos[r, 0], pos[r, 1], pos[r, 2]
         for i in range(cs[c] + 1, cs[c + 1]):
-            t = _r3(anim_trans, cj[i])
+            t = r3(anim_trans, cj[i])
             reach[c] += math.sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2])
     usable = np.empty(nc)
     for c in range(nc):
         # Where the limb kernel's reach clamp and soft IK leave a target exactly reached.
         usable[c] = max(min(clamps[c], 1.0) * reach[c] - softs[c], 0.0)
     forward_kinematics(parents, rot, trans, pos, wrot)
-    _anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, active)
-    err = _limbs(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, poles, has_pole, tols, clamps, softs, reach,
+    anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, active)
+    err = limbs(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, poles, has_pole, tols, clamps, softs, reach,
                  mid_kind, mid_axis, mid_lo, mid_hi, active, pulls, chain_err)  # fmt: skip
     out_rot[:] = rot
     out_trans[:] = trans
@@ -368,14 +157,14 @@ def solve_row(parents, anim_rot, anim_trans, warm_rot, warm_root, order, below, 
                 trans[j, 1] += sy / sw
                 trans[j, 2] += sz / sw
         forward_kinematics(parents, rot, trans, pos, wrot)
-        _anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, active)
+        anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, active)
         # 2. the bend, tip to root, each move followed by the anchors
         for i in range(order.shape[0]):
-            _turn_joint(order[i], parents, rot, trans, pos, wrot, below, child, lim_kind, lim_a, lim_b, lim_axis, kinds,
+            turn_joint(order[i], parents, rot, trans, pos, wrot, below, child, lim_kind, lim_a, lim_b, lim_axis, kinds,
                         cs, cj, goals, pulls, reach, usable, tols, anim_roots, active, owner, asked)  # fmt: skip
-            _anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, active)
+            anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, active)
         # 3. the limbs
-        err = _limbs(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, poles, has_pole, tols, clamps, softs, reach,
+        err = limbs(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, poles, has_pole, tols, clamps, softs, reach,
                      mid_kind, mid_axis, mid_lo, mid_hi, active, pulls, chain_err)  # fmt: skip
         if err < best:
             best = err

@@ -104,7 +104,7 @@ def aim_frames(skeleton: Skeleton, rotations, translations, idx, shares, target,
     ancestor of the next), shares theirs (summing to 1); unit fwd and up; radians (max_twist
     None: free). Arguments are taken as checked. Returns the look-at joints' new local
     rotations (..., len(idx), 4), and the head's world positions and forwards (..., 3)."""
-    from .look_at_kernel import NO_TWIST_LIMIT, aim_rows
+    from .look_at_kernel import NO_TWIST_LIMIT, aim_rows  # numba's import waits for the first look-at solve
 
     lead = rotations.shape[:-2]
     path = path_to(skeleton, idx[-1])
@@ -150,7 +150,7 @@ def head_roll(ref_up, fwd, up) -> np.ndarray:
     (yaw about up, then pitch) would have. A head looking up-left by a pure swing tilts
     away from it; 0 where level is undefined (looking straight along ref_up).
     """
-    from .look_at_kernel import head_rolls
+    from .look_at_kernel import head_rolls  # numba's import waits for the first use
 
     (r, f, u), lead = _rows3(ref_up, fwd, up)
     out = np.empty(r.shape[0])
@@ -163,7 +163,7 @@ def clamp_to_cone(direction, axis, max_angle: float) -> np.ndarray:
 
     A zero direction (target on the head) reads as the axis itself: nothing to look at.
     """
-    from .look_at_kernel import clamp_rows
+    from .look_at_kernel import clamp_rows  # numba's import waits for the first use
 
     (d, a), lead = _rows3(direction, axis)
     norm = np.linalg.norm(d, axis=-1, keepdims=True)

@@ -32,7 +32,8 @@ class TwoBoneResult(NamedTuple):
 
 
 def kernel():
-    """The compiled two-bone module (imported on first use)."""
+    """The compiled two-bone module, imported on first use: numba's import costs ~1 s, which
+    only a solve should pay (not `rigedit --help`)."""
     global _kernel
     if _kernel is None:
         from . import two_bone_kernel

@@ -3,25 +3,14 @@ limit (with the hinge twist), and the rig limb's aim (reach clamp, soft IK) and 
 compiled by numba on plain floats and arrays.
 
 Every two-bone path calls these functions: `two_bone_ik` (`single`), `two_bone_ik_batch`
-(`rows`, the same row over every row), `solve_two_bone_pose` (`single` and `mid_limit`),
+(`rows`, the same row over every row), `solve_two_bone_pose` (`single` and two_bone_limit.mid_limit),
 the rig's limb in one pass (`limb`) and its general chain path (`chain`). There is no second
 implementation to agree with: the contract is the tolerances of docs/ARCHITECTURE.md, which the tests check.
 `NUMBA_DISABLE_JIT=1` (or a function's `py_func`) runs this same source as Python, for
 debugging.
 
-The closed form works in the plane of the reach direction u (root -> target) and a unit
-bend direction v perpendicular to it: the mid joint at m_u u + m_v v from the root, the end
-at dc u, with dc the root -> target distance clamped to what the limb spans. Where the
-arithmetic can lose bone length, the formulas keep it:
-
-- No acos/sin pair: m_u = (a^2 - b^2 + dc^2) / 2dc, and m_v by Heron's formula,
-  sqrt((hi - dc)(dc - lo)(hi + dc)(dc + lo)) / 2dc with hi = a + b, lo = |a - b|. At the
-  clamps a factor is exactly zero, so beyond reach the limb is exactly straight and inside
-  |a - b| exactly folded. The factors are differences of given lengths, so a short bone
-  next to a long one keeps its length to ~1e-16 * (long / short) relative.
-- The distance is clamped to [|a - b|, a + b] without a margin: the solve is continuous at
-  full reach. Soft IK and the reach clamp (soft.py) keep a dragged limb off the straight
-  edge; the closed form itself stays exact.
+The closed form is two_bone_closed.py's (`solve_row`), the middle joint's limit
+two_bone_limit.py's (`mid_limit`); this module holds the entry points over them.
 
 numba caches the machine code beside this file; `jitable.fresh_cache` drops it when a
 module it compiles code from changes, which numba alone would not notice. Every entry
@@ -40,238 +29,23 @@ from numba import boolean, float64, int64, types
 from .. import bone_turns
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache, jitable
-from . import limits, soft, two_bone_codes
-from .two_bone_codes import AT_ROOT, BAD_EPS, BAD_SHAPE, CONE, NO_LIMIT, OK, ON_LINE, OVERFLOW, REACHED, STRAIGHT_RAD, TOO_FAR
+from . import limits, soft, two_bone_closed, two_bone_codes, two_bone_limit
+from .two_bone_closed import solve_row
+from .two_bone_codes import BAD_EPS, BAD_SHAPE, NO_LIMIT, OK, REACHED
+from .two_bone_limit import NO_AXIS, NO_TWIST, TWIST, mid_limit  # noqa: F401 (two_bone_pose and rig_solve read them here)
 
-fresh_cache(__file__, two_bone_codes, sq, soft, limits, bone_turns)
+fresh_cache(__file__, two_bone_codes, two_bone_closed, two_bone_limit, sq, soft, limits, bone_turns)
 jitable(
     sq.qmul, sq.qrot, sq.qnormalize, sq.qbetween, sq.near_opposite_turn, sq.turn_unit, sq.perpendicular, sq.cross,
     sq.dot, sq.norm, sq.sub, sq.add, sq.qconj, sq.unit_or, limits.hinge_axis_found, bone_turns.add_rotated, bone_turns.in_parent_frame,
     bone_turns.turn_local, soft.effective_target_float, soft.soft_distance_float,
 )  # fmt: skip
 
-# mid_limit's twist outcome: none needed, a twist about the upper bone, or (hinge) no axis
-# off the upper bone to twist (solve_two_bone_pose refuses that hinge; the rig bends it about
-# a fixed perpendicular).
-NO_TWIST, TWIST, NO_AXIS = 0, 1, 2
-
 _f8, _i8, _b1 = float64, int64, boolean
 _Vec = types.UniTuple(_f8, 3)
 _Quat = types.UniTuple(_f8, 4)
 _Row = _f8[::1]
 _Rows = _f8[:, ::1]
-
-
-@numba.njit(cache=True, nogil=True)
-def _norm(x, y, z):
-    """|(x, y, z)|: the square root of the sum of squares, or hypot where the squares
-    would overflow or fall into subnormals and lose digits (a target 1e-160 m off the root
-    would otherwise give a reach direction 3e-5 longer or shorter than unit)."""
-    s = x * x + y * y + z * z
-    if s < 1e300 and s > 1e-290:
-        return math.sqrt(s)
-    return math.hypot(math.hypot(x, y), z)
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def solve_row(rx, ry, rz, mx, my, mz, ex, ey, ez, tx, ty, tz, px, py, pz):
-    """The closed form for one limb: (status, reached, new mid, new end), points as float
-    3-tuples (zeros when status is OVERFLOW). A pole on the root (pass the root itself for
-    no pole) lies on the reach line, so it keeps the current bend plane, as no pole does."""
-    wx, wy, wz = mx - rx, my - ry, mz - rz  # upper bone
-    bx, by, bz = ex - mx, ey - my, ez - mz  # lower bone
-    tx, ty, tz = tx - rx, ty - ry, tz - rz  # root -> target
-    aa, bb, dd = wx * wx + wy * wy + wz * wz, bx * bx + by * by + bz * bz, tx * tx + ty * ty + tz * tz
-    if aa > 1e-290 and bb > 1e-290 and dd > 1e-290:
-        a, b, d = math.sqrt(aa), math.sqrt(bb), math.sqrt(dd)  # past 1e300 TOO_FAR refuses them below
-    else:  # a zero or tiny length: squares in subnormals would lose its digits
-        a, b, d = _norm(wx, wy, wz), _norm(bx, by, bz), _norm(tx, ty, tz)
-    hi = a + b
-    px, py, pz = px - rx, py - ry, pz - rz
-    # One test for every bad number: a NaN or infinity anywhere makes the sum NaN or infinite.
-    if not (hi + d <= TOO_FAR and math.isfinite(px + py + pz)):
-        return OVERFLOW, False, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
-    lo = abs(a - b)
-    reached = lo <= d and d <= hi
-
-    if d > AT_ROOT * hi:
-        inv = 1.0 / d  # one division, three products: the divider is the slow unit
-        ux, uy, uz = tx * inv, ty * inv, tz * inv
-    else:  # the target on the root: toward the end, else along the upper bone, else +X
-        d = 0.0
-        fx, fy, fz = wx + bx, wy + by, wz + bz
-        n = _norm(fx, fy, fz)
-        if n > 0.0:
-            ux, uy, uz = fx / n, fy / n, fz / n
-        else:
-            n = _norm(wx, wy, wz)
-            if n > 0.0:
-                ux, uy, uz = wx / n, wy / n, wz / n
-            else:
-                ux, uy, uz = 1.0, 0.0, 0.0
-
-    # Bend direction v: toward the pole, else keep the bend plane, else fall back.
-    pu = px * ux + py * uy + pz * uz
-    qx, qy, qz = px - pu * ux, py - pu * uy, pz - pu * uz
-    qs = qx * qx + qy * qy + qz * qz
-    if qs > 1e-290 and qs < 1e300 and qs > (ON_LINE * ON_LINE) * (px * px + py * py + pz * pz):
-        # The usual case, decided on squares (no square root for |p|).
-        inv = 1.0 / math.sqrt(qs)
-        vx, vy, vz = qx * inv, qy * inv, qz * inv
-    else:
-        qn = _norm(qx, qy, qz)  # squares out of range: the same test on lengths
-        if qn > ON_LINE * _norm(px, py, pz):
-            inv = 1.0 / qn
-            vx, vy, vz = qx * inv, qy * inv, qz * inv
-        else:
-            # u x (w x b): the bend plane kept, the bend side kept (knees do not flip).
-            nx, ny, nz = wy * bz - wz * by, wz * bx - wx * bz, wx * by - wy * bx
-            sx, sy, sz = uy * nz - uz * ny, uz * nx - ux * nz, ux * ny - uy * nx
-            sn = _norm(sx, sy, sz)
-            if sn > ON_LINE * a * b:
-                inv = 1.0 / sn
-                vx, vy, vz = sx * inv, sy * inv, sz * inv
-            else:
-                vx, vy, vz = _fallback_bend(ux, uy, uz, wx, wy, wz, a)
-
-    # v from a pole or bend plane nearly on the reach line is the difference of nearly
-    # equal vectors: off perpendicular to u by round-off over a small sine (1e-10 for a
-    # target 1e-6 rad off a straight limb), which would show in the upper bone's length.
-    # One more projection takes it back to round-off.
-    k = vx * ux + vy * uy + vz * uz
-    if abs(k) > 1e-15:
-        vx, vy, vz = vx - k * ux, vy - k * uy, vz - k * uz
-        n = _norm(vx, vy, vz)
-        if n > 0.0:
-            vx, vy, vz = vx / n, vy / n, vz / n
-
-    # The triangle, with the distance clamped to what the limb spans (min/max rather than
-    # branches: whether a row is in reach is data, and a mispredicted branch costs more
-    # than the arithmetic). At either clamp a Heron factor is exactly zero, so the limb is
-    # exactly straight or folded; m_u comes out a or -a to an ulp.
-    dc = min(max(d, lo), hi)
-    if dc > 0.0:
-        h = 0.5 / dc
-        mu = ((a - b) * hi + dc * dc) * h
-        # Two square roots of products of two lengths, not one of four: a fourth power of
-        # lengths overflows past ~1e75 m and underflows under ~1e-75 m (no slower here
-        # than one root behind a range check).
-        mv = math.sqrt((hi - dc) * (dc - lo)) * math.sqrt((hi + dc) * (dc + lo)) * h
-    else:
-        # a == b and the target on the root: the end folds onto the root, the mid stands
-        # off it along the bend direction (the limit of the general case as d -> 0).
-        mu, mv = 0.0, a
-
-    mid = (rx + mu * ux + mv * vx, ry + mu * uy + mv * vy, rz + mu * uz + mv * vz)
-    return OK, reached, mid, (rx + dc * ux, ry + dc * uy, rz + dc * uz)
-
-
-@numba.njit(cache=True, nogil=True)
-def _fallback_bend(ux, uy, uz, wx, wy, wz, a):
-    """A bend direction when there is no bend plane (straight or zero-length limb): the
-    upper bone's part off the reach line if it has one (the limb bends in the plane of its
-    old pose and the target), else u x the world axis u is least aligned with, so the
-    choice is deterministic and never degenerate."""
-    wu = wx * ux + wy * uy + wz * uz
-    qx, qy, qz = wx - wu * ux, wy - wu * uy, wz - wu * uz
-    qn = _norm(qx, qy, qz)
-    if qn > ON_LINE * a:
-        return qx / qn, qy / qn, qz / qn
-    ax, ay, az = abs(ux), abs(uy), abs(uz)
-    if ax <= ay and ax <= az:
-        qx, qy, qz = 0.0, uz, -uy  # u x X
-    elif ay <= az:
-        qx, qy, qz = -uz, 0.0, ux  # u x Y
-    else:
-        qx, qy, qz = uy, -ux, 0.0  # u x Z
-    qn = _norm(qx, qy, qz)
-    return qx / qn, qy / qn, qz / qn
-
-
-# --- the middle joint's limit ---------------------------------------------------------------
-
-
-@numba.njit(cache=True, nogil=True)
-def _rotated_end(start, u, axis, angle, length):
-    """start + length * (unit u turned by angle about the unit axis perpendicular to it)."""
-    c, s = math.cos(angle), math.sin(angle)
-    w = sq.cross(axis, u)
-    return (
-        start[0] + length * (c * u[0] + s * w[0]),
-        start[1] + length * (c * u[1] + s * w[1]),
-        start[2] + length * (c * u[2] + s * w[2]),
-    )
-
-
-@numba.njit(cache=True, nogil=True)
-def _bend_normal(normal, planar, u, fallback):
-    """The unit bend-plane normal made exactly perpendicular to the upper bone u (a turn
-    about it then keeps the lower bone's length), or `fallback` for a limb with no bend
-    plane (`planar` False: straight, or folded back onto itself, where the bones' cross
-    product is round-off pointing anywhere)."""
-    if not planar:
-        return fallback
-    k = sq.dot(normal, u)
-    return sq.unit_or((normal[0] - k * u[0], normal[1] - k * u[1], normal[2] - k * u[2]), fallback)
-
-
-@numba.njit(cache=True, nogil=True)
-def _hinge_bend(bend, lo, hi, found, hinge, normal, planar, u):
-    """(axis, angle, clamped): how the limb bends at a hinge of range [lo, hi] (radians),
-    given its solved bend angle, its bend plane's normal (`planar`: see _bend_normal) and
-    the hinge axis the upper bone carries (`found` False when that lies along u)."""
-    if bend > STRAIGHT_RAD and found:
-        # A limb folded back onto itself has no bend plane: it bends about the hinge.
-        n = _bend_normal(normal, planar, u, hinge)
-        # Align the hinge with +n (the bend reads +bend) or -n (it reads -bend): whichever
-        # needs the smaller clamp, and on a tie the smaller twist.
-        plus = min(max(bend, lo), hi)
-        minus = min(max(-bend, lo), hi)
-        gap_plus, gap_minus = abs(plus - bend), abs(minus + bend)
-        if gap_plus < gap_minus or (gap_plus == gap_minus and sq.dot(hinge, n) >= 0.0):
-            return n, plus, gap_plus > 0.0
-        return (-n[0], -n[1], -n[2]), minus, gap_minus > 0.0
-    # Straight, or no axis: no bend plane to align with; bend (if the range says so) about
-    # the carried axis, else a fixed perpendicular.
-    angle = min(max(0.0, lo), hi)
-    return (hinge if found else sq.perpendicular(u)), angle, angle != 0.0
-
-
-@numba.njit((types.Tuple((_Vec, _i8, _f8, _f8))(_i8, _Vec, _f8, _f8, _Vec, _Vec, _Vec, _Vec, _Quat)), cache=True, nogil=True)
-def mid_limit(kind, axis_local, lo, hi, root, mid, new_mid, new_end, f0):
-    """The middle joint's limit on a solved limb: (new end, twist outcome, sin and cos of
-    half the twist about the upper bone).
-
-    kind CONE (lo: the half angle) or HINGE (axis_local: the unit axis in the upper bone's
-    frame f0 at the warm start root/mid; range [lo, hi]), radians. A cone clamps the lower
-    bone. A hinge is a knee: the limb bends in the plane the closed form chose (the pole's),
-    so the upper bone is twisted about itself until its hinge axis is that plane's normal
-    (or its opposite, whichever needs the smaller clamp), and only the bend angle is clamped
-    to the range. Without the twist a hinge whose axis misses the pole's plane would throw
-    the end off a target the knee could reach."""
-    w = sq.sub(new_mid, root)
-    v = sq.sub(new_end, new_mid)
-    lu, ll = sq.norm(w), sq.norm(v)
-    if kind == NO_LIMIT or lu <= sq.TINY or ll <= sq.TINY:
-        return new_end, NO_TWIST, 0.0, 1.0  # a zero-length bone cannot bend wrong
-    u = (w[0] / lu, w[1] / lu, w[2] / lu)
-    normal = sq.cross(w, v)
-    nn = sq.norm(normal)
-    bend = math.atan2(nn, sq.dot(w, v))
-    planar = nn > ON_LINE * lu * ll
-    if kind == CONE:
-        if bend <= lo:
-            return new_end, NO_TWIST, 0.0, 1.0
-        return _rotated_end(new_mid, u, _bend_normal(normal, planar, u, sq.perpendicular(u)), lo, ll), NO_TWIST, 0.0, 1.0
-    # The axis the upper bone's frame would carry after a plain shortest-arc turn.
-    found, hinge = limits.hinge_axis_found(sq.qrot(sq.qmul(sq.qbetween(sq.sub(mid, root), u), f0), axis_local), u)
-    axis, angle, clamped = _hinge_bend(bend, lo, hi, found, hinge, normal, planar, u)
-    if clamped:
-        new_end = _rotated_end(new_mid, u, axis, angle, ll)
-    if not found:
-        return new_end, NO_AXIS, 0.0, 1.0
-    half = 0.5 * math.atan2(sq.dot(u, sq.cross(hinge, axis)), sq.dot(hinge, axis))
-    return new_end, TWIST, math.sin(half), math.cos(half)
 
 
 # --- entry points -----------------------------------------------------------------------------

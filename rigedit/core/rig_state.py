@@ -1,6 +1,9 @@
-"""What a rig keeps between solves (Rig.solve, rig_eval.py): each chain's warm start and
-what the last frame wrote, so that a chain whose inputs have not changed is not solved
-again and a frame whose inputs all match the last settled one returns at once.
+"""The rig's solve state, one declared object (RigState) the Rig owns: the pose it shows,
+and what it keeps between solves (Rig.solve, rig_eval.py): each chain's warm start and what
+the last frame wrote, so that a chain whose inputs have not changed is not solved again and
+a frame whose inputs all match the last settled one returns at once. The rig's modules
+(rig_eval, rig_frame, rig_full_body, rig_goals, rig_anim, rig_match) read and write it
+through `Rig.solve_state`; nothing else about a solve is kept anywhere.
 
 Everything here is keyed by value (a chain state's SolveInputs, its limits as a value, the
 rig's input version for the clip and ground), never by an object's identity. The records
@@ -13,11 +16,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .chain import ChainReport
+from .chain_settings import ChainReport
 from .frame_pack import FrameState, FrameTables
 from .rig_anim import AnimatedFrame
 from .rig_chain import ChainState
 from .rig_solve import ChainSetup
+from .skeleton import Pose, Skeleton
 
 
 class ChainOutput(NamedTuple):
@@ -67,8 +71,9 @@ class BodyCache:
 
 
 @dataclass(slots=True)
-class WarmCache:
-    """Per chain, its last solve (`states`), its solver setup (`setups`, rebuilt when it no
+class RigState:
+    """The pose shown (`pose`: the last solve's, or one adopted; its world positions
+    `world`, worked out on demand and dropped with it). Per chain, its last solve (`states`), its solver setup (`setups`, rebuilt when it no
     longer fits) and what the last frame wrote (`outputs`, valid on the animated frame whose
     key is `outputs_key`); the animated frame of the current clip and time (`anim`), the
     goals the frame placed (`goals`: grounded feet, follow-clip chains), and the last
@@ -78,6 +83,8 @@ class WarmCache:
     frame_pack.FrameState on the tables `tables`); `states` unpacks them into ChainStates
     when asked. Whoever changes the ChainStates in place drops the arrays (`drop_packed`)."""
 
+    pose: Pose | None = None
+    world: np.ndarray | None = None
     _states: dict[str, ChainState] = field(default_factory=dict)
     setups: dict[str, ChainSetup] = field(default_factory=dict)
     outputs: dict[str, ChainOutput] = field(default_factory=dict)
@@ -91,6 +98,28 @@ class WarmCache:
     anim_rot: tuple | None = None  # (AnimatedFrame, its rotations as an array), for the compiled frame
     skip: int = 0  # frames left before the compiled frame is tried again (rig_frame.py)
     stopped: int = -1  # the chain its last try stopped at, -1 if it solved the frame
+
+    def show(self, pose: Pose) -> None:
+        """`pose` is the rig's pose now (a solve's, or one adopted)."""
+        self.pose, self.world = pose, None
+
+    def adopt(self, pose: Pose) -> None:
+        """A pose solved elsewhere shown (Rig.pose = ...): the next solve writes its own again."""
+        self.show(pose)
+        self.settled = None
+
+    def restart(self, pose: Pose) -> None:
+        """Back to `pose` (the animated one), every warm start forgotten (Rig.reset)."""
+        self.states = {}
+        self.body.forget_start()
+        self.show(pose)
+        self.forget_frame()
+
+    def world_positions(self, skeleton: Skeleton) -> np.ndarray:
+        """The shown pose's joints' world positions (n, 3); the cached array, not a copy."""
+        if self.world is None:
+            self.world = skeleton.fk_matrices(self.pose)[0]
+        return self.world
 
     @property
     def states(self) -> dict[str, ChainState]:
@@ -135,12 +164,14 @@ class WarmCache:
         self.drop_packed().pop(name, None)
         self.setups.pop(name, None)
 
-    def copy(self) -> "WarmCache":
-        """The warm starts (states are never changed in place), nothing about the last
-        frame but the full-body solve's (shared: its parts are replaced, never changed)."""
+    def copy(self) -> "RigState":
+        """The pose and the warm starts (states are never changed in place), nothing about
+        the last frame but the full-body solve's (shared: its parts are replaced, never
+        changed)."""
         # The compiled frame's retry count too, so a copy takes the path this rig would
         # take (the two frame paths agree to round-off, not to the bit).
-        return WarmCache(dict(self.states), body=replace(self.body), skip=self.skip, stopped=self.stopped)
+        return RigState(pose=self.pose.copy(), _states=dict(self.states), body=replace(self.body), skip=self.skip,
+                        stopped=self.stopped)  # fmt: skip
 
     def report_idle(self) -> dict[str, ChainReport]:
         """The settled frame's reports as a solve that ran no pass gives them."""
