@@ -29,7 +29,7 @@ from ..clip import Clip
 from ..skeleton import Pose, Skeleton
 from .errors import RetargetError
 from .fidelity import bones_of, direction_cosines
-from .feet import Contacts, above_ground, clearance, contacts_of, foot_points, lock, planted_frame, slides
+from .feet import Contacts, clear_of_floor, clearance, contacts_of, foot_points, lock, planted_frame, slides
 from .limbs import solve_limbs
 from .mapping import map_joints
 from .options import ROOT_MODES, RetargetOptions
@@ -98,7 +98,7 @@ def retarget_clip(source: Skeleton, clip: Clip, target: Skeleton, *, target_pose
             ankle = t.limbs[role][-1]
             drop = t_pos[:, ankle, 1] - t_pos[:, foot_points(target, ankle), 1].min(axis=1)
             lift = clearance(s_pos[:, foot_points(source, s.limbs[role][-1]), 1], s.height) * t.height
-            lifted = above_ground(goal, drop + lift, clip.frame_rate)
+            lifted = clear_of_floor(goal, drop, lift, clip.frame_rate)
             raised[role], goal = lifted[:, 1] - goal[:, 1], lifted
         goals[role] = goal
     if raised:
