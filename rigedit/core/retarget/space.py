@@ -3,9 +3,9 @@
 A wider target (a heavier torso, hips set further apart) given the source's arm directions
 puts its hands through its own torso and thighs. The body is the report's (core/quality/
 capsules.py): a capsule along the torso line from the hips up the spine, one on each thigh and
-shin, radii as fractions of the figure's height. For each frame and part, the hand must be at
-least the part's radius off its line, or as far as the source's wrist is off its own part
-(scaled by the heights) when that is nearer: a source hand on its hip stays on the target's
+shin, radii as fractions of the figure's height. For each frame and part, the hand and the
+forearm (points from the elbow to the wrist) must be at least the part's radius off its line,
+or as far as the source's are off its own part (scaled by the heights) when that is nearer: a source hand on its hip stays on the target's
 hip, it is not pushed out. Where the hand goal is nearer than that, it is moved straight away
 from the part by the difference; elsewhere it is untouched, so the hand keeps the source's
 path wherever it has the room.
