@@ -79,13 +79,12 @@ def read_target(onto: str):
     return rig.skeleton, own, path, rig, None
 
 
-def retarget_file(src, onto, out, *, animation=None, force=False, root="scaled", lock_feet=True,
-                  ground=True, arm_space=True, only_result=False) -> RetargetSummary:
+def retarget_file(src, onto, out, *, animation=None, force=False, only_result=False, **options) -> RetargetSummary:
     """Retarget the clip in `src` (.bvh/.glb/.gltf/.usd*; `animation`: a glTF animation's name or
     index) onto `onto` (a preset path, a bundled preset's name, or a .glb/.gltf character)
     and write `out` atomically (.bvh, .glb/.gltf, .usd*, or .json: the preset with its clip;
     a glTF character's output keeps its meshes, and its own animations after the retarget's
-    unless `only_result`). root, lock_feet, ground, arm_space: core/retarget/options.py.
+    unless `only_result`). options: RetargetOptions' fields by name (core/retarget/options.py).
     An existing `out` is kept unless `force`. RetargetError (a ValueError) naming the file
     and the problem on bad input, an option included."""
     from rigedit.core.clip import ClipSource
@@ -101,7 +100,7 @@ def retarget_file(src, onto, out, *, animation=None, force=False, root="scaled",
     src, onto, out = os.fspath(src), os.fspath(onto), os.fspath(out)
     suffix = Path(out).suffix.lower()
     as_preset = formats.PRESET.matches(out)
-    options = RetargetOptions(root=root, lock_feet=lock_feet, ground=ground, arm_space=arm_space)
+    options = RetargetOptions.of(**options)
     try:
         if not as_preset and formats.of(out, formats.EXPORTS) is None:
             written = formats.suffixes((formats.PRESET,) + formats.EXPORTS)

@@ -18,9 +18,9 @@ from rigedit.core.retarget.options import RetargetOptions
 SPELLING = {"lock_feet": "foot-lock"}
 
 
-def add_option_flags(p: argparse.ArgumentParser) -> None:
-    """A flag for every RetargetOptions field (KeyError naming the field when it has no help)."""
-    for f in fields(RetargetOptions):
+def add_option_flags(p: argparse.ArgumentParser, kind: type = RetargetOptions) -> None:
+    """A flag for every field of `kind` (RetargetOptions; KeyError naming the field when it has no help)."""
+    for f in fields(kind):
         name = SPELLING.get(f.name, f.name.replace("_", "-"))
         text = f.metadata["help"]
         if isinstance(f.default, bool):
@@ -35,9 +35,9 @@ def add_file_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--only-result", action="store_true", help="onto a glTF character: drop its own animations from OUT")
 
 
-def option_values(args: argparse.Namespace) -> dict:
+def option_values(args: argparse.Namespace, kind: type = RetargetOptions) -> dict:
     """Every option's value as parsed, by field name: retarget_file's keywords."""
-    return {f.name: getattr(args, f.name) for f in fields(RetargetOptions)}
+    return {f.name: getattr(args, f.name) for f in fields(kind)}
 
 
 def file_values(args: argparse.Namespace) -> dict:

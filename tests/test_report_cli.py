@@ -21,8 +21,9 @@ KEYS = {"clip", "file", "frames", "fps", "height_m", "first_frame", "ground", "f
         "grounded_share", "locked_share", "locked_spans", "slide_mm", "slide_per_height", "contacts",
         "ground_penetration_share", "ground_penetration_max_height", "ground_penetration_max_mm",
         "ground_penetration_frame", "self_penetration_frame_share", "self_penetration_point_share",
-        "self_penetration_max_height", "self_penetration_frame", "self_penetration_parts",
+        "self_penetration_max_height", "self_penetration_frame", "self_penetration_parts", "self_penetration_joint",
         "jitter_mean_jerk_height_per_s3", "jitter_spike_count", "jitter_spike_frames", "jitter_threshold_height_per_s3",
+        "jitter_spike_joints",
         "limit_max_deg", "limit_seconds", "limit_share", "limit_joints", "lint_findings", "lint_findings_total",
         "lint_errors", "fault_share_sum", "notes", "mesh_penetration_vertex_share", "mesh_penetration_frame_share",
         "mesh_penetration_max_height", "mesh_penetration_frame", "mesh_limb_vertices"}

@@ -1,18 +1,22 @@
-"""The options of File > Retarget onto This Rig… (core/retarget/options.py, each one here as
-on the command line): root motion, feet locked on their contacts, feet kept above the ground,
-hands kept off the body. Shown after the file is picked; the last choice is offered next time.
+"""The options of File > Retarget onto This Rig…, made from core/retarget/options.py's one
+list (as rigedit/retarget_flags.py makes the command's flags from it): a field with choices is
+a list box, a bool field a check box, each with the field's "label" and named
+"retarget" + the field's name in CamelCase ("retargetLockFeet"). An option added to that list
+is offered here with nothing written for it. Shown after the file is picked; the last choice
+is offered next time.
 """
 from __future__ import annotations
 
+from dataclasses import fields
+
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
-from rigedit.core.retarget import ROOT_MODES, RetargetOptions
+from rigedit.core.retarget import RetargetOptions
 
-ROOT_LABELS = {
-    "scaled": "Scaled by the leg-length ratio",
-    "kept": "Kept as the source has it",
-    "in_place": "In place (travel taken out)",
-}
+
+def widget_name(field_name: str) -> str:
+    """The object name of a field's box: "lock_feet" -> "retargetLockFeet"."""
+    return "retarget" + "".join(part.capitalize() for part in field_name.split("_"))
 
 
 class RetargetOptionsDialog(QDialog):
@@ -20,20 +24,27 @@ class RetargetOptionsDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("retargetOptionsDialog")
         self.setWindowTitle("Retarget onto this rig")
+        self.kind = type(options)  # the options' class: its fields are the boxes
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(f"Retarget {source_name} onto the open rig:"))
         form = QFormLayout()
-        self.root_box = QComboBox()
-        self.root_box.setObjectName("retargetRoot")
-        for mode in ROOT_MODES:
-            self.root_box.addItem(ROOT_LABELS[mode], mode)
-        self.root_box.setCurrentIndex(ROOT_MODES.index(options.root))
-        form.addRow("&Root motion:", self.root_box)
-        self.lock_feet = self._check("retargetLockFeet", "&Lock feet on the source's contacts", options.lock_feet)
-        self.ground = self._check("retargetGround", "Keep feet above the &ground", options.ground)
-        self.arm_space = self._check("retargetArmSpace", "Keep &hands off a wider body", options.arm_space)
-        for box in (self.lock_feet, self.ground, self.arm_space):
-            form.addRow(box)
+        self.boxes: dict[str, QComboBox | QCheckBox] = {}
+        for f in fields(self.kind):
+            value = getattr(options, f.name)
+            label = f.metadata["label"]  # KeyError naming the field: every option needs its text
+            if "choices" in f.metadata:
+                box = QComboBox()
+                choices = f.metadata["choices"]
+                for choice, text in zip(choices, f.metadata.get("choice_labels", choices), strict=True):
+                    box.addItem(text, choice)
+                box.setCurrentIndex(list(choices).index(value))
+                form.addRow(label, box)
+            else:
+                box = QCheckBox(label)
+                box.setChecked(value)
+                form.addRow(box)
+            box.setObjectName(widget_name(f.name))
+            self.boxes[f.name] = box
         layout.addLayout(form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
@@ -41,12 +52,11 @@ class RetargetOptionsDialog(QDialog):
         self.buttons = buttons
         layout.addWidget(buttons)
 
-    def _check(self, name: str, text: str, on: bool) -> QCheckBox:
-        box = QCheckBox(text)
-        box.setObjectName(name)
-        box.setChecked(on)
-        return box
+    @property
+    def root_box(self) -> QComboBox:
+        return self.boxes["root"]
 
     def options(self) -> RetargetOptions:
-        return RetargetOptions(root=self.root_box.currentData(), lock_feet=self.lock_feet.isChecked(),
-                               ground=self.ground.isChecked(), arm_space=self.arm_space.isChecked())
+        values = {name: box.currentData() if isinstance(box, QComboBox) else box.isChecked()
+                  for name, box in self.boxes.items()}
+        return self.kind(**values)

@@ -3,7 +3,9 @@ self-penetration (the skinned mesh's where the file has one, else the bone capsu
 worst foot skate, the biggest jerk spike and, while there is room, the deepest ground
 penetration; at most MAX_STILLS, one per frame. A clip with none of these shows one frame of
 its middle, saying so. Plain data from the report's summary and tracks: no Qt here (the
-drawing is rigedit/app/stills.py's)."""
+drawing is rigedit/app/stills.py's). Each still names the joints to mark: the feet of a skate or
+ground penetration, the limb joint nearest the deepest point of a self-penetration, the joint
+whose jerk spikes."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -50,7 +52,9 @@ def _self_penetration(s: dict, h_mm: float) -> StillFrame | None:
         return StillFrame(int(s["mesh_penetration_frame"]), f"deepest self-penetration of the mesh, a limb vertex {_mm(depth)} mm inside the body")
     if s.get("self_penetration_frame") is not None and (s.get("self_penetration_max_height") or 0) > 0:
         depth = s["self_penetration_max_height"] * h_mm
-        return StillFrame(int(s["self_penetration_frame"]), f"deepest self-penetration, a limb point {_mm(depth)} mm inside the body's capsules")
+        joint = s.get("self_penetration_joint")
+        return StillFrame(int(s["self_penetration_frame"]), f"deepest self-penetration, a limb point {_mm(depth)} mm inside the body's capsules",
+                          (joint,) if joint else ())
     return None
 
 
@@ -76,8 +80,11 @@ def _jerk(tracks: dict) -> StillFrame | None:
     if not spikes:
         return None
     jerk = tracks["jerk"]
-    f = max(spikes, key=lambda i: jerk[i])
-    return StillFrame(int(f), f"biggest jerk spike, {jerk[f]:.4g} heights/s³ (spike threshold {tracks['jerk_threshold']:.4g})")
+    k = max(range(len(spikes)), key=lambda i: jerk[spikes[i]])
+    f = spikes[k]
+    joints = tracks.get("spike_joints") or []
+    return StillFrame(int(f), f"biggest jerk spike, {jerk[f]:.4g} heights/s³ (spike threshold {tracks['jerk_threshold']:.4g})",
+                      (joints[k],) if k < len(joints) else ())
 
 
 def _ground(s: dict, h_mm: float, feet: dict[str, list[str]]) -> StillFrame | None:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QDialogButtonBox, QFileDialog
+from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QFileDialog
 
-from rigedit.app.retarget_dialog import RetargetOptionsDialog
+from rigedit.app.retarget_dialog import RetargetOptionsDialog, widget_name
 
 from rigedit.app import capture
 from rigedit.core.skeleton import Pose
@@ -64,11 +64,13 @@ def test_retarget_from_the_menu_is_the_rigs_clip_and_one_undo(window, qtbot, mon
     assert rig.clip is not None and rig.clip.n_frames == 524 and all(rig.chain(n).follow_clip for n in rig.chain_names)
 
 
-def answer_options(monkeypatch, qtbot, clicks: list[str], root: str | None = None) -> list:
-    """The options dialog, when it opens, gets a mouse click on each named box, the root
-    motion picked from its list by the keyboard, then a click on OK; the dialogs shown are
-    put in the list returned."""
+def answer_options(monkeypatch, qtbot, clicks: list[str], root: str | None = None,
+                   choices: dict[str, str] | None = None) -> list:
+    """The options dialog, when it opens, gets a mouse click on each named box, each list box
+    (by option name: `choices`, and `root` for the root motion) set to its value by the
+    keyboard, then a click on OK; the dialogs shown are put in the list returned."""
     shown = []
+    picks = dict(choices or {}, **({} if root is None else {"root": root}))
 
     def run(dialog):
         dialog.show()
@@ -77,18 +79,24 @@ def answer_options(monkeypatch, qtbot, clicks: list[str], root: str | None = Non
         for name in clicks:
             box = dialog.findChild(object, name)
             qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))
-        if root is not None:
-            qtbot.mouseClick(dialog.root_box, Qt.MouseButton.LeftButton)
-            steps = dialog.root_box.findData(root) - dialog.root_box.currentIndex()
-            for _ in range(abs(steps)):
-                qtbot.keyClick(dialog.root_box.view(), Qt.Key.Key_Down if steps > 0 else Qt.Key.Key_Up)
-            qtbot.keyClick(dialog.root_box.view(), Qt.Key.Key_Return)
+        for option, value in picks.items():
+            pick_choice(qtbot, dialog.findChild(QComboBox, widget_name(option)), value)
         ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
         qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
         return dialog.result()
 
     monkeypatch.setattr(RetargetOptionsDialog, "exec", run)
     return shown
+
+
+def pick_choice(qtbot, box, value) -> None:
+    """Open the list box with the mouse and move to `value` with the arrow keys."""
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
+    steps = box.findData(value) - box.currentIndex()
+    assert box.findData(value) >= 0, value
+    for _ in range(abs(steps)):
+        qtbot.keyClick(box.view(), Qt.Key.Key_Down if steps > 0 else Qt.Key.Key_Up)
+    qtbot.keyClick(box.view(), Qt.Key.Key_Return)
 
 
 def test_the_dialogs_options_reach_the_retarget_and_are_offered_again(window, qtbot, monkeypatch, errors):

@@ -28,6 +28,7 @@ def test_the_humanoid_reads_as_a_standing_figure(skeleton):
     assert body.height == pytest.approx(1.75, abs=1e-6)
     names = skeleton.names
     assert [names[j] for j in body.feet["left"]] == ["LeftFoot", "LeftToeBase", "LeftToe_End"]
+    assert [names[j] for j in body.balls["left"]] == ["LeftFoot", "LeftToeBase"]
     assert names[body.spine[0]] == "Hips" and names[body.spine[-1]] == "Neck"
 
 
@@ -52,6 +53,37 @@ def test_foot_skate_counts_the_frames_a_low_foot_moves_fast(skeleton, seed):
     # A span's edges count when the step overlaps the move by enough: up to two frames each way.
     assert (moving - 2 * len(spans)) / counted <= s["foot_skate_share"] <= (moving + 2 * len(spans)) / counted
     assert s["foot_contact_share"] == 1.0
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_foot_turning_on_its_ball_is_no_skate_however_fast_its_toe_sweeps(skeleton, seed):
+    """The toes spun about the vertical through their base (the ball), fast, on a random span:
+    the toe's tip sweeps over the ground several times the skate distance per step, the ankle
+    and the ball stay put, so no frame skates (the literature's foot joints are the ankle and
+    the ball). The same spin about the ankle moves the ball too: then every frame of it does."""
+    from tests.core.quality_clips import set_world_rotation
+    from rigedit.core.skeleton import Pose
+    from rigedit.core.transforms import quat_from_axis_angle
+
+    rng = np.random.default_rng(seed)
+    a = int(rng.integers(10, N - 60))
+    frames = range(a, a + 40)
+    rate = 20.0  # rad/s: about 1 rad over a step
+    up = np.array([0.0, 1.0, 0.0])
+    for pivot, skates in (("LeftToeBase", False), ("LeftFoot", True)):
+        j = skeleton.index(pivot)
+        clip = set_world_rotation(skeleton, standing(skeleton, N), frames, j,
+                                  lambda p, f=iter(frames): quat_from_axis_angle(up, rate * (next(f) - a) / FPS))
+        pos = skeleton.fk(Pose(clip.rotations, clip.translations))[0]
+        tip = pos[:, skeleton.index("LeftToe_End"), [0, 2]]
+        step = round(STEP_S * FPS)
+        assert np.linalg.norm(tip[a + 20 + step] - tip[a + 20]) > 2 * SKATE_DISTANCE  # the tip sweeps
+        share = measure_clip(skeleton, clip).summary()["foot_skate_share"]
+        counted = N - int(np.ceil(STEP_S * FPS))
+        if skates:
+            assert (len(frames) - 4) / counted <= share <= (len(frames) + 2) / counted
+        else:
+            assert share == 0.0
 
 
 def test_a_slow_glide_or_a_lifted_foot_is_no_skate(skeleton):

@@ -12,7 +12,8 @@ pose can lie flat, LaFAN1's; a T-pose and a standing first frame agree). Up is +
 every file in (metres, Y up).
 
 A foot is the leg chain's tip (the ankle) and the joints below it (toe, toe end) that are not
-on top of another one. Joints are not soles: a planted ankle stands 4-12 cm up and a toe joint
+on top of another one; its ball, what foot skate reads, is the ankle and the joint one bone
+below it (the toe's base), as the literature's foot joints are (SMPL's ankle and foot). Joints are not soles: a planted ankle stands 4-12 cm up and a toe joint
 up to 4 cm (Bandai's). So contact tests read heights above the foot's *floor*, where its lowest
 point is when the foot is down (its CLEARANCE_PERCENT lowest over the clip, never below 0), as
 the literature puts the floor at the motion's lowest foot joint; an ankle then stands its own
@@ -48,6 +49,7 @@ class Body:
     arms: dict[str, list[int]]  # side -> shoulder .. wrist
     feet: dict[str, list[int]] = field(default_factory=dict)  # side -> ankle and the distinct joints below it
     hands: dict[str, list[int]] = field(default_factory=dict)  # side -> wrist and the distinct joints below it
+    balls: dict[str, list[int]] = field(default_factory=dict)  # side -> the ankle and the joint one bone below it (skate.py)
 
     @property
     def n_frames(self) -> int:
@@ -93,6 +95,7 @@ def body_of(skeleton: Skeleton, clip: Clip) -> Body:
     body = Body(skeleton, pos, clip.frame_rate, first, height, hips, spine, legs, arms)
     body.feet = {s: _below(skeleton, ref, leg[-1], height) for s, leg in legs.items()}
     body.hands = {s: _below(skeleton, ref, arm[-1], height) for s, arm in arms.items()}
+    body.balls = {s: _below(skeleton, ref, leg[-1], height, bones=1) for s, leg in legs.items()}
     return body
 
 
@@ -127,13 +130,19 @@ def _sided(chains: dict, kind: str) -> dict[str, list[int]]:
     return out
 
 
-def _below(skeleton: Skeleton, ref: np.ndarray, joint: int, height: float) -> list[int]:
-    """`joint` and the joints under it, leaving out those on top of their parent."""
-    out, todo = [], [joint]
+def _below(skeleton: Skeleton, ref: np.ndarray, joint: int, height: float, bones: int | None = None) -> list[int]:
+    """`joint` and the joints under it, leaving out those on top of their parent; with `bones`,
+    only those at most that many bones (of non-zero length) below it."""
+    out, todo = [], [(joint, 0)]
     while todo:
-        j = todo.pop(0)
+        j, depth = todo.pop(0)
         p = int(skeleton.parents[j])
-        if j == joint or np.linalg.norm(ref[j] - ref[p]) > ZERO_BONE * height:
+        if j != joint and np.linalg.norm(ref[j] - ref[p]) > ZERO_BONE * height:
+            depth += 1
+            if bones is not None and depth > bones:
+                continue
             out.append(j)
-        todo += skeleton.children(j)
+        elif j == joint:
+            out.append(j)
+        todo += [(c, depth) for c in skeleton.children(j)]
     return out

@@ -11,7 +11,7 @@ SPIKE_FLOOR times that median (and over ABS_FLOOR): one glitch a walk's stride n
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -28,6 +28,7 @@ class Jitter:
     per_frame: np.ndarray  # (frames,) the largest joint jerk on each frame, heights per s^3 (0 where not defined)
     spikes: list[int]  # frames
     threshold: float  # heights per s^3
+    spike_joints: list[int] = field(default_factory=list)  # per spike, the joint whose jerk it is
 
 
 def jitter(body: Body) -> Jitter:
@@ -44,5 +45,6 @@ def jitter(body: Body) -> Jitter:
     median = float(np.median(worst))
     mad = 1.4826 * float(np.median(np.abs(worst - median)))
     threshold = max(median + SPIKE_MADS * mad, SPIKE_FLOOR * median, ABS_FLOOR)
-    spikes = [int(start + i) for i in np.nonzero(worst > threshold)[0]]
-    return Jitter(float(size.mean()), per_frame, spikes, threshold)
+    over = np.nonzero(worst > threshold)[0]
+    spikes = [int(start + i) for i in over]
+    return Jitter(float(size.mean()), per_frame, spikes, threshold, [int(size[i].argmax()) for i in over])

@@ -16,11 +16,13 @@ e.g. no two legs found):
     ground_penetration_max_height, ground_penetration_max_mm, ground_penetration_frame
     self_penetration_frame_share   frames with a hand, forearm, shin or foot inside the body (self_contact.py)
     self_penetration_point_share   limb points inside, over all frames
-    self_penetration_max_height, self_penetration_frame, self_penetration_parts ({part: frame share})
+    self_penetration_max_height, self_penetration_frame, self_penetration_parts ({part: frame share}),
+    self_penetration_joint         the limb joint nearest the deepest point (the report's still marks it)
     mesh_penetration_vertex_share  forearm, hand, shin and foot vertices of the skinned mesh inside the
                                    torso or a leg, over all frames (mesh_contact.py; None without a mesh)
     mesh_penetration_frame_share, mesh_penetration_max_height, mesh_penetration_frame, mesh_limb_vertices
-    jitter_mean_jerk_height_per_s3, jitter_spike_count, jitter_spike_frames, jitter_threshold_height_per_s3
+    jitter_mean_jerk_height_per_s3, jitter_spike_count, jitter_spike_frames, jitter_threshold_height_per_s3,
+    jitter_spike_joints            per spike frame, the joint whose jerk spikes (the report's still marks it)
     limit_max_deg, limit_seconds, limit_share, limit_joints   (None without --rig's limits)
     lint_findings                  {kind: {severity: count}}; lint_findings_total, lint_errors
     fault_share_sum                the sum of the fault shares (skate, ground, self and mesh penetration,

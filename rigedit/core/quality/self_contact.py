@@ -30,6 +30,7 @@ class SelfPenetration:
     deepest_frame: int | None
     depth: np.ndarray  # (frames,) the deepest limb point inside, height units (0 when none)
     parts: dict[str, float]  # part -> share of frames it is inside
+    deepest_joint: int | None = None  # the limb joint nearest the deepest point, on deepest_frame (None when none)
 
 
 def _limb_points(body: Body) -> dict[str, tuple[np.ndarray, str]]:
@@ -52,10 +53,18 @@ def _obstacles(capsules: list[Capsule], limb: str) -> list[Capsule]:
     return [c for c in capsules if c.part != limb]
 
 
+def _limb_joints(body: Body, limb: str) -> list[int]:
+    """The joints of a limb ("left_arm") and of its hand or foot: where a point of it is marked."""
+    side, kind = limb.split("_")
+    return (body.arms[side] + body.hands[side]) if kind == "arm" else (body.legs[side] + body.feet[side])
+
+
 def self_penetration(body: Body) -> SelfPenetration:
     n, s = body.n_frames, body.first
     capsules = body_capsules(body.spine, body.legs, body.height)
     depth = np.zeros(n)
+    at = np.zeros((n, 3))  # the deepest limb point inside on each frame
+    joint = np.full(n, -1)  # the limb joint nearest it
     inside_points, total_points = 0, 0
     part_frames = {p: np.zeros(n, bool) for p in PARTS}
     for name, (points, limb) in _limb_points(body).items():
@@ -65,10 +74,19 @@ def self_penetration(body: Body) -> SelfPenetration:
         inside_points += int(inside[s:].sum())
         total_points += inside[s:].size
         part_frames[name.split("_", 1)[1]] |= inside.any(axis=1)
-        depth = np.maximum(depth, np.where(inside, d, 0.0).max(axis=1))
+        d_in = np.where(inside, d, 0.0)
+        k = d_in.argmax(axis=1)
+        deeper = d_in[np.arange(n), k] > depth
+        if deeper.any():
+            p = points[np.arange(n), k][deeper]
+            joints = _limb_joints(body, limb)
+            near = np.linalg.norm(body.pos[deeper][:, joints] - p[:, None], axis=-1).argmin(axis=1)
+            at[deeper], joint[deeper] = p, np.asarray(joints)[near]
+        depth = np.maximum(depth, d_in.max(axis=1))
     moving = max(n - s, 1)
     any_inside = depth > 0.0
     f = int(np.argmax(depth)) if any_inside.any() else None
     return SelfPenetration(float(any_inside.sum()) / moving, inside_points / total_points if total_points else 0.0,
                            float(depth.max(initial=0.0)), f, depth,
-                           {p: float(m.sum()) / moving for p, m in part_frames.items()})
+                           {p: float(m.sum()) / moving for p, m in part_frames.items()},
+                           None if f is None else int(joint[f]))

@@ -6,6 +6,13 @@ than SKATE_DISTANCE horizontally over that step. Those figures are for a 1.75 m 
 is 1/20 s of time (positions read between frames linearly), so any frame rate gets the same
 verdict.
 
+Which points: the ankle and the ball of each foot (the joint one bone below the ankle, a
+toe's base), the literature's foot joints (the SMPL skeleton's ankle and foot joints those
+evaluations read), not a toe's tip past the ball. A foot turning on its ball sweeps its toe's
+tip over the ground without sliding; counting the tip made the same motion skate on a skeleton
+with toe ends and not on one whose toes stop at the ball (a kick's spin on the ball, retargeted
+from the Bandai skeleton onto Xbot's, doubled its skate frames).
+
 Which frames count: every frame of motion whose step ends inside the clip. A frame is a
 contact frame when some foot point is low at both ends of its step, and a skate frame when one
 of those also moves too far. Heights are above the foot's floor (body.py).
@@ -57,8 +64,8 @@ def foot_skate(body: Body) -> Skate:
     skating = np.zeros(n, bool)
     step = np.zeros((n, len(body.feet)))
     for k, side in enumerate(body.feet):
-        pts = body.feet[side]
-        h0 = body.foot_heights(side)
+        pts = body.balls[side]
+        h0 = body.pos[:, pts, 1] - body.floor(side)
         h1 = at_time(h0, t + STEP_S, body.fps)
         xz = body.pos[:, pts][..., [0, 2]]
         moved = np.linalg.norm(at_time(xz, t + STEP_S, body.fps) - xz, axis=-1)

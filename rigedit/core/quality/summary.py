@@ -23,7 +23,8 @@ def summarize(q) -> dict:
     out.update(_mesh(q))
     j = q.jitter
     out.update({"jitter_mean_jerk_height_per_s3": _r(j.mean_jerk), "jitter_spike_count": len(j.spikes),
-                "jitter_spike_frames": list(j.spikes), "jitter_threshold_height_per_s3": _r(j.threshold)})
+                "jitter_spike_frames": list(j.spikes), "jitter_threshold_height_per_s3": _r(j.threshold),
+                "jitter_spike_joints": [b.skeleton.names[k] for k in j.spike_joints]})
     lim = q.limits
     out.update({
         "limit_max_deg": None if lim is None else _r(lim.max_deg),
@@ -71,7 +72,8 @@ def _penetration(q) -> dict:
     if g is None:
         return dict.fromkeys(("ground_penetration_share", "ground_penetration_max_height", "ground_penetration_max_mm",
                               "ground_penetration_frame", "self_penetration_frame_share", "self_penetration_point_share",
-                              "self_penetration_max_height", "self_penetration_frame", "self_penetration_parts"))
+                              "self_penetration_max_height", "self_penetration_frame", "self_penetration_parts",
+                              "self_penetration_joint"))
     h = q.body.height
     return {
         "ground_penetration_share": _r(g.share), "ground_penetration_max_height": _r(g.deepest),
@@ -79,6 +81,7 @@ def _penetration(q) -> dict:
         "self_penetration_frame_share": _r(s.frame_share), "self_penetration_point_share": _r(s.point_share),
         "self_penetration_max_height": _r(s.deepest), "self_penetration_frame": s.deepest_frame,
         "self_penetration_parts": {k: _r(v) for k, v in s.parts.items()},
+        "self_penetration_joint": None if s.deepest_joint is None else q.body.skeleton.names[s.deepest_joint],
     }
 
 
@@ -102,7 +105,8 @@ def tracks_of(q) -> dict:
     largest joint jerk (heights/s^3) and, with limits, degrees past them."""
     b = q.body
     out: dict = {"time": _list(np.arange(b.n_frames) / b.fps, 6), "first": b.first,
-                 "jerk": _list(q.jitter.per_frame, 3), "jerk_threshold": q.jitter.threshold, "spikes": list(q.jitter.spikes)}
+                 "jerk": _list(q.jitter.per_frame, 3), "jerk_threshold": q.jitter.threshold, "spikes": list(q.jitter.spikes),
+                 "spike_joints": [b.skeleton.names[k] for k in q.jitter.spike_joints]}
     if q.contacts is not None:
         out["feet"] = {side: {"height": _list(c.height), "speed": _list(c.speed), "grounded": c.grounded.astype(int).tolist(),
                               "locked": c.locked.astype(int).tolist()} for side, c in q.contacts.items()}

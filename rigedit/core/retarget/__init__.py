@@ -29,7 +29,7 @@ from ..clip import Clip
 from ..skeleton import Pose, Skeleton
 from .errors import RetargetError
 from .fidelity import bones_of, direction_cosines
-from .feet import Contacts, above_ground, clearance, contacts_of, foot_points, lock, planted_frame, slides
+from .feet import Contacts, clear_of_floor, clearance, contacts_of, foot_points, lock, planted_frame, slides
 from .limbs import solve_limbs
 from .mapping import map_joints
 from .options import ROOT_MODES, RetargetOptions
@@ -61,16 +61,15 @@ class RetargetResult:
         return max((v for s in self.slides.values() for v in s), default=0.0)
 
 
-def retarget_clip(source: Skeleton, clip: Clip, target: Skeleton, *, lock_feet: bool = True,
-                  ground: bool = True, root: str = "scaled", arm_space: bool = True,
-                  target_pose: Pose | None = None,
-                  source_label: str = "the source", target_label: str = "the target") -> RetargetResult:
+def retarget_clip(source: Skeleton, clip: Clip, target: Skeleton, *, target_pose: Pose | None = None,
+                  source_label: str = "the source", target_label: str = "the target", **options) -> RetargetResult:
     """`clip` (on `source`) as a clip on `target`. The target's roles are read in its rest
     pose, or in `target_pose` (its own clip's first frame, say) when the rest pose is no
     standing figure; the source's in its rest pose or the clip's first frame. Labels name
-    the two in error messages. lock_feet, ground, root, arm_space: options.py (RetargetError
-    for a value it does not know)."""
-    opts = RetargetOptions(root=root, lock_feet=lock_feet, ground=ground, arm_space=arm_space)
+    the two in error messages. options: RetargetOptions' fields by name (root, lock_feet,
+    ground, arm_space; options.py), the defaults for those not given (RetargetError for a
+    name or value it does not know)."""
+    opts = RetargetOptions.of(**options)
     if clip.rotations.shape[1] != len(source):
         raise RetargetError(f"{source_label}: the clip has {clip.rotations.shape[1]} joints, the skeleton {len(source)}")
     if not (np.isfinite(clip.rotations).all() and np.isfinite(clip.translations).all()):
@@ -99,7 +98,7 @@ def retarget_clip(source: Skeleton, clip: Clip, target: Skeleton, *, lock_feet: 
             ankle = t.limbs[role][-1]
             drop = t_pos[:, ankle, 1] - t_pos[:, foot_points(target, ankle), 1].min(axis=1)
             lift = clearance(s_pos[:, foot_points(source, s.limbs[role][-1]), 1], s.height) * t.height
-            lifted = above_ground(goal, drop + lift, clip.frame_rate)
+            lifted = clear_of_floor(goal, drop, lift, clip.frame_rate)
             raised[role], goal = lifted[:, 1] - goal[:, 1], lifted
         goals[role] = goal
     if raised:

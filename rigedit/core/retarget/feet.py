@@ -56,7 +56,8 @@ def foot_points(skeleton: Skeleton, ankle: int) -> list[int]:
 # no better at 0.45 or 0.6).
 RELEASE_S = 2.0 * EASE_S
 RAISE_EASE_S = 0.1  # seconds over which a raised foot is eased up and down
-FLOOR_PERCENT = 1.0
+FLOOR_PERCENT = 1.0  # as the report's CLEARANCE_PERCENT (core/quality/body.py)
+FLOOR_PASSES = 3
 # Twice the height under which the report counts a foot as on the ground (quality/skate.py).
 CLEARANCE_CAP = 2.0 * SKATE_HEIGHT / REFERENCE_HEIGHT  # the foot's floor: where its lowest point is when down (core/quality/body.py's)
 
@@ -68,6 +69,30 @@ def clearance(heights: np.ndarray, height: float) -> np.ndarray:
     there would only bend the target's knee more than the source's."""
     low = heights.min(axis=1)
     return np.minimum(np.maximum(low - float(np.percentile(low, FLOOR_PERCENT)), 0.0) / height, CLEARANCE_CAP)
+
+
+def foot_floor(lowest: np.ndarray) -> float:
+    """Where a foot's lowest point is when the foot is down, from its height on every frame
+    (lowest: (frames,)): as the report reads a foot's floor (core/quality/body.py), its
+    FLOOR_PERCENT lowest and never below the ground."""
+    return max(0.0, float(np.percentile(lowest, FLOOR_PERCENT)))
+
+
+def clear_of_floor(goals: np.ndarray, drop: np.ndarray, lift: np.ndarray, fps: float) -> np.ndarray:
+    """goals (frames, 3) of an ankle raised (above_ground) so that the foot's lowest point, drop
+    (frames,) under the ankle, is never below the ground and clears the foot's own floor
+    (foot_floor) by lift (frames,): the source's clearance over its floor, scaled.
+
+    Over the floor the raised foot ends up on, not over y = 0: a foot raised out of the
+    ground on every frame (the pybvh take's, pitched down all along) stands on a floor the
+    raise's ease put a few millimetres up, and the report reads its swing that much lower
+    than the source's (the pybvh take skated on it). So the raise is asked again over the
+    floor the last one gave, FLOOR_PASSES times; each pass raises only what is still short,
+    so the floor moves less each time."""
+    out = goals
+    for _ in range(FLOOR_PASSES):
+        out = above_ground(out, drop + foot_floor(out[:, 1] - drop) + lift, fps)
+    return out
 
 
 def above_ground(goals: np.ndarray, drop: np.ndarray, fps: float) -> np.ndarray:

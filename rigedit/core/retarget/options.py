@@ -1,6 +1,7 @@
-"""What a retarget may be asked to do, in one place for the API, the command line and the
-editor's dialog (each lists these fields; a value none of them knows is an error, never
-quietly the default).
+"""What a retarget may be asked to do, declared once here for the API (retarget_clip's
+keywords), the command line (rigedit/retarget_flags.py makes the flags) and the editor's
+dialog (rigedit/app/retarget_dialog.py makes its boxes): a field added here is all three. A
+value none of them knows is an error, never quietly the default.
 
     root        "scaled": the hips' path scaled by the leg-length ratio (a short figure takes
                 shorter strides at the same pace; the default); "kept": the path as the source
@@ -10,10 +11,14 @@ quietly the default).
     ground      no foot below the ground: a foot whose toes would go under y = 0 is raised
     arm_space   hands kept as far off the body as the source's are, scaled with the figure: a
                 wider target's arms are moved out rather than through its torso and legs
+
+Each field's metadata: "help", the one line the command's flag shows (for a bool that is on
+by default, what the --no- flag does); "label", the dialog's text for it (with a '&'
+mnemonic); for a str field, "choices" and "choice_labels" (the dialog's list, in order).
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
 from .errors import RetargetError
 
@@ -22,21 +27,39 @@ ROOT_MODES = ("scaled", "kept", "in_place")
 
 @dataclass(frozen=True)
 class RetargetOptions:
-    # Each field's "help" is the one line the command's flag shows (rigedit/retarget_flags.py
-    # makes the flags of `rigedit retarget` and `rigedit batch retarget` from these fields).
-    root: str = field(default="scaled", metadata={"choices": ROOT_MODES, "help": (
-        "root motion: scaled by the leg-length ratio (default), kept as the source has it, or in place")})
-    lock_feet: bool = field(default=True, metadata={"help": "do not hold the feet still through the source's contacts"})
-    ground: bool = field(default=True, metadata={"help": "let the feet go below the ground (y = 0) as the mapping puts them"})
+    root: str = field(default="scaled", metadata={
+        "choices": ROOT_MODES,
+        "help": "root motion: scaled by the leg-length ratio (default), kept as the source has it, or in place",
+        "label": "&Root motion:",
+        "choice_labels": ("Scaled by the leg-length ratio", "Kept as the source has it", "In place (travel taken out)")})
+    lock_feet: bool = field(default=True, metadata={
+        "help": "do not hold the feet still through the source's contacts",
+        "label": "&Lock feet on the source's contacts"})
+    ground: bool = field(default=True, metadata={
+        "help": "let the feet go below the ground (y = 0) as the mapping puts them",
+        "label": "Keep feet above the &ground"})
     arm_space: bool = field(default=True, metadata={
-        "help": "do not move the hands out from a wider body (keep the source's arm directions exactly)"})
+        "help": "do not move the hands out from a wider body (keep the source's arm directions exactly)",
+        "label": "Keep &hands off a wider body"})
 
     def __post_init__(self) -> None:
-        if self.root not in ROOT_MODES:
-            raise RetargetError(f"root motion {self.root!r}: use one of {', '.join(ROOT_MODES)}")
-        for name in ("lock_feet", "ground", "arm_space"):
-            if not isinstance(getattr(self, name), bool):
-                raise RetargetError(f"{name} is {getattr(self, name)!r}: True or False")
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if "choices" in f.metadata:
+                if value not in f.metadata["choices"]:
+                    what = "root motion" if f.name == "root" else f.name
+                    raise RetargetError(f"{what} {value!r}: use one of {', '.join(f.metadata['choices'])}")
+            elif not isinstance(value, bool):
+                raise RetargetError(f"{f.name} is {value!r}: True or False")
+
+    @classmethod
+    def of(cls, **given) -> "RetargetOptions":
+        """The options from keywords, RetargetError naming any this list does not have."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(given) - known)
+        if unknown:
+            raise RetargetError(f"unknown retarget option {', '.join(map(repr, unknown))}: the options are {', '.join(sorted(known))}")
+        return cls(**given)
 
     def as_dict(self) -> dict:
         return asdict(self)
