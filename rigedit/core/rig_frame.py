@@ -44,16 +44,15 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
         return None
     if rig._ground is not None and anim.soles:
         return None
-    tables = _tables(rig, anim)
-    if not tables.ok:
-        return None
-    packed = cache.packed(tables)
-    if packed is None:
-        return None
     chains = rig._chains
+    # One walk over the chains per frame: their goals as the kernel's input rows (goal,
+    # pole, has_pole, weight: frame_codes.I_*) and the stamps the tables are checked by.
     flat: list = []
     add = flat.extend
+    stamps: list = []
+    stamp = stamps.append
     for ch in chains.values():
+        stamp(ch._stamp)
         got = placed.get(ch._name) if placed else None
         goal, pole = (ch._target, ch._pole) if got is None else got
         add(goal)
@@ -63,15 +62,25 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
         else:
             add(pole)
             add((1.0, ch._weight))
+    key = tables_key(rig, stamps)
+    tables = cache.tables
+    if tables is None or tables.key != key:
+        offsets = {name: [anim.trans[j] for j in plan.idx] for name, plan in rig._plans.items()}
+        tables = cache.tables = FrameTables(rig, key, offsets)
+    if not tables.ok:
+        return None
+    packed = cache.packed(tables)
+    if packed is None:
+        return None
     settled = cache.settled
     if settled is not None and settled.key[0] is tables and settled.key[1] is anim and settled.key[2] == flat:
         return cache.report_idle()
-    inputs = tables.inputs
-    inputs.flat = flat
-    rot = _anim_rot(cache, anim).copy()
+    tables.pack_inputs(flat)
+    rot, trans = _animated(cache, anim)
+    rot = rot.copy()
     out = tables.out
     k = _kernel or _load()
-    stopped = k.solve_frame(tables.table, tables.floats, inputs, rot, anim.translations, packed.state, packed.slots, out)
+    stopped = k.solve_frame(tables.table, tables.floats, tables.inputs, rot, anim.translations, packed.state, packed.slots, out)
     if stopped >= 0:
         # No warm start at one chain once is often a first solve, which the Python walk makes
         # one for; at the same chain twice running, its base moves with the clip: wait.
@@ -90,27 +99,21 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
         reports[name] = report(name, error, count, reached != 0.0, tuple(out[c, 4:4 + count].tolist()) if count else ())
         c += 1
     cache.outputs, cache.outputs_key = {}, None  # the Python walk's records: it starts afresh
-    rig._pose = Pose(rot, anim.translations.copy())
+    rig._pose = Pose(rot, trans)
     rig._world_cache = None
     cache.settled = make(SettledFrame, ((tables, anim, flat), tables.names, reports)) if settled else None
     return reports
 
 
-def _tables(rig, anim) -> FrameTables:
-    cache = rig._cache
-    key = tables_key(rig)
-    tables = cache.tables
-    if tables is None or tables.key != key:
-        offsets = {name: [anim.trans[j] for j in plan.idx] for name, plan in rig._plans.items()}
-        tables = cache.tables = FrameTables(rig, key, offsets)
-    return tables
-
-
-def _anim_rot(cache, anim) -> np.ndarray:
+def _animated(cache, anim) -> tuple:
+    """The animated frame's rotations as an array (the kernel writes the frame into a copy)
+    and a copy of its translations, which every solved pose on that frame shares (Rig.pose
+    hands out copies; nothing writes a solved pose in place)."""
     got = cache.anim_rot
     if got is None or got[0] is not anim:
-        got = cache.anim_rot = (anim, np.array(anim.rot, dtype=np.float64).reshape(-1, 4))
-    return got[1]
+        rot = np.array(anim.rot, dtype=np.float64).reshape(-1, 4)
+        got = cache.anim_rot = (anim, rot, anim.translations.copy())
+    return got[1], got[2]
 
 
 def _load():
