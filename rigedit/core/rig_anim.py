@@ -37,7 +37,8 @@ def animated(rig) -> AnimatedFrame:
             if ch._ground_feet and ch._kind.reaches
         ]
     key = (rig._input_version, rig._time if rig._timed else None)
-    key += tuple((name, clamp, w) for name, _, clamp, w in legs)
+    if legs:  # (an empty generator's tuple is a third of this function's time, every frame)
+        key += tuple((name, clamp, w) for name, _, clamp, w in legs)
     cache = rig._cache
     got = cache.anim
     if got is None or got.key != key:

@@ -54,14 +54,23 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     for ch in chains.values():
         stamp(ch._stamp)
         got = placed.get(ch._name) if placed else None
-        goal, pole = (ch._target, ch._pole) if got is None else got
-        add(goal)
+        if got is None:
+            add(ch._target)
+            pole = ch._pole
+        else:
+            goal, pole = got
+            add(goal)
         if pole is None:
             add(_NO_POLE)
             flat.append(ch._weight)
         else:
             add(pole)
             add((1.0, ch._weight))
+    settled = cache.settled
+    # The same animated frame, goals and settings (the stamps name the chains too: each
+    # chain's are its own) as a frame that left every chain final: its reports, at once.
+    if settled is not None and settled.key[1] is anim and settled.key[2] == flat and settled.key[3] == stamps:
+        return cache.report_idle()
     key = tables_key(rig, stamps)
     tables = cache.tables
     if tables is None or tables.key != key:
@@ -72,9 +81,6 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     packed = cache.packed(tables)
     if packed is None:
         return None
-    settled = cache.settled
-    if settled is not None and settled.key[0] is tables and settled.key[1] is anim and settled.key[2] == flat:
-        return cache.report_idle()
     tables.pack_inputs(flat)
     rot, trans = _animated(cache, anim)
     rot = rot.copy()
@@ -101,7 +107,7 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     cache.outputs, cache.outputs_key = {}, None  # the Python walk's records: it starts afresh
     rig._pose = Pose(rot, trans)
     rig._world_cache = None
-    cache.settled = make(SettledFrame, ((tables, anim, flat), tables.names, reports)) if settled else None
+    cache.settled = make(SettledFrame, ((tables, anim, flat, stamps), tables.names, reports)) if settled else None
     return reports
 
 
