@@ -26,9 +26,10 @@ from .rig_solve import ChainSetup
 def tables_key(rig, stamps: list) -> tuple:
     """What the tables are made from besides the skeleton, compared every frame: the chains
     in order, their settings' stamps (Chain._stamp, new whenever a packed setting changes,
-    read by the caller in its walk over the chains), and whether follow-clip chains follow
-    (the rig has a clip)."""
-    return (rig._clip is not None, tuple(rig._chains), tuple(stamps))
+    read by the caller in its walk over the chains, and compared alone while they hold: each
+    chain's stamp is its own, so the same stamps are the same chains in the same order), and
+    whether follow-clip chains follow (the rig has a clip)."""
+    return (rig._clip is not None, tuple(rig._chains), list(stamps))
 
 
 class FrameTables:

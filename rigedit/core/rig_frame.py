@@ -71,16 +71,20 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     # chain's are its own) as a frame that left every chain final: its reports, at once.
     if settled is not None and settled.key[1] is anim and settled.key[2] == flat and settled.key[3] == stamps:
         return cache.report_idle()
-    key = tables_key(rig, stamps)
     tables = cache.tables
-    if tables is None or tables.key != key:
-        offsets = {name: [anim.trans[j] for j in plan.idx] for name, plan in rig._plans.items()}
-        tables = cache.tables = FrameTables(rig, key, offsets)
+    # The stamps as the tables had them: the same chains in the same order, settings unchanged.
+    if tables is None or tables.key[2] != stamps or tables.key[0] != (rig._clip is not None):
+        key = tables_key(rig, stamps)
+        if tables is None or tables.key != key:
+            offsets = {name: [anim.trans[j] for j in plan.idx] for name, plan in rig._plans.items()}
+            tables = cache.tables = FrameTables(rig, key, offsets)
     if not tables.ok:
         return None
-    packed = cache.packed(tables)
-    if packed is None:
-        return None
+    packed = cache.frame
+    if packed is None or packed.tables is not tables:
+        packed = cache.packed(tables)
+        if packed is None:
+            return None
     tables.pack_inputs(flat)
     rot, trans = _animated(cache, anim)
     rot = rot.copy()
