@@ -75,13 +75,10 @@ class FrameTables:
         cap = max([ch._max_iterations for ch in chains.values()] + [1])
         # The frame's inputs and report numbers (then each pass's error), filled anew every frame.
         self.inputs, self.out = np.empty((len(idx), I_SIZE)), np.empty((len(idx), 4 + cap))
-        self._inputs_row = struct.Struct(f"{len(idx) * I_SIZE}d")
-
-    def pack_inputs(self, flat: list) -> None:
-        """This frame's inputs (goal, pole, has_pole, weight per chain, in order) into
-        `inputs`: written as one C struct into the array's memory, several times faster
-        than numpy's conversion of a list of floats."""
-        self._inputs_row.pack_into(self.inputs, 0, *flat)
+        # This frame's inputs (goal, pole, has_pole, weight per chain, in order) go into
+        # `inputs` as one C struct written into the array's memory (inputs_row.pack_into),
+        # several times faster than numpy's conversion of a list of floats.
+        self.inputs_row = struct.Struct(f"{len(idx) * I_SIZE}d")
 
 
 class FrameState:

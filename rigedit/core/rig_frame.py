@@ -85,7 +85,7 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
         packed = cache.packed(tables)
         if packed is None:
             return None
-    tables.pack_inputs(flat)
+    tables.inputs_row.pack_into(tables.inputs, 0, *flat)  # (FrameTables.inputs_row says why)
     rot, trans = _animated(cache, anim)
     rot = rot.copy()
     out = tables.out
@@ -108,7 +108,8 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
         settled = settled and final != 0.0
         reports[name] = report(name, error, count, reached != 0.0, tuple(out[c, 4:4 + count].tolist()) if count else ())
         c += 1
-    cache.outputs, cache.outputs_key = {}, None  # the Python walk's records: it starts afresh
+    if cache.outputs_key is not None:
+        cache.outputs, cache.outputs_key = {}, None  # the Python walk's records: it starts afresh
     rig._pose = Pose(rot, trans)
     rig._world_cache = None
     cache.settled = make(SettledFrame, ((tables, anim, flat, stamps), tables.names, reports)) if settled else None
