@@ -75,6 +75,9 @@ class FrameTables:
         cap = max([ch._max_iterations for ch in chains.values()] + [1])
         # The frame's inputs and report numbers (then each pass's error), filled anew every frame.
         self.inputs, self.out = np.empty((len(idx), I_SIZE)), np.empty((len(idx), 4 + cap))
+        # Views of `out` made once (a slice costs as much as the few numbers read through it):
+        # the report numbers, and each chain's row of pass errors.
+        self.numbers, self.errors = self.out[:, :4], [row[4:] for row in self.out]
         # This frame's inputs (goal, pole, has_pole, weight per chain, in order) go into
         # `inputs` as one C struct written into the array's memory (inputs_row.pack_into),
         # several times faster than numpy's conversion of a list of floats.

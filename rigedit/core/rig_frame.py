@@ -86,11 +86,13 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
         if packed is None:
             return None
     tables.inputs_row.pack_into(tables.inputs, 0, *flat)  # (FrameTables.inputs_row says why)
-    rot, trans = _animated(cache, anim)
-    rot = rot.copy()
-    out = tables.out
-    k = _kernel or _load()
-    stopped = k.solve_frame(tables.table, tables.floats, tables.inputs, rot, anim.translations, packed.state, packed.slots, out)
+    got = cache.anim_rot
+    if got is None or got[0] is not anim:
+        got = _animated(cache, anim)
+    rot, trans = got[1].copy(), got[2]
+    stopped = (_kernel or _load()).solve_frame(
+        tables.table, tables.floats, tables.inputs, rot, anim.translations, packed.state, packed.slots, tables.out
+    )
     if stopped >= 0:
         # No warm start at one chain once is often a first solve, which the Python walk makes
         # one for; at the same chain twice running, its base moves with the clip: wait.
@@ -102,12 +104,11 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     packed.ahead = True
     reports = {}
     settled = True
-    c = 0
-    for name, (error, count, reached, final) in zip(tables.names, out[:, :4].tolist()):
+    errors = tables.errors
+    for name, (error, count, reached, final), errs in zip(tables.names, tables.numbers.tolist(), errors):
         count = int(count)
         settled = settled and final != 0.0
-        reports[name] = report(name, error, count, reached != 0.0, tuple(out[c, 4:4 + count].tolist()) if count else ())
-        c += 1
+        reports[name] = report(name, error, count, reached != 0.0, tuple(errs[:count].tolist()) if count else ())
     if cache.outputs_key is not None:
         cache.outputs, cache.outputs_key = {}, None  # the Python walk's records: it starts afresh
     rig._pose = Pose(rot, trans)
@@ -117,14 +118,12 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
 
 
 def _animated(cache, anim) -> tuple:
-    """The animated frame's rotations as an array (the kernel writes the frame into a copy)
-    and a copy of its translations, which every solved pose on that frame shares (Rig.pose
-    hands out copies; nothing writes a solved pose in place)."""
-    got = cache.anim_rot
-    if got is None or got[0] is not anim:
-        rot = np.array(anim.rot, dtype=np.float64).reshape(-1, 4)
-        got = cache.anim_rot = (anim, rot, anim.translations.copy())
-    return got[1], got[2]
+    """(anim, its rotations as an array, a copy of its translations): the kernel writes the
+    frame into a copy of the rotations; every solved pose on that frame shares the
+    translations (Rig.pose hands out copies; nothing writes a solved pose in place)."""
+    rot = np.array(anim.rot, dtype=np.float64).reshape(-1, 4)
+    got = cache.anim_rot = (anim, rot, anim.translations.copy())
+    return got
 
 
 def _load():
