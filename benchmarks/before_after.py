@@ -132,6 +132,11 @@ def _number(cell: str) -> tuple[float, str] | None:
     return float(m.group(1)), m.group(2) or ""
 
 
+def _verdict(cell: str) -> bool:
+    """A cell that judges a figure rather than names it ("pass", "<= 200 ms: OVER")."""
+    return cell.lower() in _VERDICTS or "<=" in cell or ">=" in cell
+
+
 def _plain(label: str) -> str:
     """A row label without what the tree measured in it ("(2.7 passes)", "(median; p90 213 us)")."""
     return re.sub(r"\s*\([^)]*\d[^)]*\)", "", label)
@@ -149,6 +154,7 @@ def figures(text: str) -> dict[str, tuple[float, str]]:
 
     header_md: list | None = None
     header: list | None = None
+    names: list | None = None  # the number columns' names, from the first row under the header
     for line in text.splitlines():
         if line.startswith("|"):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -169,17 +175,28 @@ def figures(text: str) -> dict[str, tuple[float, str]]:
         if not any(n is not None for _, _, n in nums):
             if len(spans) >= 2:  # a header: its words, each with the run of words it stands in
                 header = [(a + m.end(), m.group(), c) for a, _, c in spans for m in re.finditer(r"\S+", c)]
+                names = None
             continue
         if header is None:
             continue
-        # Numbers are right-aligned under their header: each takes the header word ending
-        # nearest its end, named by that word's run of words unless another number took it.
-        label = " ".join(c for (_, _, c), (_, _, n) in zip(spans, nums) if n is None and c not in _VERDICTS)
+        # Numbers are right-aligned under their header: in the first row under it, each
+        # takes the header word ending nearest its end, named by that word's run of words
+        # unless another number took it. Later rows with as many number cells ("-" holds a
+        # place) take the same names in order: a long row label pushes a row's cells right.
+        slots = [(b, n) for (_, b, c), (_, _, n) in zip(spans, nums) if n is not None or c == "-"]
+        label = " ".join(c for (_, _, c), (_, _, n) in zip(spans, nums) if n is None and c != "-" and not _verdict(c))
         label = _plain(label)
-        taken = [(min(header, key=lambda h: abs(h[0] - b)), n) for _, b, n in nums if n is not None]
-        runs = [h[2] for h, _ in taken]
-        for (end, word, run_), n in taken:
-            put(f"{label} / {run_ if runs.count(run_) == 1 else word}", n)
+        if names is None or len(names) != len(slots):
+            taken = [min(header, key=lambda h: abs(h[0] - b)) for b, _ in slots]
+            runs = [h[2] for h in taken]
+            row_names = [run_ if runs.count(run_) == 1 else word for _, word, run_ in taken]
+            if names is None:
+                names = row_names
+        else:
+            row_names = names
+        for name, (_, n) in zip(row_names, slots):
+            if n is not None:
+                put(f"{label} / {name}", n)
     return out
 
 
