@@ -29,7 +29,12 @@ def tables_key(rig, stamps: list) -> tuple:
     read by the caller in its walk over the chains, and compared alone while they hold: each
     chain's stamp is its own, so the same stamps are the same chains in the same order), and
     whether follow-clip chains follow (the rig has a clip)."""
-    return (rig._clip is not None, tuple(rig._chains), list(stamps))
+    return (follows_clip(rig), tuple(rig._chains), list(stamps))
+
+
+def follows_clip(rig) -> bool:
+    """Whether the rig's follow-clip chains follow (it has a clip): packed into the tables."""
+    return rig._clip is not None
 
 
 class FrameTables:

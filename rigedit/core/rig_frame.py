@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .frame_pack import FrameTables, tables_key
+from .frame_pack import FrameTables, follows_clip, tables_key
 from .ik.frame_codes import STOP_NO_WARM
 from .rig_cache import SettledFrame
 from .rig_chain import make
@@ -73,7 +73,7 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
         return cache.report_idle()
     tables = cache.tables
     # The stamps as the tables had them: the same chains in the same order, settings unchanged.
-    if tables is None or tables.key[2] != stamps or tables.key[0] != (rig._clip is not None):
+    if tables is None or tables.key[2] != stamps or tables.key[0] != follows_clip(rig):
         key = tables_key(rig, stamps)
         if tables is None or tables.key != key:
             offsets = {name: [anim.trans[j] for j in plan.idx] for name, plan in rig._plans.items()}
