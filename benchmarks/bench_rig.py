@@ -8,7 +8,8 @@ Three cases per rig, each over the same frames:
 A moving target follows a 5 cm loop, a full turn every 120 frames, around a point 4 cm from
 the chain's tip toward its root (limbs rest near full stretch; this keeps the loop in
 reach), so every moved chain solves warm-started from its last solution. Printed: the median microseconds per frame, the
-part of it spent inside the IK solvers (the compiled limb and FABRIK calls; timed through thin wrappers, in a
+part of it spent inside the IK solvers (the compiled frame's one call, or on the Python path the compiled limb and
+FABRIK calls; timed through thin wrappers, in a
 second run of the same frames so the wrappers' own cost stays out of the frame times),
 the budget (300 us humanoid, 500 us the biggest bundled rig), and the share of chain solves
 that ended short of the target. Numbers are indicative: the machine has 2 cores and other
@@ -29,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rigedit.core import rig_eval  # noqa: E402
 from rigedit.core import rig_chain  # noqa: E402
 from rigedit.core import solve_methods  # noqa: E402
+from rigedit.core.ik import frame_kernel  # noqa: E402
 from rigedit.core.rig import BUNDLED_PRESETS  # noqa: E402
 from rigedit.io.preset import load_preset  # noqa: E402
 from drag_loop import DragLoop  # noqa: E402 (beside this script)
@@ -51,10 +53,14 @@ def _timed(fn):
     return run
 
 
-# The per-chain solver calls, where Rig.solve looks them up (rig_eval.py, rig_chain.py, and the solvers'
-# methods in solve_methods.py): the compiled limb, the compiled warm-started limited FABRIK, and the general
-# FABRIK and two-bone paths.
-_SOLVERS = {"solve_limb": rig_eval, "fabrik_warm": rig_chain, "fabrik_chain": solve_methods, "two_bone_chain": solve_methods}
+# The solver calls, where Rig.solve looks them up: the compiled frame (rig_frame.py calls
+# ik/frame_kernel.solve_frame, every chain of the usual frame in one call), and for the frames it
+# hands to the Python walk (rig_eval.py, rig_chain.py, the solvers' methods in solve_methods.py)
+# the compiled limb, the compiled warm-started limited FABRIK, and the general FABRIK and two-bone paths.
+_SOLVERS = {
+    "solve_frame": frame_kernel, "solve_limb": rig_eval, "fabrik_warm": rig_chain, "fabrik_chain": solve_methods,
+    "two_bone_chain": solve_methods,
+}  # fmt: skip
 _PLAIN = {name: getattr(module, name) for name, module in _SOLVERS.items()}
 _TIMED = {name: _timed(fn) for name, fn in _PLAIN.items()}
 

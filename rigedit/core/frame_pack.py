@@ -9,6 +9,8 @@ unpacked back into them when Python asks (rig_state.RigState.states).
 """
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 
 from .ik.frame_codes import (
@@ -21,12 +23,18 @@ from .rig_chain import ChainState, LimitedWarm, SolveInputs, make
 from .rig_solve import ChainSetup
 
 
-def tables_key(rig) -> tuple:
+def tables_key(rig, stamps: list) -> tuple:
     """What the tables are made from besides the skeleton, compared every frame: the chains
-    in order and their settings' stamps (Chain._stamp: new whenever a packed setting
-    changes), and whether follow-clip chains follow (the rig has a clip)."""
-    chains = rig.chains_by_name
-    return (rig.clip is not None, tuple(chains), tuple([ch.stamp for ch in chains.values()]))
+    in order, their settings' stamps (Chain.stamp, new whenever a packed setting changes,
+    read by the caller in its walk over the chains, and compared alone while they hold: each
+    chain's stamp is its own, so the same stamps are the same chains in the same order), and
+    whether follow-clip chains follow (the rig has a clip)."""
+    return (follows_clip(rig), tuple(rig.chains_by_name), list(stamps))
+
+
+def follows_clip(rig) -> bool:
+    """Whether the rig's follow-clip chains follow (it has a clip): packed into the tables."""
+    return rig.clip is not None
 
 
 class FrameTables:
@@ -72,6 +80,13 @@ class FrameTables:
         cap = max([ch.max_iterations for ch in chains.values()] + [1])
         # The frame's inputs and report numbers (then each pass's error), filled anew every frame.
         self.inputs, self.out = np.empty((len(idx), I_SIZE)), np.empty((len(idx), 4 + cap))
+        # Views of `out` made once (a slice costs as much as the few numbers read through it):
+        # the report numbers, and each chain's row of pass errors.
+        self.numbers, self.errors = self.out[:, :4], [row[4:] for row in self.out]
+        # This frame's inputs (goal, pole, has_pole, weight per chain, in order) go into
+        # `inputs` as one C struct written into the array's memory (inputs_row.pack_into),
+        # several times faster than numpy's conversion of a list of floats.
+        self.inputs_row = struct.Struct(f"{len(idx) * I_SIZE}d")
 
 
 class FrameState:

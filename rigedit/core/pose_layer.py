@@ -53,7 +53,12 @@ class PoseLayer:
     @property
     def is_animated(self) -> bool:
         """Whether what it shows depends on the time (it has keys)."""
-        return bool(self.root.keys) or any(c.keys for c in self.joints.values())
+        if self.root.keys:
+            return True
+        for c in self.joints.values():  # a loop, not any() over a generator: asked every solve
+            if c.keys:
+                return True
+        return False
 
     @property
     def has_pending(self) -> bool:

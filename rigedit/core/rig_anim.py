@@ -37,7 +37,8 @@ def animated(rig) -> AnimatedFrame:
             if ch.ground_feet and ch.kind.reaches
         ]
     key = (rig.input_version, rig.time if rig.timed else None)
-    key += tuple((name, clamp, w) for name, _, clamp, w in legs)
+    if legs:  # (an empty generator's tuple is a third of this function's time, every frame)
+        key += tuple((name, clamp, w) for name, _, clamp, w in legs)
     cache = rig.solve_state
     got = cache.anim
     if got is None or got.key != key:

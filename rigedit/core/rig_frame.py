@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .frame_pack import FrameTables, tables_key
+from .frame_pack import FrameTables, follows_clip, tables_key
 from .ik.frame_codes import STOP_NO_WARM
 from .rig_state import SettledFrame
 from .rig_chain import make
@@ -44,19 +44,22 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
         return None
     if rig.ground is not None and anim.soles:
         return None
-    tables = _tables(rig, anim)
-    if not tables.ok:
-        return None
-    packed = cache.packed(tables)
-    if packed is None:
-        return None
     chains = rig.chains_by_name
+    # One walk over the chains per frame: their goals as the kernel's input rows (goal,
+    # pole, has_pole, weight: frame_codes.I_*) and the stamps the tables are checked by.
     flat: list = []
     add = flat.extend
+    stamps: list = []
+    stamp = stamps.append
     for ch in chains.values():
+        stamp(ch.stamp)
         got = placed.get(ch.name) if placed else None
-        goal, pole = (ch.own_target, ch.own_pole) if got is None else got
-        add(goal)
+        if got is None:
+            add(ch.own_target)
+            pole = ch.own_pole
+        else:
+            goal, pole = got
+            add(goal)
         if pole is None:
             add(_NO_POLE)
             flat.append(ch.weight)
@@ -64,14 +67,32 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
             add(pole)
             add((1.0, ch.weight))
     settled = cache.settled
-    if settled is not None and settled.key[0] is tables and settled.key[1] is anim and settled.key[2] == flat:
+    # The same animated frame, goals and settings (the stamps name the chains too: each
+    # chain's are its own) as a frame that left every chain final: its reports, at once.
+    if settled is not None and settled.key[1] is anim and settled.key[2] == flat and settled.key[3] == stamps:
         return cache.report_idle()
-    inputs = tables.inputs
-    inputs.flat = flat
-    rot = _anim_rot(cache, anim).copy()
-    out = tables.out
-    k = _kernel or _load()
-    stopped = k.solve_frame(tables.table, tables.floats, inputs, rot, anim.translations, packed.state, packed.slots, out)
+    tables = cache.tables
+    # The stamps as the tables had them: the same chains in the same order, settings unchanged.
+    if tables is None or tables.key[2] != stamps or tables.key[0] != follows_clip(rig):
+        key = tables_key(rig, stamps)
+        if tables is None or tables.key != key:
+            offsets = {name: [anim.trans[j] for j in plan.idx] for name, plan in rig.plans.items()}
+            tables = cache.tables = FrameTables(rig, key, offsets)
+    if not tables.ok:
+        return None
+    packed = cache.frame
+    if packed is None or packed.tables is not tables:
+        packed = cache.packed(tables)
+        if packed is None:
+            return None
+    tables.inputs_row.pack_into(tables.inputs, 0, *flat)  # (FrameTables.inputs_row says why)
+    got = cache.anim_rot
+    if got is None or got[0] is not anim:
+        got = _animated(cache, anim)
+    rot, trans = got[1].copy(), got[2]
+    stopped = (_kernel or _load()).solve_frame(
+        tables.table, tables.floats, tables.inputs, rot, anim.translations, packed.state, packed.slots, tables.out
+    )
     if stopped >= 0:
         # No warm start at one chain once is often a first solve, which the Python walk makes
         # one for; at the same chain twice running, its base moves with the clip: wait.
@@ -83,33 +104,25 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     packed.ahead = True
     reports = {}
     settled = True
-    c = 0
-    for name, (error, count, reached, final) in zip(tables.names, out[:, :4].tolist()):
+    errors = tables.errors
+    for name, (error, count, reached, final), errs in zip(tables.names, tables.numbers.tolist(), errors):
         count = int(count)
         settled = settled and final != 0.0
-        reports[name] = report(name, error, count, reached != 0.0, tuple(out[c, 4:4 + count].tolist()) if count else ())
-        c += 1
-    cache.outputs, cache.outputs_key = {}, None  # the Python walk's records: it starts afresh
-    rig.solve_state.show(Pose(rot, anim.translations.copy()))
-    cache.settled = make(SettledFrame, ((tables, anim, flat), tables.names, reports)) if settled else None
+        reports[name] = report(name, error, count, reached != 0.0, tuple(errs[:count].tolist()) if count else ())
+    if cache.outputs_key is not None:
+        cache.outputs, cache.outputs_key = {}, None  # the Python walk's records: it starts afresh
+    rig.solve_state.show(Pose(rot, trans))
+    cache.settled = make(SettledFrame, ((tables, anim, flat, stamps), tables.names, reports)) if settled else None
     return reports
 
 
-def _tables(rig, anim) -> FrameTables:
-    cache = rig.solve_state
-    key = tables_key(rig)
-    tables = cache.tables
-    if tables is None or tables.key != key:
-        offsets = {name: [anim.trans[j] for j in plan.idx] for name, plan in rig.plans.items()}
-        tables = cache.tables = FrameTables(rig, key, offsets)
-    return tables
-
-
-def _anim_rot(cache, anim) -> np.ndarray:
-    got = cache.anim_rot
-    if got is None or got[0] is not anim:
-        got = cache.anim_rot = (anim, np.array(anim.rot, dtype=np.float64).reshape(-1, 4))
-    return got[1]
+def _animated(cache, anim) -> tuple:
+    """(anim, its rotations as an array, a copy of its translations): the kernel writes the
+    frame into a copy of the rotations; every solved pose on that frame shares the
+    translations (Rig.pose hands out copies; nothing writes a solved pose in place)."""
+    rot = np.array(anim.rot, dtype=np.float64).reshape(-1, 4)
+    got = cache.anim_rot = (anim, rot, anim.translations.copy())
+    return got
 
 
 def _load():

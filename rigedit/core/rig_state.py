@@ -95,7 +95,7 @@ class RigState:
     body: BodyCache = field(default_factory=BodyCache)
     frame: FrameState | None = None
     tables: FrameTables | None = None
-    anim_rot: tuple | None = None  # (AnimatedFrame, its rotations as an array), for the compiled frame
+    anim_rot: tuple | None = None  # (AnimatedFrame, its rotations as an array, its translations copied), for the compiled frame
     skip: int = 0  # frames left before the compiled frame is tried again (rig_frame.py)
     stopped: int = -1  # the chain its last try stopped at, -1 if it solved the frame
 

@@ -35,7 +35,7 @@ from .frame_codes import (
     STOP_ONCE, S_BASE, S_ERROR, S_FINAL, S_GOAL, S_HAS_POLE, S_LAST, S_POLE, S_REACHED, S_ROOT_DIR, S_SAME_SETTINGS,
     S_WARM, S_WARM_BASE, T_CHAIN, T_JOINT, T_PARENT,
 )
-from .frame_math import chain_length, put, quat_at, slerp, vec_at, world_of
+from .frame_math import chain_length, cols_of, put, put_cols, quat_at, slerp, vec_at, world_of
 
 # Every module whose code compiles into this one (the rows it calls, and theirs).
 fresh_cache(
@@ -104,23 +104,26 @@ def _loop(c, ints, fl, inp, st, slots, base_rot, errors, total):
     errs = np.empty(max(cap, 1))
     tol = fl[c, F_TOL]
     kinds = np.empty(m, np.int64)
+    lengths, root_dir = np.empty(m), np.empty(3)
     for k in range(m):
         kinds[k] = int(rows[k, J_KIND])
+        lengths[k] = rows[k, J_LENGTH]
+    for k in range(3):
+        root_dir[k] = st[c, S_ROOT_DIR + k]
     to_aim, count, moved, error, span = fabrik_limited._rig_row(
-        np.ascontiguousarray(rows[:, J_POINT:J_POINT + 3]), vec_at(inp, c, I_GOAL), (total, fl[c, F_CLAMP], fl[c, F_SOFT]),
-        np.ascontiguousarray(rows[:m, J_LENGTH]), kinds, np.ascontiguousarray(rows[:m, J_PARAMS:J_PARAMS + 2]),
-        np.ascontiguousarray(rows[:m, J_DIR:J_DIR + 3]), np.ascontiguousarray(rows[:m, J_AXIS:J_AXIS + 3]),
-        np.ascontiguousarray(st[c, S_ROOT_DIR:S_ROOT_DIR + 3]), np.ascontiguousarray(rows[:m, J_FRAME:J_FRAME + 4]),
-        base_rot, tol, cap, vec_at(inp, c, I_POLE), inp[c, I_HAS_POLE] != 0.0, errs, out, out_locals, out_world,
-        ints[c, C_ROW] == ROW_CCD,
+        cols_of(rows, n, J_POINT, 3), vec_at(inp, c, I_GOAL), (total, fl[c, F_CLAMP], fl[c, F_SOFT]), lengths, kinds,
+        cols_of(rows, m, J_PARAMS, 2), cols_of(rows, m, J_DIR, 3), cols_of(rows, m, J_AXIS, 3), root_dir,
+        cols_of(rows, m, J_FRAME, 4), base_rot, tol, cap, vec_at(inp, c, I_POLE), inp[c, I_HAS_POLE] != 0.0, errs, out,
+        out_locals, out_world, ints[c, C_ROW] == ROW_CCD,
     )  # fmt: skip
-    errors[c, :count] = errs[:count]
+    for k in range(count):
+        errors[c, k] = errs[k]
     if moved:
-        rows[:m, J_IK:J_IK + 4] = out_locals
-        rows[:, J_POINT:J_POINT + 3] = out[0]
-        rows[:m, J_FRAME:J_FRAME + 4] = out_world
-        rows[:m, J_DIR:J_DIR + 3] = out[2]
-        rows[:m, J_AXIS:J_AXIS + 3] = out[1]
+        put_cols(rows, J_IK, out_locals)
+        put_cols(rows, J_POINT, out[0])
+        put_cols(rows, J_FRAME, out_world)
+        put_cols(rows, J_DIR, out[2])
+        put_cols(rows, J_AXIS, out[1])
     stalled = error > tol and 0 < count < cap and to_aim > tol and span <= total
     return count, error, stalled
 
@@ -141,7 +144,10 @@ def _aim(c, ints, fl, inp, parents, joints, rot, trans, slots):
         k = parents[k]
     prot, ptrans, at = np.empty((depth, 4)), np.empty((depth, 3)), np.empty(n, np.int64)
     for d in range(depth):
-        prot[d], ptrans[d] = rot[path[d]], trans[path[d]]
+        for k in range(4):
+            prot[d, k] = rot[path[d], k]
+        for k in range(3):
+            ptrans[d, k] = trans[path[d], k]
         for i in range(n):
             if path[d] == joints[s + i]:
                 at[i] = d
@@ -168,10 +174,11 @@ def _record(st, slots, c, base_pos, base_rot, inp, trans, joints, s, n, error, r
     st[c, S_ERROR], st[c, S_REACHED], st[c, S_FINAL] = error, 1.0 if reached else 0.0, 1.0 if final else 0.0
     put(st, c, S_BASE, base_pos)
     put(st, c, S_BASE + 3, base_rot)
-    st[c, S_GOAL:S_GOAL + 3], st[c, S_POLE:S_POLE + 3] = inp[c, I_GOAL:I_GOAL + 3], inp[c, I_POLE:I_POLE + 3]
+    put(st, c, S_GOAL, vec_at(inp, c, I_GOAL))
+    put(st, c, S_POLE, vec_at(inp, c, I_POLE))
     st[c, S_HAS_POLE] = inp[c, I_HAS_POLE]
     for k in range(n):
-        slots[s + k, J_OFFSET:J_OFFSET + 3] = trans[joints[s + k]]
+        put(slots, s + k, J_OFFSET, vec_at(trans, joints[s + k], 0))
 
 
 @_jit
@@ -259,5 +266,6 @@ def solve_frame(table, floats, inp, rot, trans, state, slots, out):
         got = _chain(c, tables, inp, rot, trans, st, sl, report, errors)
         if got >= 0:
             return got
-    state[:], slots[:] = st, sl
+    put_cols(state, 0, st)
+    put_cols(slots, 0, sl)
     return -1

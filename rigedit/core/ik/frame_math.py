@@ -1,10 +1,15 @@
 """The small compiled helpers of the rig's one-call frame (ik/frame_kernel.py; docs/ARCHITECTURE.md,
 core: one frame evaluation): a joint's world transform in the pose built so far, a chain's
-length, a slerp for a blend by weight, and rows of a table read and written as tuples.
+length, a slerp for a blend by weight, and rows of a table read and written as tuples or
+blocks of columns. The blocks are copied in loops: numba's slice assignment and
+ascontiguousarray take a general path that costs several times these few numbers' copy,
+and the frame made some forty of them.
 """
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from .. import bone_turns
 from .. import scalar_quat as sq
@@ -74,3 +79,21 @@ def vec_at(a, k, col):
 def put(a, k, col, t):
     for i in range(len(t)):
         a[k, col + i] = t[i]
+
+
+@_jit
+def cols_of(a, rows, col, width):
+    """a[:rows, col:col + width] as a new C-contiguous array (the rows a solver takes)."""
+    out = np.empty((rows, width))
+    for i in range(rows):
+        for k in range(width):
+            out[i, k] = a[i, col + k]
+    return out
+
+
+@_jit
+def put_cols(a, col, block):
+    """a[:len(block), col:col + width] = block."""
+    for i in range(block.shape[0]):
+        for k in range(block.shape[1]):
+            a[i, col + k] = block[i, k]
