@@ -95,6 +95,13 @@ def test_bake_refuses_before_baking(source, tmp_path, capsys):
     refused(capsys.readouterr().err, out)
 
 
+def test_retarget_onto_it_refuses_before_retargeting(source, tmp_path, capsys):
+    out = tmp_path / "moved.bvh"
+    code = main(["retarget", "/work/shared/data/pybvh_bvh_test1.bvh", "--onto", str(source), "-o", str(out)])
+    assert code != 0
+    refused(capsys.readouterr().err, out)
+
+
 def test_batch_bake_reports_the_file_and_goes_on(source, tmp_path, capsys):
     clips = tmp_path / "clips"
     clips.mkdir()
