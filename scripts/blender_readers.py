@@ -29,6 +29,8 @@ FRAMES = 5
 
 
 def frames_of(n: int, rng) -> list[int]:
+    if FRAMES == 0:
+        return list(range(n))
     picked = rng.choice(n - 1, size=min(FRAMES - 1, n - 1), replace=False) if n > 1 else []
     return sorted(int(f) for f in picked) + [n - 1]
 
@@ -58,14 +60,19 @@ def jobs_for(exports: Exports, name: str, rng) -> list[tuple[dict, np.ndarray, f
 
 
 def main() -> int:
+    global FRAMES
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--bpy-python", required=True, help="a Python with the bpy wheel installed")
     p.add_argument("--keep", metavar="DIR", help="write the exports here (default: a temporary folder)")
+    p.add_argument("--frames", type=int, default=FRAMES, help=f"random frames per file, the last among them (0: every frame; default {FRAMES})")
+    p.add_argument("--only", nargs="*", help="these files only (names as in the table)")
     args = p.parse_args()
+    FRAMES = args.frames
     folder = Path(args.keep or tempfile.mkdtemp(prefix="rigedit-blender-"))
     folder.mkdir(parents=True, exist_ok=True)
     exports, rng = Exports(folder), np.random.default_rng(SEED)
-    cases = [(name, *case) for name in SHARED + LAYOUTS for case in jobs_for(exports, name, rng)]
+    names = [n for n in SHARED + LAYOUTS if not args.only or n in args.only]
+    cases = [(name, *case) for name in names for case in jobs_for(exports, name, rng)]
     (folder / "jobs.json").write_text(json.dumps([job for _, job, _, _ in cases]))
     done = subprocess.run([args.bpy_python, str(HERE / "blender_read.py"), str(folder / "jobs.json"), str(folder / "seen.json")],
                           capture_output=True, text=True)
@@ -73,7 +80,8 @@ def main() -> int:
         print(done.stderr[-3000:], file=sys.stderr)
         return 1
     seen = json.loads((folder / "seen.json").read_text())
-    print(f"Blender's importers (bpy) on rigedit's exports, seed {SEED}: worst joint distance / figure size at {FRAMES} random frames")
+    at = "every frame" if FRAMES == 0 else f"{FRAMES} random frames"
+    print(f"Blender's importers (bpy) on rigedit's exports, seed {SEED}: worst joint distance / figure size at {at}")
     print(f"{'file':45} {'format':6} {'joints':>6} {'missing':>7} {'worst':>9}")
     worst_all = 0.0
     for (name, job, want, size), got in zip(cases, seen):

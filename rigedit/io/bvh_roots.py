@@ -1,9 +1,9 @@
 """A BVH file holds one skeleton: the rule every command that writes BVH follows.
 
-The grammar lets HIERARCHY hold several ROOTs, but no reader we check opens such a file as
-written (three.js's BVHLoader reads the first ROOT and then fails on the rest; Blender's importer
-and most tools take one root), and a rig from a glTF with several skins that share no joint
-has several roots. So a rig with several skeletons is refused for BVH with a message naming
+The grammar lets HIERARCHY hold several ROOTs, but readers disagree: three.js's BVHLoader
+fails on such a file ("no keyframes in track"), many tools read the first ROOT only, Blender's
+importer reads them all into one armature. A rig from a glTF with several skins that share no
+joint has several roots. So a rig with several skeletons is refused for BVH with a message naming
 them and the two ways out (a format that holds several, or one skeleton imported alone),
 before any baking (io/formats.py's `fits`, asked by export, bake, retarget, batch and
 lint --fix), and `write_bvh` itself checks again so nothing can write one.
@@ -34,6 +34,7 @@ def one_skeleton(path: str | os.PathLike, skeleton: Skeleton) -> None:
         named += f" and {len(tops) - MAX_NAMED} more"
     raise ValueError(
         f"{os.fspath(path)}: a BVH file holds one skeleton and this rig has {len(tops)} (roots {named}); "
-        "no reader opens a BVH with several ROOT hierarchies. Write .glb, .gltf or .usd* instead (they hold several), "
+        "three.js and many other readers cannot open a BVH with several ROOT hierarchies. "
+        "Write .glb, .gltf or .usd* instead (they hold several), "
         "or import one skeleton alone (rigedit import FILE --skin NAME -o ONE.json) and write that"
     )
