@@ -6,7 +6,9 @@ IN is a preset (.json) or any file rigedit imports; OUT's suffix picks the forma
 .usd/.usda/.usdc, .bvh: io/formats.py). What is written is the rig's IK result over its clip at the clip's
 frame rate (a BVH or glTF file alone: its clip as recorded), or the current pose for a rig
 with no clip. A progress bar (rich) shows on a terminal while the bake runs. An existing OUT
-(or the file a BVH keeps beside it) is kept unless --force (io/overwrite.py).
+(or the file a BVH keeps beside it) is kept unless --force (io/overwrite.py). A BVH holds one
+skeleton: a rig with several (a glTF whose skins share no joint) is refused for .bvh before
+the bake, naming them (io/bvh_roots.py).
 """
 from __future__ import annotations
 

@@ -218,6 +218,7 @@ def bake_to_bvh(rig, layout, output: str, *, progress=None):
     from rigedit.core.bake import bake
     from rigedit.io.bvh import write_bvh
 
+    formats.BVH.check_fits(output, rig.skeleton)  # before the bake's work
     result = bake(rig, progress=progress)
     write_bvh(output, rig.skeleton, result.clip, layout)
     return result

@@ -116,6 +116,7 @@ def lint_file(path: str, *, rig: str | None = None, animation: str | None = None
         raise ValueError(f"{fix_output}: the repaired clip is written in the input's format ({Path(path).suffix})")
     from rigedit.core.lint.fix import fix_clip
 
+    loaded.format.check_fits(fix_output, loaded.skeleton)
     fixed = fix_clip(report)
     write_clip(loaded, fixed.clip, fix_output)
     return Linted(report, fixed, fix_output)

@@ -108,6 +108,8 @@ def retarget_file(src, onto, out, *, animation=None, force=False, only_result=Fa
         check_output(out, force=force, fmt=formats.PRESET if as_preset else None)
         loaded = load_clip(src, None if animation is None else str(animation), command="retarget")
         skeleton, own, target_path, rig, source = read_target(onto)
+        if not as_preset:
+            formats.for_export(out).check_fits(out, skeleton)  # before retargeting (a BVH holds one skeleton)
         if rig is None and as_preset:
             raise ValueError(f"{out}: a preset is written onto a preset; onto the glTF character {onto}, write "
                              f".glb/.gltf (its mesh kept), .usd* or .bvh (or `rigedit import` it to a preset first)")

@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -41,6 +42,15 @@ class JsReaders:
 
     def bvh_positions(self, path) -> dict:
         return self.run("bvh", path)
+
+    def batch(self, jobs: list[dict]) -> list[dict]:
+        """Many reads in one node process (starting node and three.js costs more than most
+        reads): each job is {"mode": "validate"|"gltf"|"bvh", "file", "animation" (gltf),
+        "frames" (optional key indices)}; each result is what that mode gives, or {"error"}."""
+        with tempfile.TemporaryDirectory() as folder:
+            listing = Path(folder) / "jobs.json"
+            listing.write_text(json.dumps([{k: (str(v) if k == "file" else v) for k, v in job.items()} for job in jobs]))
+            return self.run("batch", listing)
 
 
 def _cache_dir() -> Path:

@@ -36,6 +36,7 @@ from .bvh_axes import UP_TO_Y, parse_up, turned
 from .bvh_euler import euler_channels
 from .bvh_format import POSITION_CHANNELS, ROTATION_CHANNELS, BvhError, RawBvh, RawJoint, format_bvh, parse_bvh
 from .bvh_names import restore_names, safe_names, write_mapping
+from .bvh_roots import one_skeleton
 from .bvh_units import guess_skeleton_scale, guess_up_axis, parse_scale
 from .figure import figure_size
 
@@ -227,6 +228,7 @@ def write_bvh(
       name (frames, 3) in the layout's channel order and file axes, are a source file's own
       angles, which each frame then stays nearest (within 180 degrees of each).
     """
+    one_skeleton(path, skeleton)  # the rule for every writer of BVH (io/bvh_roots.py)
     layout = layout or BvhLayout()
     if clip is None:
         rest = skeleton.rest_pose()

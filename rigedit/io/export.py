@@ -104,6 +104,7 @@ def export_rig(
     fmt = formats.for_export(out)
     source = source or ExportSource()
     fmt.require("export")  # before baking: a missing extra is said at once
+    fmt.check_fits(out, rig.skeleton)  # and so is a rig the format cannot hold (several skeletons in a BVH)
     seen = [1]
 
     def baking(done: int, total: int):

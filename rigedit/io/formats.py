@@ -13,6 +13,7 @@ table costs `rigedit --help` and the editor's launcher nothing (no numpy behind 
     load(path, *, up, animation, scale, fps, skin) -> rigedit.io.loaded.Loaded
     write(path, skeleton, clip, source, *, name, animation_name, only_result) -> None
     clip_for(skeleton, path, *, fps, animation) -> rigedit.io.clip_match.MatchedClip
+    fits(path, skeleton) -> None, or ValueError naming the file when it cannot hold the skeleton
 """
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ class Format:
     options: frozenset[str] = frozenset()  # import options beyond up and animation: "scale", "fps", "skin"
     needs: tuple[str, str, str] | None = None  # (module, rigedit extra, package) it needs installed
     beside: str | None = None  # "module:function": path -> [files written (or removed) beside it]
+    fits: str | None = None  # "module:function": (path, skeleton) -> None, ValueError when one file cannot hold it
 
     @property
     def animations(self) -> bool:
@@ -73,6 +75,12 @@ class Format:
         """The files its writer writes (or removes) beside `path` (io/overwrite.py)."""
         return [] if self.beside is None else list(_resolve(self.beside, self, "list the files beside")(path))
 
+    def check_fits(self, path: str | os.PathLike, skeleton) -> None:
+        """ValueError naming `path` when a file of this format cannot hold `skeleton` (a BVH
+        holds one skeleton: io/bvh_roots.py); every command asks before it bakes or writes."""
+        if self.fits is not None:
+            _resolve(self.fits, self, "check a skeleton for")(path, skeleton)
+
     def require(self, doing: str) -> None:
         """ValueError saying what to install when the package this format needs is missing;
         `doing` is "import" or "export", for the message."""
@@ -90,6 +98,7 @@ BVH = Format(
     "BVH", (".bvh",), frozenset({SKELETON, CLIP}),
     load="rigedit.io.loaded:load_bvh", write="rigedit.io.export:write_bvh_result",
     clip_for="rigedit.io.clip_match:bvh_clip_for", options=frozenset({"scale"}), beside="rigedit.io.bvh_names:beside",
+    fits="rigedit.io.bvh_roots:one_skeleton",
 )
 GLTF = Format(
     "glTF", (".glb", ".gltf"), frozenset({SKELETON, CLIP, MESH}),

@@ -16,27 +16,16 @@ from rigedit.io.bvh_format import parse_bvh
 from rigedit.io.export import bvh_angles, export_rig
 from rigedit.io.figure import figure_size, world_positions
 
-from ..js_readers import readers
-from .export_checks import DATA, READER_RTOL, SHARED, Result, bvh_name_map, bvh_positions, exported_bvh
+from .export_checks import DATA, READER_RTOL, SHARED, Result, bvh_positions, exported_bvh
 
 
 @pytest.fixture(scope="module", params=SHARED)
-def exported(request, tmp_path_factory):
-    result = Result(DATA / request.param)
-    out = tmp_path_factory.mktemp("bvh") / f"{result.path.stem}.bvh"
-    export_rig(result.rig, out, result.source)
-    return result, out
+def exported(request, exports):
+    return exports.result(request.param), exports.file(request.param, ".bvh")
 
 
 def _in_file_units(result: Result, names: list[str]) -> tuple[np.ndarray, float]:
-    """rigedit's pose (frames, joints, 3) in the exported file's units and axes, in `names` order."""
-    from rigedit.core.transforms import quat_conj, quat_rotate
-    from rigedit.io.bvh import BvhLayout
-
-    layout = result.source.bvh_layout or BvhLayout()
-    pos = quat_rotate(quat_conj(layout.turn), result.positions) / layout.scale
-    index = {n: i for i, n in enumerate(result.names)}
-    return pos[:, [index[n] for n in names]], result.size / layout.scale
+    return result.in_bvh_units(names)
 
 
 @pytest.mark.parametrize("add_offsets", [True, False], ids=["three.js convention", "Blender convention"])
@@ -63,21 +52,7 @@ def test_position_channels_only_where_joints_move_and_then_on_zero_offsets(expor
             assert j.offset == (0.0, 0.0, 0.0), j.name
 
 
-def test_three_js_bvh_loader_reads_rigedits_pose(exported):
-    js = readers()
-    if isinstance(js, str):
-        pytest.skip(js)
-    result, out = exported
-    seen = js.bvh_positions(out)
-    # BVHLoader names End Sites "ENDSITE": compare joints only, every one of them, by the
-    # rig's names for the names in the file.
-    rig_name = bvh_name_map(out)
-    keep = [k for k, n in enumerate(seen["names"]) if n in rig_name]
-    assert len(keep) == len(rig_name)
-    got = np.array(seen["frames"])[:, keep]
-    expected, size = _in_file_units(result, [rig_name[seen["names"][k]] for k in keep])
-    assert got.shape == expected.shape
-    assert np.abs(got - expected).max() <= READER_RTOL * size
+# three.js's BVHLoader on every shared file's export: test_export_readers.py.
 
 
 def test_angles_stay_with_a_source_files_own(tmp_path):

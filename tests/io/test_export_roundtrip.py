@@ -25,10 +25,8 @@ def _import(path):
 
 @pytest.mark.parametrize("suffix", FORMATS)
 @pytest.mark.parametrize("name", SHARED)
-def test_export_then_import_gives_the_same_joint_positions(name, suffix, tmp_path):
-    result = Result(DATA / name)
-    out = tmp_path / f"again{suffix}"
-    export_rig(result.rig, out, result.source, only_result=True)
+def test_export_then_import_gives_the_same_joint_positions(name, suffix, exports):
+    result, out = exports.result(name), exports.file(name, suffix, only_result=True)
     names, positions = _import(out)
     index = {n: i for i, n in enumerate(names)}
     got = positions[:, [index[n] for n in result.names]]

@@ -11,32 +11,15 @@ from rigedit.core.skeleton import Pose
 from rigedit.core.transforms import quat_to_matrix
 from rigedit.io.export import export_rig
 
-from .export_checks import DATA, READER_RTOL, SHARED, Result
+from .export_checks import DATA, READER_RTOL, SHARED, Result, usd_world
 
 pxr = pytest.importorskip("pxr", reason="usd-core is not installed (pip install 'rigedit[usd]')")
 
 
-def usd_world(path) -> tuple[list[str], np.ndarray]:
-    """Joint paths and world matrices (frames, joints, 4, 4) as pxr's UsdSkel computes them
-    (row-vector convention: translation in the last row)."""
-    from pxr import Usd, UsdGeom, UsdSkel
-
-    stage = Usd.Stage.Open(str(path))
-    skel_prim = next(p for p in stage.Traverse() if p.IsA(UsdSkel.Skeleton))
-    cache = UsdSkel.Cache()
-    cache.Populate(UsdSkel.Root(stage.GetDefaultPrim()), Usd.PrimDefaultPredicate)
-    query = cache.GetSkelQuery(UsdSkel.Skeleton(skel_prim))
-    start, end = int(stage.GetStartTimeCode()), int(stage.GetEndTimeCode())
-    frames = [np.array(query.ComputeJointWorldTransforms(UsdGeom.XformCache(Usd.TimeCode(t)))) for t in range(start, end + 1)]
-    return [str(j) for j in query.GetJointOrder()], np.array(frames)
-
-
 @pytest.mark.parametrize("suffix", [".usda", ".usdc", ".usd"])
 @pytest.mark.parametrize("name", SHARED)
-def test_pxr_puts_every_joint_where_rigedit_shows_it(name, suffix, tmp_path):
-    result = Result(DATA / name)
-    out = tmp_path / f"out{suffix}"
-    export_rig(result.rig, out, result.source)
+def test_pxr_puts_every_joint_where_rigedit_shows_it(name, suffix, exports):
+    result, out = exports.result(name), exports.file(name, suffix)
     joints, world = usd_world(out)
     assert len(joints) == len(result.names)
     assert world.shape[:2] == (result.clip.n_frames, len(result.names))

@@ -7,6 +7,11 @@
 //                                                   every skinned vertex's world position at those frames
 //   node readers.mjs bvh FILE.bvh                   three.js BVHLoader + AnimationMixer: every bone's
 //                                                   world position at each frame
+//   node readers.mjs batch JOBS.json                many of the above in one process (node and three.js
+//                                                   start once): JOBS is a list of {mode: validate|gltf|bvh,
+//                                                   file, animation, frames (optional: key indices to
+//                                                   read at, default all)}; prints a list of the results,
+//                                                   {error} for a job that failed
 //
 // The packages come from the directory in RIGEDIT_JS_MODULES (a cache outside the repository
 // that the tests install package.json's pinned versions into), so nothing is installed here.
@@ -80,29 +85,40 @@ function play(THREE, mixer, clip) {
   return action;
 }
 
-async function validate() {
+async function validate(file) {
   const validator = await load('gltf-validator/index.js');
   const bytes = new Uint8Array(readFileSync(file));
   const report = await validator.validateBytes(bytes, { uri: file, maxIssues: 50 });
   const issues = report.issues;
-  console.log(JSON.stringify({
+  return {
     numErrors: issues.numErrors, numWarnings: issues.numWarnings,
     errors: issues.messages.filter((m) => m.severity === 0),
     warnings: issues.messages.filter((m) => m.severity === 1),
-  }));
+  };
 }
 
-async function gltf() {
+// Each of `frames` (key indices, any order; default every key): a paused action is reset
+// first, as setTime alone would hold one that has run to its end at time 0.
+function* visit(mixer, action, times, frames) {
+  for (const f of frames ?? times.map((_, k) => k)) {
+    if (times[f] === undefined) throw new Error(`no frame ${f}: the clip has ${times.length}`);
+    action.reset();
+    mixer.setTime(times[f]);
+    yield f;
+  }
+}
+
+async function gltf(file, animation, frames) {
   const THREE = await load('three/build/three.module.js');
   const { GLTFLoader } = await load('three/examples/jsm/loaders/GLTFLoader.js');
   const bytes = new Uint8Array(readFileSync(file));
   const data = withoutImages(bytes, file.toLowerCase().endsWith('.glb'));
   const result = await new Promise((resolve, reject) => new GLTFLoader().parse(data, '', resolve, reject));
-  const clip = result.animations.find((a) => a.name === arg);
-  if (!clip) throw new Error(`no animation ${arg}; the file has ${result.animations.map((a) => a.name)}`);
+  const clip = result.animations.find((a) => a.name === animation);
+  if (!clip) throw new Error(`no animation ${animation}; the file has ${result.animations.map((a) => a.name)}`);
   const scene = result.scene;
   const mixer = new THREE.AnimationMixer(scene);
-  play(THREE, mixer, clip);
+  const action = play(THREE, mixer, clip);
   const nodes = [];
   scene.traverse((o) => {
     const a = result.parser.associations.get(o);
@@ -112,15 +128,14 @@ async function gltf() {
   const out = {};
   for (const [index] of nodes) out[index] = [];
   const p = new THREE.Vector3();
-  for (const t of times) {
-    mixer.setTime(t);
+  for (const _ of visit(mixer, action, times, frames)) {
     scene.updateMatrixWorld(true);
     for (const [index, o] of nodes) out[index].push(o.getWorldPosition(p).toArray());
   }
-  console.log(JSON.stringify({ times, nodes: out }));
+  return { times, frames: frames ?? times.map((_, k) => k), nodes: out };
 }
 
-async function skin() {
+async function skin(file, arg) {
   const THREE = await load('three/build/three.module.js');
   const { GLTFLoader } = await load('three/examples/jsm/loaders/GLTFLoader.js');
   const bytes = new Uint8Array(readFileSync(file));
@@ -159,10 +174,10 @@ async function skin() {
       out[key].push(flat);
     }
   }
-  console.log(JSON.stringify({ frames, meshes: out }));
+  return { frames, meshes: out };
 }
 
-async function bvh() {
+async function bvh(file, frames) {
   const THREE = await load('three/build/three.module.js');
   const { BVHLoader } = await load('three/examples/jsm/loaders/BVHLoader.js');
   const result = new BVHLoader().parse(readFileSync(file, 'utf8'));
@@ -170,17 +185,35 @@ async function bvh() {
   const root = new THREE.Group();
   root.add(bones[0]);
   const mixer = new THREE.AnimationMixer(root);
-  play(THREE, mixer, result.clip);
+  const action = play(THREE, mixer, result.clip);
   const times = Array.from(result.clip.tracks[0].times);
   const names = bones.map((b) => b.name);
-  const frames = [];
+  const positions = [];
   const p = new THREE.Vector3();
-  for (const t of times) {
-    mixer.setTime(t);
+  for (const _ of visit(mixer, action, times, frames)) {
     root.updateMatrixWorld(true);
-    frames.push(bones.map((b) => b.getWorldPosition(p).toArray()));
+    positions.push(bones.map((b) => b.getWorldPosition(p).toArray()));
   }
-  console.log(JSON.stringify({ times, names, frames }));
+  return { times, names, frames: positions, at: frames ?? times.map((_, k) => k) };
 }
 
-await { validate, gltf, skin, bvh }[mode]();
+async function batch(jobsFile) {
+  const out = [];
+  for (const job of JSON.parse(readFileSync(jobsFile, 'utf8'))) {
+    try {
+      if (job.mode === 'validate') out.push(await validate(job.file));
+      else if (job.mode === 'gltf') out.push(await gltf(job.file, job.animation, job.frames));
+      else if (job.mode === 'bvh') out.push(await bvh(job.file, job.frames));
+      else throw new Error(`unknown mode ${job.mode}`);
+    } catch (e) {
+      out.push({ error: `${job.file}: ${e.stack ?? e}` });
+    }
+  }
+  return out;
+}
+
+const modes = {
+  validate: () => validate(file), gltf: () => gltf(file, arg), skin: () => skin(file, arg),
+  bvh: () => bvh(file), batch: () => batch(file),
+};
+console.log(JSON.stringify(await modes[mode]()));
