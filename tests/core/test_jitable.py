@@ -47,3 +47,15 @@ def test_a_changed_helper_drops_the_kernels_cache_and_only_its(tmp_path):
     files = _cached(cache)
     fresh_cache(str(kernel), module)
     assert all(f.exists() for f in files)
+
+
+def test_a_module_compiled_only_into_other_kernels_says_compiling_once(tmp_path, caplog):
+    """Its functions never get cache files of their own (they are compiled into the kernels
+    that call them): the first sight says it compiles, and no later process says so again."""
+    kernel, helper, _ = _kernel(tmp_path)
+    module = SimpleNamespace(__file__=str(helper))
+    with caplog.at_level("WARNING", logger="rigedit"):
+        fresh_cache(str(kernel), module)
+        first = len(caplog.records)
+        fresh_cache(str(kernel), module)
+    assert first == 1 and len(caplog.records) == 1, [r.getMessage() for r in caplog.records]
