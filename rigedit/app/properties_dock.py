@@ -47,6 +47,11 @@ PLOT_INTERVAL_MS = 100
 PLOT_INTERVAL_DRAGGING_MS = 400
 
 
+# The Joints line when no chain is shown.
+NO_CHAINS_HINT = "No IK chains: the rig plays its clip. Click a bone to select its joint, R to rotate it."
+NO_SELECTION_HINT = "No chain selected: pick one above, or click its target in the viewport."
+
+
 class BlendWeight(QWidget):
     """A slider and a spin box showing one value in [0, 1]."""
 
@@ -240,8 +245,8 @@ class PropertiesPanel(QWidget):
         enabled = bool(sel)
         for w in (self.solver, self.tolerance, self.max_iterations, self.weight, self.pole, self.limits, self.uses):
             w.setEnabled(enabled)
-        if not enabled:
-            self.joints_label.setText("")
+        if not enabled:  # what to do instead: the fields below are greyed out
+            self.joints_label.setText(NO_CHAINS_HINT if not self.doc.rig.chain_names else NO_SELECTION_HINT)
             self.full_body.show_chain(None)
             return
         ch = self.doc.rig.chain(sel)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from PySide6.QtGui import QImage
 
 from rigedit.app import capture, launch
+from rigedit.app.properties_dock import NO_CHAINS_HINT
 
 WALK = "/work/shared/data/cmu_12_01_walk.bvh"
 CHAINLESS = "/work/shared/data/threejs_SimpleSkinning.gltf"  # three bones in a row: no chain is proposed
@@ -41,3 +42,6 @@ def test_the_viewport_draws_a_rig_without_chains(make_window, qtbot):
     assert window.rig.chain_names == [] and capture.wait_for_pose(window, timeout=10)
     img = capture.grab_window(window)
     assert capture.distinct_colours(img, capture.viewport_rect(window)) >= capture.MIN_COLOURS
+    # The property dock's fields are greyed out and its Joints line says what to do instead.
+    panel = window.properties.panel
+    assert not panel.solver.isEnabled() and panel.joints_label.text() == NO_CHAINS_HINT
