@@ -75,10 +75,11 @@ def dls(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
     """One damped least-squares step from the pose `src` into `out` (`swept`, `sweep`: work
     space as for fabrik_passes.ccd). Each column of the Jacobian is measured, not derived:
     the tip's motion when that joint alone turns a little about that axis and the pose is
-    rebuilt as the step rebuilds it (turn_and_step). A turn carries the bones beyond rigidly,
-    but the rebuilt pose carries their frames by shortest arcs and projects each bone back
-    into its own hinge plane: the rigid columns (a x r) missed that twist, and the steps they
-    gave crept in by a per cent a step where a hinge hung below a turning joint."""
+    rebuilt as the step rebuilds it (turn_and_step), for every joint with a hinge beyond it.
+    A turn carries the bones beyond rigidly, but the rebuilt pose carries their frames by
+    shortest arcs and projects each bone back into its own hinge plane: the rigid columns
+    (a x r) missed that twist, and the steps they gave crept in by a per cent a step where
+    a hinge hung below a turning joint."""
     pts, axes, dirs, turns = src
     n = pts.shape[0]
     m = n - 1
@@ -89,8 +90,13 @@ def dls(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
     # measured tip motions (`cols`); a probe pose and its turns.
     ax, cols = np.zeros((2 * m, 3)), np.zeros((2 * m, 3))
     probe = (np.empty((n, 3)), np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 4)))
+    # Only a hinge beyond a joint reads the frames its turn carries: the joints from the last
+    # hinge on take their rigid columns (a x r), exactly what a probe would measure.
+    last_hinge = 0
     for k in range(m):
         sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = 0.0, 0.0, 0.0, 1.0
+        if kinds[k] == HINGE:
+            last_hinge = k
     a00 = a01 = a02 = a11 = a12 = a22 = 0.0
     for k in range(m):
         if lengths[k] <= TINY:
@@ -103,13 +109,15 @@ def dls(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
         for a, used, row in ((a1, use1, 2 * k), (a2, use2, 2 * k + 1)):
             if not used:
                 continue
-            # The probe turns the way the error wants (away from a limit the joint is on).
-            h = PROBE if dot(cross(a, r), e) >= 0.0 else -PROBE
-            s = math.sin(0.5 * h)
-            sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = a[0] * s, a[1] * s, a[2] * s, math.cos(0.5 * h)
-            turn_and_step(pts, sweep, swept, ref, kinds, params, root_dir, lengths, probe)
-            sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = 0.0, 0.0, 0.0, 1.0
-            c = ((probe[0][m, 0] - tip[0]) / h, (probe[0][m, 1] - tip[1]) / h, (probe[0][m, 2] - tip[2]) / h)
+            c = cross(a, r)
+            if k < last_hinge:
+                # The probe turns the way the error wants (away from a limit the joint is on).
+                h = PROBE if dot(c, e) >= 0.0 else -PROBE
+                s = math.sin(0.5 * h)
+                sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = a[0] * s, a[1] * s, a[2] * s, math.cos(0.5 * h)
+                turn_and_step(pts, sweep, swept, ref, kinds, params, root_dir, lengths, probe)
+                sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = 0.0, 0.0, 0.0, 1.0
+                c = ((probe[0][m, 0] - tip[0]) / h, (probe[0][m, 1] - tip[1]) / h, (probe[0][m, 2] - tip[2]) / h)
             ax[row, 0], ax[row, 1], ax[row, 2] = a
             cols[row, 0], cols[row, 1], cols[row, 2] = c
             a00 += c[0] * c[0]
