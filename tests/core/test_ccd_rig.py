@@ -89,5 +89,7 @@ def test_warm_started_limited_ccd_solves_never_lose_ground():
     ch.target = ch.target + (0.0, -0.01, 0.02)
     errors = [rig.solve()[CHAIN].error for _ in range(4)]
     assert all(b <= a for a, b in zip(errors, errors[1:])), errors
-    assert errors[-1] < errors[0]
+    # The later solves go on from the first's pose: nearer, unless the first already ended
+    # within the tolerance (with the least-squares step it does here).
+    assert errors[-1] < errors[0] or errors[0] <= ch.tolerance, errors
     assert max(limit_errors_deg(rig, CHAIN).values()) <= LIMIT_EPS_DEG

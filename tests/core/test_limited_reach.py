@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rigedit.core.ik import ChainLimits, ConeLimit, HingeLimit, ccd, fabrik
 from rigedit.core.scalar_quat import qbetween, qrot, turn_unit
@@ -77,3 +79,35 @@ def test_random_limited_chains_from_rest_reach_targets_made_from_allowed_joint_a
         if not r.reached:
             missed.append(r.error)
     assert len(missed) <= 6, sorted(missed)
+
+
+# A target counts as reached within 1 mm (issue 24: "within 1 mm of the best pose the
+# limits allow", which for a target made from allowed angles is the target itself).
+REACH = 1e-3
+
+
+@SOLVERS
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**63 - 1))
+def test_from_rest_a_random_limited_chain_reaches_the_tip_of_a_random_allowed_pose(solve, seed):
+    """Chains and targets from a seed hypothesis draws (not cases a fix could be tuned to):
+    20 random hinge/cone chains, each solved from its rest pose toward the tip of a random
+    pose inside its limits, at the default cap and (for those it misses) at 100. Solved to
+    1 mm: nearly all. Not every one: a local solver started far off can still settle in
+    another valley of the tip's distance (on 400 such chains FABRIK missed 9 at the default
+    cap and 1 at 100, CCD 8 and 1; bench_limited_optimality.py counts them); the bounds
+    below leave room for that, not for a solver that gives up (before the least-squares
+    step measured its Jacobian, one chain in ten was missed at the default cap)."""
+    rng = np.random.default_rng(seed)
+    missed_default, missed_100 = [], []
+    for _ in range(20):
+        case = Case(rng)
+        target = case.tip(case.random_x(rng))
+        r = solve(case.rest, target, limits=case.limits, tolerance=REACH)
+        if r.error > REACH:
+            missed_default.append(r.error)
+            r = solve(case.rest, target, limits=case.limits, tolerance=REACH, max_iterations=100)
+            if r.error > REACH:
+                missed_100.append(r.error)
+    assert len(missed_default) <= 4, sorted(missed_default)
+    assert len(missed_100) <= 2, sorted(missed_100)

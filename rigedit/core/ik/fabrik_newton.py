@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache
 from . import fabrik_passes, limits
@@ -29,6 +31,11 @@ DAMPING = 0.1
 MAX_TURN = 0.5
 # A joint within this (radians) of its limit counts as on it.
 ON_LIMIT = 1e-6
+# The turn (radians) by which a joint is probed for its column of the Jacobian: the
+# columns' error is of the order of PROBE times the chain's length.
+PROBE = 1e-6
+# A step that ends farther off is halved, at most this many times.
+BACKTRACK = 3
 
 fresh_cache(__file__, sq, limits, fabrik_passes)
 
@@ -66,41 +73,59 @@ def _columns(kind, lo_cos, hi, u, parent, axis_row, r, e):
 @_jit
 def dls(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
     """One damped least-squares step from the pose `src` into `out` (`swept`, `sweep`: work
-    space as for fabrik_passes.ccd)."""
+    space as for fabrik_passes.ccd). Each column of the Jacobian is measured, not derived:
+    the tip's motion when that joint alone turns a little about that axis and the pose is
+    rebuilt as the step rebuilds it (turn_and_step), for every joint with a hinge beyond it.
+    A turn carries the bones beyond rigidly, but the rebuilt pose carries their frames by
+    shortest arcs and projects each bone back into its own hinge plane: the rigid columns
+    (a x r) missed that twist, and the steps they gave crept in by a per cent a step where
+    a hinge hung below a turning joint."""
     pts, axes, dirs, turns = src
     n = pts.shape[0]
-    tip = (pts[n - 1, 0], pts[n - 1, 1], pts[n - 1, 2])
+    m = n - 1
+    tip = (pts[m, 0], pts[m, 1], pts[m, 2])
     e = (target[0] - tip[0], target[1] - tip[1], target[2] - tip[2])
     en = math.sqrt(dot(e, e))
-    # J J^T, summed over the columns (a x r), and the columns kept in `sweep` rows (the axes).
+    # Per joint up to two axes (rows 2k and 2k + 1 of `ax`, zero when not used) and their
+    # measured tip motions (`cols`); a probe pose and its turns.
+    ax, cols = np.zeros((2 * m, 3)), np.zeros((2 * m, 3))
+    probe = (np.empty((n, 3)), np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 4)))
+    # Only a hinge beyond a joint reads the frames its turn carries: the joints from the last
+    # hinge on take their rigid columns (a x r), exactly what a probe would measure.
+    last_hinge = 0
+    for k in range(m):
+        sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = 0.0, 0.0, 0.0, 1.0
+        if kinds[k] == HINGE:
+            last_hinge = k
     a00 = a01 = a02 = a11 = a12 = a22 = 0.0
-    for k in range(n - 1):
-        for j in range(4):
-            sweep[k, j] = 0.0
-        swept[k + 1, 0], swept[k + 1, 1], swept[k + 1, 2] = 0.0, 0.0, 0.0
+    for k in range(m):
         if lengths[k] <= TINY:
             continue
         r = (tip[0] - pts[k, 0], tip[1] - pts[k, 1], tip[2] - pts[k, 2])
         parent = (root_dir[0], root_dir[1], root_dir[2]) if k == 0 else _row3(dirs, k - 1)
-        if k > 0 and lengths[k - 1] <= TINY:
-            parent = _row3(dirs, k - 1)
         a1, use1, a2, use2 = _columns(kinds[k], params[k, 0], params[k, 1], _row3(dirs, k), parent, _row3(axes, k), r, e)
         if kinds[k] == 0 or kinds[k] == 3:  # no limit, or a cone of 180 degrees: both axes always
             use1 = True
-        for a, used, slot in ((a1, use1, 0), (a2, use2, 1)):
+        for a, used, row in ((a1, use1, 2 * k), (a2, use2, 2 * k + 1)):
             if not used:
                 continue
             c = cross(a, r)
+            if k < last_hinge:
+                # The probe turns the way the error wants (away from a limit the joint is on).
+                h = PROBE if dot(c, e) >= 0.0 else -PROBE
+                s = math.sin(0.5 * h)
+                sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = a[0] * s, a[1] * s, a[2] * s, math.cos(0.5 * h)
+                turn_and_step(pts, sweep, swept, ref, kinds, params, root_dir, lengths, probe)
+                sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = 0.0, 0.0, 0.0, 1.0
+                c = ((probe[0][m, 0] - tip[0]) / h, (probe[0][m, 1] - tip[1]) / h, (probe[0][m, 2] - tip[2]) / h)
+            ax[row, 0], ax[row, 1], ax[row, 2] = a
+            cols[row, 0], cols[row, 1], cols[row, 2] = c
             a00 += c[0] * c[0]
             a01 += c[0] * c[1]
             a02 += c[0] * c[2]
             a11 += c[1] * c[1]
             a12 += c[1] * c[2]
             a22 += c[2] * c[2]
-            if slot == 0:
-                sweep[k, 0], sweep[k, 1], sweep[k, 2] = a
-            else:
-                swept[k + 1, 0], swept[k + 1, 1], swept[k + 1, 2] = a
     lam = (DAMPING * en) ** 2
     a00 += lam
     a11 += lam
@@ -116,25 +141,33 @@ def dls(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
         (c01 * e[0] + c11 * e[1] + c12 * e[2]) / det,
         (c02 * e[0] + c12 * e[1] + c22 * e[2]) / det,
     )
-    # Each joint's turn: the sum of its axes times their angles (c . y), as a quaternion.
+    # Each joint's turn: the sum of its axes times their angles (column . y), as a rotation
+    # vector (kept in `ax`'s first row of the joint).
     biggest = 0.0
-    for k in range(n - 1):
-        r = (tip[0] - pts[k, 0], tip[1] - pts[k, 1], tip[2] - pts[k, 2])
+    for k in range(m):
         w = (0.0, 0.0, 0.0)
-        for a in (_row3(sweep, k), _row3(swept, k + 1)):
-            t = dot(cross(a, r), y)
-            w = (w[0] + t * a[0], w[1] + t * a[1], w[2] + t * a[2])
-        sweep[k, 0], sweep[k, 1], sweep[k, 2] = w
+        for row in (2 * k, 2 * k + 1):
+            t = cols[row, 0] * y[0] + cols[row, 1] * y[1] + cols[row, 2] * y[2]
+            w = (w[0] + t * ax[row, 0], w[1] + t * ax[row, 1], w[2] + t * ax[row, 2])
+        ax[2 * k, 0], ax[2 * k, 1], ax[2 * k, 2] = w
         biggest = max(biggest, math.sqrt(dot(w, w)))
     scale = MAX_TURN / biggest if biggest > MAX_TURN else 1.0
-    for k in range(n - 1):
-        w = (sweep[k, 0] * scale, sweep[k, 1] * scale, sweep[k, 2] * scale)
-        angle = math.sqrt(dot(w, w))
-        if angle > 0.0:
-            s = math.sin(0.5 * angle) / angle
-            sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = w[0] * s, w[1] * s, w[2] * s, math.cos(0.5 * angle)
-        else:
-            sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = 0.0, 0.0, 0.0, 1.0
-    # Each joint's turn carries the rest of the chain, as in the CCD sweep.
-    turn_and_step(pts, sweep, swept, ref, kinds, params, root_dir, lengths, out)
+    # Each joint's turn carries the rest of the chain, as in the CCD sweep. A step that ends
+    # farther off is halved (BACKTRACK times at most): far from the reference pose a
+    # bone's frame (a shortest arc from its reference direction) turns fast with it, and
+    # the tangent overshoots.
+    for _ in range(BACKTRACK + 1):
+        for k in range(m):
+            w = (ax[2 * k, 0] * scale, ax[2 * k, 1] * scale, ax[2 * k, 2] * scale)
+            angle = math.sqrt(dot(w, w))
+            if angle > 0.0:
+                s = math.sin(0.5 * angle) / angle
+                sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = w[0] * s, w[1] * s, w[2] * s, math.cos(0.5 * angle)
+            else:
+                sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = 0.0, 0.0, 0.0, 1.0
+        turn_and_step(pts, sweep, swept, ref, kinds, params, root_dir, lengths, out)
+        dx, dy, dz = out[0][m, 0] - target[0], out[0][m, 1] - target[1], out[0][m, 2] - target[2]
+        if dx * dx + dy * dy + dz * dz < en * en:
+            break
+        scale *= 0.5
     return True
