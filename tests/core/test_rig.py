@@ -247,7 +247,9 @@ def test_fabrik_short_of_its_target_keeps_going_on_later_frames():
     errors = [rig.solve()["tentacle"].error]
     while errors[-1] > ch.tolerance and len(errors) < 200:
         errors.append(rig.solve()["tentacle"].error)
-    assert len(errors) > 2 and errors[-1] <= ch.tolerance
+    # Short after the first frame's one step, reached on a later one (with the least-squares
+    # step in every limited step, the second frame already gets there).
+    assert errors[0] > ch.tolerance and len(errors) >= 2 and errors[-1] <= ch.tolerance
     assert all(b <= a for a, b in zip(errors, errors[1:]))
 
 
