@@ -265,10 +265,12 @@ def a_pose_biped() -> Skeleton:
 @given(biped_clips())
 def test_a_t_pose_clip_onto_an_a_pose_rig_keeps_the_arms_directions(case):
     """Rest poses are aligned bone by bone: the A-pose rig's upper arms and forearms point
-    where the T-pose source's do on every frame (not 45 degrees below them)."""
+    where the T-pose source's do on every frame (not 45 degrees below them). Arm space is
+    off: it moves an arm that would pass through the body (hypothesis found such a clip),
+    which is its own tests' business."""
     sk, clip = case
     target = a_pose_biped()
-    r = retarget_clip(sk, clip, target, lock_feet=False)
+    r = retarget_clip(sk, clip, target, lock_feet=False, arm_space=False)
     src, out = positions(sk, clip), positions(target, r.clip)
     for side in "LR":
         for a, b in ((f"Arm{side}", f"ForeArm{side}"), (f"ForeArm{side}", f"Hand{side}")):
