@@ -8,8 +8,8 @@ What is read, from the nodes of the file's scene:
   joint. As the spec says, the skinned node's own transform is ignored.
 - Rigid meshes: a node with a mesh and no skin, under a joint (or a joint itself), follows
   that joint; a mesh under no joint stays where the file puts it.
-- Colour: the material's baseColorFactor times COLOR_0, and its baseColorTexture (the
-  encoded image and each vertex's TEXCOORD) for the app to look up.
+- Colour: the material's base colour times COLOR_0, and its base colour texture (the
+  encoded image and each vertex's TEXCOORD) for the app to look up (gltf_material.py).
 - Triangles (mode 4), strips and fans (turned into triangles). Points and lines are skipped
   with a warning; morph targets are ignored (the base shape is drawn).
 - Draco-compressed primitives (KHR_draco_mesh_compression) through gltf_draco.py, and
@@ -25,10 +25,8 @@ GltfImport.turn) conjugates every joint frame, so each C is Q C and the mesh tur
 """
 from __future__ import annotations
 
-import base64
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -38,11 +36,11 @@ from rigedit.core.transforms import quat_to_matrix
 from .gltf import GltfImport, _nearest_rotation, _node_matrix, _node_parents, compose_world
 from .gltf_data import GltfDocument, GltfError
 from .gltf_draco import PrimitiveArrays, unreadable
+from .gltf_material import material_arrays
 
 __all__ = ["GltfMesh", "read_gltf_mesh"]
 
 # glTF sampler wrap modes: 33071 clamps to the edge; 10497 repeats, 33648 mirrors (drawn as repeat).
-_CLAMP = 33071
 # A file's weights that sum this far from 1 on some vertex are reported as normalised.
 WEIGHT_SUM_TOL = 1e-3
 
@@ -239,7 +237,7 @@ def _primitive(doc, where, prim, skinned, first, n_joints, parts: _Parts, warnin
         infl = infl + first
     else:
         infl, w = np.full((n, 1), first, dtype=np.int64), np.ones((n, 1))
-    colour, tex, uv = _material(doc, where, prim, a, n, parts)
+    colour, tex, uv = material_arrays(doc, where, prim, a, n, parts)
     parts.rest.append(pos)
     parts.faces.append(faces + parts.count)
     parts.infl.append(infl)
@@ -293,85 +291,3 @@ def _influences(doc, where, a, n, n_joints) -> tuple[np.ndarray, np.ndarray]:
     if not sets:
         raise doc.error(f"{where}.attributes", "a skinned mesh needs JOINTS_0 and WEIGHTS_0")
     return np.concatenate([s[0] for s in sets], axis=1), np.concatenate([s[1] for s in sets], axis=1)
-
-
-def _material(doc, where, prim, a: PrimitiveArrays, n, parts: _Parts) -> tuple[np.ndarray, int, np.ndarray]:
-    """Per-vertex linear RGBA, our texture index (-1: none) and the vertices' uv."""
-    g = doc.gltf
-    factor = np.ones(4)
-    tex, uv = -1, np.zeros((n, 2))
-    if prim.material is not None:
-        if not 0 <= prim.material < len(g.materials):
-            raise doc.error(f"{where}.material", f"names material {prim.material}, which does not exist")
-        pbr = g.materials[prim.material].pbrMetallicRoughness
-        if pbr is not None and pbr.baseColorFactor is not None:
-            factor = np.asarray(pbr.baseColorFactor, dtype=np.float64)
-            if factor.shape != (4,) or not np.all(np.isfinite(factor)):
-                raise doc.error(f"materials[{prim.material}].pbrMetallicRoughness.baseColorFactor", "must be 4 finite numbers")
-        info = None if pbr is None else pbr.baseColorTexture
-        if info is not None:
-            coord = a.attribute(f"TEXCOORD_{info.texCoord or 0}")
-            tex = _texture(doc, info.index, parts)
-            if coord is None or tex < 0:
-                tex = -1
-            else:
-                uv = coord
-                if uv.shape != (n, 2):
-                    raise doc.error(f"{where}.attributes.TEXCOORD_{info.texCoord or 0}", f"must be VEC2 for each of the {n} vertices")
-    colour = np.broadcast_to(factor, (n, 4)).copy()
-    c = a.attribute("COLOR_0")
-    if c is not None:
-        if c.shape[0] != n or c.shape[1] not in (3, 4):
-            raise doc.error(f"{where}.attributes.COLOR_0", f"must be VEC3 or VEC4 for each of the {n} vertices")
-        colour[:, : c.shape[1]] *= c
-    return colour, tex, uv
-
-
-def _texture(doc, index, parts: _Parts) -> int:
-    """Our index of glTF texture `index` (its image read once), -1 when it has no image."""
-    if index in parts.texture_of:
-        return parts.texture_of[index]
-    g = doc.gltf
-    if not isinstance(index, int) or not 0 <= index < len(g.textures):
-        raise doc.error("textures", f"has no texture {index!r}")
-    t = g.textures[index]
-    ours = -1
-    if t.source is not None:
-        if not 0 <= t.source < len(g.images):
-            raise doc.error(f"textures[{index}].source", f"names image {t.source}, which does not exist")
-        data, mime = _image(doc, t.source)
-        wrap = (True, True)
-        if t.sampler is not None and 0 <= t.sampler < len(g.samplers):
-            s = g.samplers[t.sampler]
-            wrap = (s.wrapS != _CLAMP, s.wrapT != _CLAMP)
-        parts.textures.append(Texture(data, mime, wrap))
-        ours = len(parts.textures) - 1
-    parts.texture_of[index] = ours
-    return ours
-
-
-def _image(doc, i: int) -> tuple[bytes, str]:
-    im = doc.gltf.images[i]
-    mime = im.mimeType or ""
-    if im.bufferView is not None:
-        g = doc.gltf
-        if not 0 <= im.bufferView < len(g.bufferViews):
-            raise doc.error(f"images[{i}].bufferView", "no such buffer view")
-        v = g.bufferViews[im.bufferView]
-        data = doc.buffer(v.buffer)
-        start = v.byteOffset or 0
-        if start + v.byteLength > len(data):
-            raise doc.error(f"images[{i}].bufferView", "reads past the end of its buffer")
-        return bytes(data[start: start + v.byteLength]), mime
-    uri = im.uri or ""
-    if uri.startswith("data:"):
-        head, _, body = uri.partition(",")
-        try:
-            return base64.b64decode(body), mime or head[5:].split(";")[0]
-        except Exception:
-            raise doc.error(f"images[{i}].uri", "is not a valid base64 data URI") from None
-    file = Path(doc.path).parent / uri
-    try:
-        return file.read_bytes(), mime
-    except OSError as e:
-        raise doc.error(f"images[{i}].uri", f"cannot read {file}: {e.strerror or e}") from None
