@@ -16,10 +16,12 @@ CCD chains on their own warm starts are compiled.
 """
 from __future__ import annotations
 
+from operator import attrgetter, itemgetter
+
 import numpy as np
 
 from .frame_pack import FrameTables, follows_clip, tables_key
-from .ik.frame_codes import STOP_NO_WARM
+from .ik.frame_codes import STOP_NO_WARM, input_row
 from .rig_state import SettledFrame
 from .rig_chain import make
 from .skeleton import Pose
@@ -29,7 +31,7 @@ from .skeleton import Pose
 # back every frame.
 RETRY_AFTER = 8
 
-_NO_POLE = (0.0, 0.0, 0.0, 0.0)  # and has_pole
+_INPUTS, _STAMP, _ROW = attrgetter("frame_inputs"), itemgetter(0), itemgetter(2)
 _kernel = None
 
 
@@ -45,27 +47,12 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     if rig.ground is not None and anim.soles:
         return None
     chains = rig.chains_by_name
-    # One walk over the chains per frame: their goals as the kernel's input rows (goal,
-    # pole, has_pole, weight: frame_codes.I_*) and the stamps the tables are checked by.
-    flat: list = []
-    add = flat.extend
-    stamps: list = []
-    stamp = stamps.append
-    for ch in chains.values():
-        stamp(ch.stamp)
-        got = placed.get(ch.name) if placed else None
-        if got is None:
-            add(ch.own_target)
-            pole = ch.own_pole
-        else:
-            goal, pole = got
-            add(goal)
-        if pole is None:
-            add(_NO_POLE)
-            flat.append(ch.weight)
-        else:
-            add(pole)
-            add((1.0, ch.weight))
+    # One read of each chain per frame (Chain.frame_inputs): the stamps the tables are
+    # checked by, and its goal, pole and weight as the kernel's input row, packed
+    # (frame_codes.input_row); the frame's inputs are the rows joined (`flat`).
+    ins = list(map(_INPUTS, chains.values()))
+    stamps = list(map(_STAMP, ins))
+    flat = _placed_rows(ins, placed) if placed else b"".join(map(_ROW, ins))
     settled = cache.settled
     # The same animated frame, goals and settings (the stamps name the chains too: each
     # chain's are its own) as a frame that left every chain final: its reports, at once.
@@ -85,7 +72,7 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
         packed = cache.packed(tables)
         if packed is None:
             return None
-    tables.inputs_row.pack_into(tables.inputs, 0, *flat)  # (FrameTables.inputs_row says why)
+    tables.input_bytes[:] = flat  # (FrameTables.input_bytes says why)
     got = cache.anim_rot
     if got is None or got[0] is not anim:
         got = _animated(cache, anim)
@@ -104,16 +91,30 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     packed.ahead = True
     reports = {}
     settled = True
-    errors = tables.errors
-    for name, (error, count, reached, final), errs in zip(tables.names, tables.numbers.tolist(), errors):
-        count = int(count)
-        settled = settled and final != 0.0
-        reports[name] = report(name, error, count, reached != 0.0, tuple(errs[:count].tolist()) if count else ())
+    out, errors = tables.out, tables.errors_row.unpack_from
+    for (name, at), (error, count, reached, final) in zip(tables.error_rows, tables.numbers.tolist()):
+        if final == 0.0:
+            settled = False
+        if count:
+            count = int(count)
+            reports[name] = report(name, error, count, reached != 0.0, errors(out, at)[:count])
+        else:
+            reports[name] = report(name, error, 0, reached != 0.0)
     if cache.outputs_key is not None:
         cache.outputs, cache.outputs_key = {}, None  # the Python walk's records: it starts afresh
-    rig.solve_state.show(Pose(rot, trans))
+    cache.show(Pose(rot, trans))
     cache.settled = make(SettledFrame, ((tables, anim, flat, stamps), tables.names, reports)) if settled else None
     return reports
+
+
+def _placed_rows(ins: list, placed: dict) -> bytes:
+    """The frame's input rows where grounded feet and follow-clip goals stand in for
+    some chains' own (rig_goals.placed_goals)."""
+    rows = []
+    for _, name, row, _, weight in ins:
+        got = placed.get(name)
+        rows.append(row if got is None else input_row(got[0], got[1], weight))
+    return b"".join(rows)
 
 
 def _animated(cache, anim) -> tuple:
