@@ -80,11 +80,12 @@ class FrameTables:
         cap = max([ch.max_iterations for ch in chains.values()] + [1])
         # The frame's inputs and report numbers (then each pass's error), filled anew every frame.
         self.inputs, self.out = np.empty((len(idx), I_SIZE)), np.empty((len(idx), 4 + cap))
-        # The report numbers, a view of `out` made once (a slice costs as much as the few
-        # numbers read through it), and each chain's name with the byte offset of its row
-        # of pass errors in `out`, read as one tuple (errors_row.unpack_from: a third of
-        # the cost of slicing the array and converting the slice).
-        self.numbers = self.out[:, :4]
+        # Read back with struct: every chain's four report numbers as one flat tuple (the
+        # rest of each row of `out` skipped as pad bytes), and each chain's name with the
+        # byte offset of its row of pass errors, unpacked as one tuple; a third of the cost
+        # of slicing the array and converting the slices.
+        row, size = self.out.itemsize * (4 + cap), self.out.itemsize * 4
+        self.numbers_row = struct.Struct(f"4d{row - size}x" * (len(idx) - 1) + "4d" * min(len(idx), 1))
         self.errors_row = struct.Struct(f"{cap}d")
         self.error_rows = [(name, self.out.itemsize * (c * (4 + cap) + 4)) for c, name in enumerate(self.names)]
         # This frame's inputs (goal, pole, has_pole, weight per chain, in order) are the

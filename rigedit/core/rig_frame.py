@@ -44,7 +44,7 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     if cache.skip > 0:
         cache.skip -= 1
         return None
-    if rig.ground is not None and anim.soles:
+    if anim.soles:  # (only a rig with a ground has soles to turn)
         return None
     chains = rig.chains_by_name
     # One read of each chain per frame (Chain.frame_inputs): the stamps the tables are
@@ -92,7 +92,8 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     reports = {}
     settled = True
     out, errors = tables.out, tables.errors_row.unpack_from
-    for (name, at), (error, count, reached, final) in zip(tables.error_rows, tables.numbers.tolist()):
+    numbers = iter(tables.numbers_row.unpack_from(out))  # four a chain: zip takes them in turn
+    for (name, at), error, count, reached, final in zip(tables.error_rows, numbers, numbers, numbers, numbers):
         if final == 0.0:
             settled = False
         if count:
