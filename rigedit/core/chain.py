@@ -49,11 +49,12 @@ class Chain(ChainGoal):
     # the rig that holds the chain gives it (join): the checks that need its skeleton
     # (rig_plan.LimitFit), where follow-clip goals come from (clip_goals.ClipGoals) and the
     # pull of its role (rig_full_body.default_pull). `_frame`: what the compiled frame's
-    # walk reads of the chain every frame, made again by every setter (_changed).
+    # walk reads of the chain every frame, made again by every setter (_changed), which
+    # also writes it into the rig's FrameBoard at the chain's place (`_seat`: board, index).
     __slots__ = (
         "_name", "_joints", "_solver", "_kind", "_target", "_pole", "_tolerance", "_max_iterations", "_weight",
         "_limits", "_limit_key", "_reach_clamp", "_softness", "_look_at", "_ground_feet", "_follow_clip",
-        "_offset_keys", "_offsets", "_pull", "_stamp", "_goals", "_fit", "_role_pull", "_frame",
+        "_offset_keys", "_offsets", "_pull", "_stamp", "_goals", "_fit", "_role_pull", "_frame", "_seat",
     )  # fmt: skip
 
     def __init__(self, name: str, joints: Iterable[str], *, target, solver: str = "fabrik", pole=None,
@@ -92,10 +93,17 @@ class Chain(ChainGoal):
 
     def leave(self) -> None:
         """Out of its rig: its goal is absolute from now on, the one it had there."""
+        self._seat = None
         if self._following():
             self._target, self._pole = self._goal(), self._pole_now()
             self._changed(False)
         self._fit = self._goals = self._role_pull = None
+
+    def seat(self, board, i: int) -> None:
+        """Keep entry `i` of the rig's FrameBoard (frame_board.py) as this chain's, now and
+        from every setter on (RigChains seats its chains whenever their order changes)."""
+        self._seat = (board, i)
+        board.put(i, self._stamp, self._frame[2])
 
     def _fail(self, field: str, err: ValueError) -> ValueError:
         return ValueError(f"chain {self._name!r}: {field} {err}")
@@ -235,6 +243,9 @@ class Chain(ChainGoal):
             self._stamp = next(STAMPS)
         pole, weight = self._pole, self._weight
         self._frame = (self._stamp, self._name, input_row(self._target, pole, weight), pole, weight)
+        if self._seat is not None:
+            board, i = self._seat
+            board.put(i, self._stamp, self._frame[2])
 
     def _packed(self) -> tuple:
         """The settings the compiled frame packs (frame_pack.FrameTables)."""
@@ -247,6 +258,7 @@ class Chain(ChainGoal):
         other = object.__new__(Chain)
         for slot in Chain.__slots__:
             setattr(other, slot, getattr(self, slot))
+        other._seat = None  # the rig that takes the copy seats it on its own board
         return other
 
     def detached(self) -> "Chain":

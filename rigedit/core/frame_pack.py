@@ -26,7 +26,7 @@ from .rig_solve import ChainSetup
 def tables_key(rig, stamps: list) -> tuple:
     """What the tables are made from besides the skeleton, compared every frame: the chains
     in order, their settings' stamps (Chain.stamp, new whenever a packed setting changes,
-    read by the caller in its walk over the chains, and compared alone while they hold: each
+    kept by the chains on the rig's FrameBoard, and compared alone while they hold: each
     chain's stamp is its own, so the same stamps are the same chains in the same order), and
     whether follow-clip chains follow (the rig has a clip)."""
     return (follows_clip(rig), tuple(rig.chains_by_name), list(stamps))
@@ -92,7 +92,7 @@ class FrameTables:
         # chains' packed rows (frame_codes.input_row) joined and copied into `inputs`'
         # memory through this view, several times faster than numpy's conversion of a
         # list of floats (or a struct of them all packed every frame).
-        self.input_bytes = memoryview(self.inputs).cast("B")
+        self.input_bytes = memoryview(self.inputs.view(np.uint8).reshape(-1))  # (a cast refuses no chains)
 
 
 class FrameState:

@@ -243,7 +243,7 @@ def _hand_on(world: list, idx: list, start) -> None:
 def frame_key(rig, placed: dict) -> tuple:
     """Everything a frame's solve reads besides the chains' own states (solving does not
     change any of it); `placed`: the goals the frame places (rig_goals.placed_goals)."""
-    key = (rig.input_version, rig.time if rig.timed else None)
+    key = rig.animation_key
     if placed:  # the frame's goals, not the placed chains' own (which it does not read)
         return key + tuple(
             (ch.solver,) + goal_and_pole(ch, placed) + (ch.tolerance, ch.max_iterations, ch.weight, ch.limit_key)

@@ -16,7 +16,7 @@ CCD chains on their own warm starts are compiled.
 """
 from __future__ import annotations
 
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 
 import numpy as np
 
@@ -31,7 +31,7 @@ from .skeleton import Pose
 # back every frame.
 RETRY_AFTER = 8
 
-_INPUTS, _STAMP, _ROW = attrgetter("frame_inputs"), itemgetter(0), itemgetter(2)
+_INPUTS = attrgetter("frame_inputs")
 _kernel = None
 
 
@@ -46,18 +46,15 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
         return None
     if anim.soles:  # (only a rig with a ground has soles to turn)
         return None
-    chains = rig.chains_by_name
-    # One read of each chain per frame (Chain.frame_inputs): the stamps the tables are
-    # checked by, and its goal, pole and weight as the kernel's input row, packed
-    # (frame_codes.input_row); the frame's inputs are the rows joined (`flat`).
-    ins = list(map(_INPUTS, chains.values()))
-    stamps = list(map(_STAMP, ins))
-    flat = _placed_rows(ins, placed) if placed else b"".join(map(_ROW, ins))
-    settled = cache.settled
-    # The same animated frame, goals and settings (the stamps name the chains too: each
-    # chain's are its own) as a frame that left every chain final: its reports, at once.
-    if settled is not None and settled.key[1] is anim and settled.key[2] == flat and settled.key[3] == stamps:
-        return cache.report_idle()
+    # The chains as the chains keep them for the frame (Rig.frame_board, written by their
+    # setters): their stamps, which the tables are checked by, and their goals, poles and
+    # weights as the kernel's input rows, packed (frame_codes.input_row): `flat`.
+    board = rig.frame_board
+    stamps = board.stamps  # the board's own list: compared here, copied by tables_key
+    if placed:
+        flat = _placed_rows(list(map(_INPUTS, rig.chains_by_name.values())), placed)
+    else:
+        flat = bytes(board.rows)
     tables = cache.tables
     # The stamps as the tables had them: the same chains in the same order, settings unchanged.
     if tables is None or tables.key[2] != stamps or tables.key[0] != follows_clip(rig):
@@ -65,6 +62,11 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
         if tables is None or tables.key != key:
             offsets = {name: [anim.trans[j] for j in plan.idx] for name, plan in rig.plans.items()}
             tables = cache.tables = FrameTables(rig, key, offsets)
+    settled = cache.settled
+    # The same tables (so the same chains and settings), animated frame and goals as a
+    # frame that left every chain final: its reports, at once.
+    if settled is not None and settled.key[0] is tables and settled.key[1] is anim and settled.key[2] == flat:
+        return cache.report_idle()
     if not tables.ok:
         return None
     packed = cache.frame
@@ -104,7 +106,7 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     if cache.outputs_key is not None:
         cache.outputs, cache.outputs_key = {}, None  # the Python walk's records: it starts afresh
     cache.show(Pose(rot, trans))
-    cache.settled = make(SettledFrame, ((tables, anim, flat, stamps), tables.names, reports)) if settled else None
+    cache.settled = make(SettledFrame, ((tables, anim, flat), tables.names, reports)) if settled else None
     return reports
 
 
