@@ -33,6 +33,7 @@ from .clip_goals import offset_curve
 from .chain_uses import DEFAULT_REACH_CLAMP, DEFAULT_SOFTNESS, LookAtSettings, check_look_at, check_reach_clamp, check_softness
 from .field_error import FieldError
 from .ik import registry
+from .ik.frame_codes import input_row
 from .ik.limits import Limit
 
 
@@ -47,11 +48,13 @@ class Chain(ChainGoal):
     # (`_stamp`: rig_frame.py compares it rather than every setting, every frame), and what
     # the rig that holds the chain gives it (join): the checks that need its skeleton
     # (rig_plan.LimitFit), where follow-clip goals come from (clip_goals.ClipGoals) and the
-    # pull of its role (rig_full_body.default_pull).
+    # pull of its role (rig_full_body.default_pull). `_frame`: what the compiled frame's
+    # walk reads of the chain every frame, made again by every setter (_changed), which
+    # also writes it into the rig's FrameBoard at the chain's place (`_seat`: board, index).
     __slots__ = (
         "_name", "_joints", "_solver", "_kind", "_target", "_pole", "_tolerance", "_max_iterations", "_weight",
         "_limits", "_limit_key", "_reach_clamp", "_softness", "_look_at", "_ground_feet", "_follow_clip",
-        "_offset_keys", "_offsets", "_pull", "_stamp", "_goals", "_fit", "_role_pull",
+        "_offset_keys", "_offsets", "_pull", "_stamp", "_goals", "_fit", "_role_pull", "_frame", "_seat",
     )  # fmt: skip
 
     def __init__(self, name: str, joints: Iterable[str], *, target, solver: str = "fabrik", pole=None,
@@ -90,9 +93,17 @@ class Chain(ChainGoal):
 
     def leave(self) -> None:
         """Out of its rig: its goal is absolute from now on, the one it had there."""
+        self._seat = None
         if self._following():
             self._target, self._pole = self._goal(), self._pole_now()
+            self._changed(False)
         self._fit = self._goals = self._role_pull = None
+
+    def seat(self, board, i: int) -> None:
+        """Keep entry `i` of the rig's FrameBoard (frame_board.py) as this chain's, now and
+        from every setter on (RigChains seats its chains whenever their order changes)."""
+        self._seat = (board, i)
+        board.put(i, self._stamp, self._frame[2])
 
     def _fail(self, field: str, err: ValueError) -> ValueError:
         return ValueError(f"chain {self._name!r}: {field} {err}")
@@ -113,6 +124,9 @@ class Chain(ChainGoal):
     limit_key = property(attrgetter("_limit_key"), doc="The limits as a value (sorted (joint, Limit) pairs): "
                          "what the rig keys a chain's warm start and limit plan on.")
     stamp = property(attrgetter("_stamp"), doc="A new number whenever a setting the compiled frame packs changes.")
+    frame_inputs = property(attrgetter("_frame"), doc="(stamp, name, input row, own pole, weight): what the rig's "
+                            "compiled frame reads of the chain every frame (rig_frame.py) in one read; the input row "
+                            "is own_target, own_pole and weight laid out as ik/frame_codes.input_row lays them.")
     own_target = property(attrgetter("_target"), doc="The goal as set (a float tuple); in a frame, a grounded or "
                           "follow-clip goal placed by the rig (rig_goals.py) stands in for it.")
     own_pole = property(attrgetter("_pole"), doc="The pole as set (a float tuple or None), as own_target.")
@@ -133,7 +147,7 @@ class Chain(ChainGoal):
             raise ValueError(f"chain {self._name!r}: {e}") from None
         self._check_fit(value, self._limits)
         self._solver, self._kind = value, registry.get(value)
-        self._stamp = next(STAMPS)  # a packed setting changed (rig_frame.py)
+        self._changed(True)  # a packed setting changed (rig_frame.py)
 
     follow_clip = setting("follow_clip", check_bool, packed=True)
     ground_feet = setting("ground_feet", check_bool, packed=True)
@@ -156,7 +170,7 @@ class Chain(ChainGoal):
             raise ValueError(f"chain {self._name!r}: {e}") from None
         self._check_fit(self._solver, limits)
         self._limits, self._limit_key = limits, tuple(sorted(limits.items()))
-        self._stamp = next(STAMPS)  # a packed setting changed (rig_frame.py)
+        self._changed(True)  # a packed setting changed (rig_frame.py)
 
     @property
     def look_at(self) -> LookAtSettings:
@@ -166,7 +180,7 @@ class Chain(ChainGoal):
     def look_at(self, value: LookAtSettings | None) -> None:
         try:
             self._look_at = check_look_at(value, len(self._joints))
-            self._stamp = next(STAMPS)  # a packed setting changed (rig_frame.py)
+            self._changed(True)  # a packed setting changed (rig_frame.py)
         except ValueError as e:
             raise self._fail("look_at", e) from None
 
@@ -218,10 +232,20 @@ class Chain(ChainGoal):
         self._reach_clamp, self._softness, self._look_at = checked.reach_clamp, checked.softness, checked.look_at
         self._ground_feet, self._follow_clip = checked.ground_feet, checked.follow_clip
         self._offset_keys, self._pull = checked.offset_keys, checked.pull
-        if packed != self._packed():
-            self._stamp = next(STAMPS)
+        self._changed(packed != self._packed())
         if self._offsets is None or old_keys != checked.offset_keys:
             self._offsets = offset_curve(checked.offset_keys)
+
+    def _changed(self, packed: bool) -> None:
+        """A setting was set: a new stamp if the compiled frame packs it, and the frame's
+        read of the chain (frame_inputs) made again from the settings now."""
+        if packed:
+            self._stamp = next(STAMPS)
+        pole, weight = self._pole, self._weight
+        self._frame = (self._stamp, self._name, input_row(self._target, pole, weight), pole, weight)
+        if self._seat is not None:
+            board, i = self._seat
+            board.put(i, self._stamp, self._frame[2])
 
     def _packed(self) -> tuple:
         """The settings the compiled frame packs (frame_pack.FrameTables)."""
@@ -234,6 +258,7 @@ class Chain(ChainGoal):
         other = object.__new__(Chain)
         for slot in Chain.__slots__:
             setattr(other, slot, getattr(self, slot))
+        other._seat = None  # the rig that takes the copy seats it on its own board
         return other
 
     def detached(self) -> "Chain":

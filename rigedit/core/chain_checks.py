@@ -50,11 +50,18 @@ def check_finite(value: Any) -> float:
     return v
 
 
+_FLOAT64 = np.dtype(np.float64)
+
+
 def check_vec3(value: Any) -> tuple[float, float, float]:
     # Targets are set on every dragged frame: plain floats take a short path.
     if type(value) in (tuple, list) and len(value) == 3:
         x, y, z = value
         if type(x) is float and type(y) is float and type(z) is float and abs(x) + abs(y) + abs(z) <= MAX_COORD:
+            return (x, y, z)
+    elif type(value) is np.ndarray and value.shape == (3,) and value.dtype is _FLOAT64:  # a gizmo's drag
+        x, y, z = value.tolist()
+        if abs(x) + abs(y) + abs(z) <= MAX_COORD:  # (False for NaN and inf: the long path names them)
             return (x, y, z)
     if isinstance(value, np.ndarray):
         items = value.tolist() if value.shape == (3,) else None

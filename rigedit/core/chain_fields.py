@@ -1,6 +1,7 @@
 """How a Chain's settings are declared: each a property that reads the stored value and sets
 through its validator (`setting`), and a stamp that changes whenever a setting the rig's
-compiled frame packs changes (`STAMPS`, read by frame_pack.py through Chain.stamp)."""
+compiled frame packs changes (`STAMPS`, read by frame_pack.py through Chain.stamp); every
+set goes through the chain's `_changed`, which also makes its frame_inputs again."""
 from __future__ import annotations
 
 import itertools
@@ -24,8 +25,7 @@ def setting(name: str, check: Callable, packed: bool, get: Callable | None = Non
         except ValueError as e:
             raise self._fail(name, e) from None
         setattr(self, slot, value)
-        if packed:
-            self._stamp = next(STAMPS)
+        self._changed(packed)
 
     return property(get or attrgetter(slot), fset, doc=doc)
 

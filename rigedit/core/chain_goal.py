@@ -32,6 +32,7 @@ class ChainGoal:
             self.offset_keys = self.keys_for_goal(value)
         else:
             self._target = value
+            self._changed(False)
 
     @property
     def following(self) -> bool:

@@ -26,7 +26,7 @@ from .rig_solve import ChainSetup
 def tables_key(rig, stamps: list) -> tuple:
     """What the tables are made from besides the skeleton, compared every frame: the chains
     in order, their settings' stamps (Chain.stamp, new whenever a packed setting changes,
-    read by the caller in its walk over the chains, and compared alone while they hold: each
+    kept by the chains on the rig's FrameBoard, and compared alone while they hold: each
     chain's stamp is its own, so the same stamps are the same chains in the same order), and
     whether follow-clip chains follow (the rig has a clip)."""
     return (follows_clip(rig), tuple(rig.chains_by_name), list(stamps))
@@ -80,13 +80,19 @@ class FrameTables:
         cap = max([ch.max_iterations for ch in chains.values()] + [1])
         # The frame's inputs and report numbers (then each pass's error), filled anew every frame.
         self.inputs, self.out = np.empty((len(idx), I_SIZE)), np.empty((len(idx), 4 + cap))
-        # Views of `out` made once (a slice costs as much as the few numbers read through it):
-        # the report numbers, and each chain's row of pass errors.
-        self.numbers, self.errors = self.out[:, :4], [row[4:] for row in self.out]
-        # This frame's inputs (goal, pole, has_pole, weight per chain, in order) go into
-        # `inputs` as one C struct written into the array's memory (inputs_row.pack_into),
-        # several times faster than numpy's conversion of a list of floats.
-        self.inputs_row = struct.Struct(f"{len(idx) * I_SIZE}d")
+        # Read back with struct: every chain's four report numbers as one flat tuple (the
+        # rest of each row of `out` skipped as pad bytes), and each chain's name with the
+        # byte offset of its row of pass errors, unpacked as one tuple; a third of the cost
+        # of slicing the array and converting the slices.
+        row, size = self.out.itemsize * (4 + cap), self.out.itemsize * 4
+        self.numbers_row = struct.Struct(f"4d{row - size}x" * (len(idx) - 1) + "4d" * min(len(idx), 1))
+        self.errors_row = struct.Struct(f"{cap}d")
+        self.error_rows = [(name, self.out.itemsize * (c * (4 + cap) + 4)) for c, name in enumerate(self.names)]
+        # This frame's inputs (goal, pole, has_pole, weight per chain, in order) are the
+        # chains' packed rows (frame_codes.input_row) joined and copied into `inputs`'
+        # memory through this view, several times faster than numpy's conversion of a
+        # list of floats (or a struct of them all packed every frame).
+        self.input_bytes = memoryview(self.inputs.view(np.uint8).reshape(-1))  # (a cast refuses no chains)
 
 
 class FrameState:

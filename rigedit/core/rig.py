@@ -9,6 +9,7 @@ properties of the "rig package" section below, never through the rig's private f
 from __future__ import annotations
 
 import copy as _copy
+from operator import attrgetter
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
@@ -30,7 +31,6 @@ from .rig_eval import solve_frame
 from .rig_full_body import default_pull
 from . import rig_saving
 from .transforms import quat_rotate
-from .rig_plan import Plan
 from .rig_pose import SolvedPose
 from .rig_inputs import AnimationInput
 from .rig_posing import Posing
@@ -158,25 +158,16 @@ class Rig(AnimationInput, Posing, PoseTools):
 
     # --- the rig package: what its modules (rig_eval, rig_frame, ...) read and change ------
 
-    @property
-    def chains_by_name(self) -> Mapping[str, Chain]:
-        """The chains by name in solve order (a read-only view)."""
-        return self._chains.chains
-
-    @property
-    def plans(self) -> Mapping[str, Plan]:
-        """Each chain's Plan (rig_plan.py): joint indices, upstream chains (a read-only view)."""
-        return self._chains.plans
-
-    @property
-    def parents(self) -> list[int]:
-        """Each joint's parent index (-1 for a root), as plain ints; not to be changed."""
-        return self._chains.parents
-
-    @property
-    def solve_state(self) -> RigState:
-        """Everything a solve changes: the shown pose, warm starts, caches (rig_state.py)."""
-        return self._state
+    # Read every frame: attrgetter properties (no Python call).
+    chains_by_name = property(attrgetter("_chains.chains"), doc="The chains by name in solve order (a read-only view).")
+    frame_board = property(attrgetter("_chains.board"), doc="The chains' stamps and packed input rows in solve order, "
+                           "kept as they change (frame_board.py): what the compiled frame reads; not to be changed.")
+    plans = property(attrgetter("_chains.plans"), doc="Each chain's Plan (rig_plan.py): joint indices, upstream "
+                     "chains (a read-only view).")
+    parents = property(attrgetter("_chains.parents"), doc="Each joint's parent index (-1 for a root), as plain ints; "
+                       "not to be changed.")
+    solve_state = property(attrgetter("_state"), doc="Everything a solve changes: the shown pose, warm starts, caches "
+                           "(rig_state.py).")
 
     @property
     def clip_goals(self) -> ClipGoals:

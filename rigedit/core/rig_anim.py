@@ -36,7 +36,7 @@ def animated(rig) -> AnimatedFrame:
             for name, ch in rig.chains_by_name.items()
             if ch.ground_feet and ch.kind.reaches
         ]
-    key = (rig.input_version, rig.time if rig.timed else None)
+    key = rig.animation_key
     if legs:  # (an empty generator's tuple is a third of this function's time, every frame)
         key += tuple((name, clamp, w) for name, _, clamp, w in legs)
     cache = rig.solve_state

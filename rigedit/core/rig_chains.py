@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Callable, Mapping
 
 from .chain import Chain
+from .frame_board import FrameBoard
 from .rig_plan import LimitFit, Plan, Writers
 from .skeleton import Skeleton
 
@@ -19,7 +20,7 @@ class RigChains:
     here: the skeleton's limit checks, where follow-clip goals come from, the role's pull."""
 
     __slots__ = ("_skeleton", "parents", "_children", "_chains", "_plans", "chains", "plans", "_writers", "_goals",
-                 "_role_pull")  # fmt: skip
+                 "_role_pull", "board")  # fmt: skip
 
     def __init__(self, skeleton: Skeleton, goals, role_pull: Callable[[str], float]) -> None:
         self._skeleton = skeleton
@@ -35,6 +36,13 @@ class RigChains:
         self.plans: Mapping[str, Plan] = MappingProxyType(self._plans)
         self._writers = Writers(self._plans)
         self._goals, self._role_pull = goals, role_pull
+        self.board = FrameBoard(0)  # what the compiled frame reads of the chains (frame_board.py)
+
+    def _seat(self) -> None:
+        """A new board for the chains in their order now, each chain seated on it."""
+        self.board = FrameBoard(len(self._chains))
+        for i, ch in enumerate(self._chains.values()):
+            ch.seat(self.board, i)
 
     def indices(self, name: str, joints: list[str]) -> list[int]:
         """The joints' indices, root to tip; ValueError names the chain."""
@@ -60,12 +68,14 @@ class RigChains:
         # Appended last, the new chain changes no earlier chain's upstream: link it alone,
         # so adding n chains costs n times one chain's joints, not n passes over all chains.
         self._link(ch.name, plan, self._writers)
+        self._seat()
 
     def remove(self, name: str) -> Chain:
         ch = self._chains.pop(name)
         del self._plans[name]
         ch.leave()  # out of the rig its goal is absolute: the one it had here (no solve wrote it)
         self.relink()
+        self._seat()
         return ch
 
     def relink(self) -> None:
@@ -98,4 +108,5 @@ class RigChains:
         for name, ch in self._chains.items():
             twin = other._chains[name] = ch.copy()
             twin.join(LimitFit(skeleton, self._plans[name].idx), goals, role_pull, checked=True)
+        other._seat()
         return other

@@ -51,8 +51,6 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
     and stays the state it was for the next solve to go on from (rig_pose.py); the chains
     named in `show` had none saved (the saving rig had not solved them) and are left as
     animated until the next solve."""
-    cache = rig.solve_state
-    chains = rig.chains_by_name
     anim = animated(rig)
     # This frame's goals (rig_goals.py): grounded feet and follow-clip chains aim where the
     # frame places them; the chains themselves are not written.
@@ -63,6 +61,8 @@ def solve_frame(rig, show: frozenset | None = None) -> dict[str, ChainReport]:
         got = compiled_frame(rig, anim, placed, report)  # the usual frame, in one compiled call
         if got is not None:
             return got
+    cache = rig.solve_state
+    chains = rig.chains_by_name
     settled_frame = cache.settled
     key = None  # made only to compare with a settled frame, or to be one
     if settled_frame is not None:
@@ -243,7 +243,7 @@ def _hand_on(world: list, idx: list, start) -> None:
 def frame_key(rig, placed: dict) -> tuple:
     """Everything a frame's solve reads besides the chains' own states (solving does not
     change any of it); `placed`: the goals the frame places (rig_goals.placed_goals)."""
-    key = (rig.input_version, rig.time if rig.timed else None)
+    key = rig.animation_key
     if placed:  # the frame's goals, not the placed chains' own (which it does not read)
         return key + tuple(
             (ch.solver,) + goal_and_pole(ch, placed) + (ch.tolerance, ch.max_iterations, ch.weight, ch.limit_key)

@@ -16,10 +16,12 @@ CCD chains on their own warm starts are compiled.
 """
 from __future__ import annotations
 
+from operator import attrgetter
+
 import numpy as np
 
 from .frame_pack import FrameTables, follows_clip, tables_key
-from .ik.frame_codes import STOP_NO_WARM
+from .ik.frame_codes import STOP_NO_WARM, input_row
 from .rig_state import SettledFrame
 from .rig_chain import make
 from .skeleton import Pose
@@ -29,7 +31,7 @@ from .skeleton import Pose
 # back every frame.
 RETRY_AFTER = 8
 
-_NO_POLE = (0.0, 0.0, 0.0, 0.0)  # and has_pole
+_INPUTS = attrgetter("frame_inputs")
 _kernel = None
 
 
@@ -42,35 +44,17 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     if cache.skip > 0:
         cache.skip -= 1
         return None
-    if rig.ground is not None and anim.soles:
+    if anim.soles:  # (only a rig with a ground has soles to turn)
         return None
-    chains = rig.chains_by_name
-    # One walk over the chains per frame: their goals as the kernel's input rows (goal,
-    # pole, has_pole, weight: frame_codes.I_*) and the stamps the tables are checked by.
-    flat: list = []
-    add = flat.extend
-    stamps: list = []
-    stamp = stamps.append
-    for ch in chains.values():
-        stamp(ch.stamp)
-        got = placed.get(ch.name) if placed else None
-        if got is None:
-            add(ch.own_target)
-            pole = ch.own_pole
-        else:
-            goal, pole = got
-            add(goal)
-        if pole is None:
-            add(_NO_POLE)
-            flat.append(ch.weight)
-        else:
-            add(pole)
-            add((1.0, ch.weight))
-    settled = cache.settled
-    # The same animated frame, goals and settings (the stamps name the chains too: each
-    # chain's are its own) as a frame that left every chain final: its reports, at once.
-    if settled is not None and settled.key[1] is anim and settled.key[2] == flat and settled.key[3] == stamps:
-        return cache.report_idle()
+    # The chains as the chains keep them for the frame (Rig.frame_board, written by their
+    # setters): their stamps, which the tables are checked by, and their goals, poles and
+    # weights as the kernel's input rows, packed (frame_codes.input_row): `flat`.
+    board = rig.frame_board
+    stamps = board.stamps  # the board's own list: compared here, copied by tables_key
+    if placed:
+        flat = _placed_rows(list(map(_INPUTS, rig.chains_by_name.values())), placed)
+    else:
+        flat = bytes(board.rows)
     tables = cache.tables
     # The stamps as the tables had them: the same chains in the same order, settings unchanged.
     if tables is None or tables.key[2] != stamps or tables.key[0] != follows_clip(rig):
@@ -78,6 +62,11 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
         if tables is None or tables.key != key:
             offsets = {name: [anim.trans[j] for j in plan.idx] for name, plan in rig.plans.items()}
             tables = cache.tables = FrameTables(rig, key, offsets)
+    settled = cache.settled
+    # The same tables (so the same chains and settings), animated frame and goals as a
+    # frame that left every chain final: its reports, at once.
+    if settled is not None and settled.key[0] is tables and settled.key[1] is anim and settled.key[2] == flat:
+        return cache.report_idle()
     if not tables.ok:
         return None
     packed = cache.frame
@@ -85,7 +74,7 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
         packed = cache.packed(tables)
         if packed is None:
             return None
-    tables.inputs_row.pack_into(tables.inputs, 0, *flat)  # (FrameTables.inputs_row says why)
+    tables.input_bytes[:] = flat  # (FrameTables.input_bytes says why)
     got = cache.anim_rot
     if got is None or got[0] is not anim:
         got = _animated(cache, anim)
@@ -104,16 +93,31 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     packed.ahead = True
     reports = {}
     settled = True
-    errors = tables.errors
-    for name, (error, count, reached, final), errs in zip(tables.names, tables.numbers.tolist(), errors):
-        count = int(count)
-        settled = settled and final != 0.0
-        reports[name] = report(name, error, count, reached != 0.0, tuple(errs[:count].tolist()) if count else ())
+    out, errors = tables.out, tables.errors_row.unpack_from
+    numbers = iter(tables.numbers_row.unpack_from(out))  # four a chain: zip takes them in turn
+    for (name, at), error, count, reached, final in zip(tables.error_rows, numbers, numbers, numbers, numbers):
+        if final == 0.0:
+            settled = False
+        if count:
+            count = int(count)
+            reports[name] = report(name, error, count, reached != 0.0, errors(out, at)[:count])
+        else:
+            reports[name] = report(name, error, 0, reached != 0.0)
     if cache.outputs_key is not None:
         cache.outputs, cache.outputs_key = {}, None  # the Python walk's records: it starts afresh
-    rig.solve_state.show(Pose(rot, trans))
-    cache.settled = make(SettledFrame, ((tables, anim, flat, stamps), tables.names, reports)) if settled else None
+    cache.show(Pose(rot, trans))
+    cache.settled = make(SettledFrame, ((tables, anim, flat), tables.names, reports)) if settled else None
     return reports
+
+
+def _placed_rows(ins: list, placed: dict) -> bytes:
+    """The frame's input rows where grounded feet and follow-clip goals stand in for
+    some chains' own (rig_goals.placed_goals)."""
+    rows = []
+    for _, name, row, _, weight in ins:
+        got = placed.get(name)
+        rows.append(row if got is None else input_row(got[0], got[1], weight))
+    return b"".join(rows)
 
 
 def _animated(cache, anim) -> tuple:

@@ -129,6 +129,12 @@ class AnimationInput:
         """Whether the animated pose depends on the time (a clip, or pose layer keys)."""
         return self._clip is not None or self._pose_layer.is_animated
 
+    @property
+    def animation_key(self) -> tuple:
+        """What the animated pose is made of, as the rig's caches key it: input_version,
+        and the time if the pose depends on it (else None). One read: asked every solve."""
+        return self._input_version, (self._time if self._clip is not None or self._pose_layer.is_animated else None)
+
     def animation_edited(self) -> None:
         """The rest pose or the clip's frames were changed in place: the next solve reads the
         animated pose afresh (as assigning a clip does)."""

@@ -131,3 +131,42 @@ def test_a_saved_solution_of_other_settings_goes_on_as_a_warm_start(tmp_path):
     walked.solve()
     np.testing.assert_allclose(opened.world_positions(), walked.world_positions(), rtol=0, atol=NEAR_M)
     np.testing.assert_allclose(opened.world_position("LeftHand"), (0.31, 1.27, 0.22), atol=1e-6)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_frame_board_follows_every_chain_edit(seed):
+    """What the compiled frame reads (Rig.frame_board) is each chain's own stamp, goal, pole
+    and weight, whatever was set, added, removed or copied, in any order."""
+    rng = np.random.default_rng(seed)
+    rig = rigedit.Rig.load(BUNDLED_PRESETS / "creature.json")
+    loose = []
+    for _ in range(int(rng.integers(5, 25))):
+        names = rig.chain_names
+        ch = rig.chain(names[int(rng.integers(len(names)))])
+        act = int(rng.integers(7))
+        if act == 0:
+            ch.target = np.asarray(ch.target) + rng.uniform(-0.05, 0.05, 3)
+        elif act == 1:
+            ch.pole = None if rng.random() < 0.5 else tuple(rng.uniform(-1, 1, 3))
+        elif act == 2:
+            ch.weight = float(rng.uniform(0, 1))
+        elif act == 3:
+            ch.tolerance = float(rng.uniform(1e-4, 1e-2))
+        elif act == 4 and len(names) > 1:
+            rig.remove_chain(ch.name)
+            loose.append(ch)
+            ch.target = (0.0, 0.0, 0.0)  # no longer the rig's: its board must not see this
+        elif act == 5:
+            rig = rig.copy()
+        else:
+            ch.apply(ch.settings())
+        rig.solve()
+        board = rig.frame_board
+        rows = np.frombuffer(bytes(board.rows)).reshape(-1, 8)
+        assert board.stamps == [c.stamp for c in rig.chains_by_name.values()]
+        assert len(rows) == len(rig.chain_names)
+        for row, c in zip(rows, rig.chains_by_name.values()):
+            pole = c.own_pole
+            want = list(c.own_target) + ([0.0] * 4 if pole is None else list(pole) + [1.0]) + [c.weight]
+            assert row.tolist() == want

@@ -4,6 +4,8 @@ the other. Rows are the compiled solver rows a method runs (solve_methods.py nam
 """
 from __future__ import annotations
 
+import struct
+
 # A chain's compiled row: its method's (solve_methods.Method.frame_row).
 ROW_LIMB, ROW_FABRIK, ROW_CCD, ROW_AIM = 0, 1, 2, 3
 
@@ -28,6 +30,15 @@ F_SIZE = 10
 # Per chain, this frame's inputs (chains, I_SIZE): goal, pole, whether it has one, weight.
 I_GOAL, I_POLE, I_HAS_POLE, I_WEIGHT = 0, 3, 6, 7
 I_SIZE = 8
+_INPUT_ROW = struct.Struct(f"{I_SIZE}d")  # native doubles, as the float64 inputs array holds them
+
+
+def input_row(goal: tuple, pole: tuple | None, weight: float) -> bytes:
+    """A chain's I_* row packed as the inputs array holds it: a Chain keeps its own row
+    (Chain.frame_inputs), so the frame's inputs are those rows joined and copied in."""
+    if pole is None:
+        return _INPUT_ROW.pack(*goal, 0.0, 0.0, 0.0, 0.0, weight)
+    return _INPUT_ROW.pack(*goal, *pole, 1.0, weight)
 
 # Per chain, its last solve (chains, S_SIZE): solved at all, settings as now, error,
 # reached, final; the base, goal, pole it was solved for; whether it has a limited warm
