@@ -1,7 +1,8 @@
 """Undo commands: an edit of a chain sets some of its settings; a body drag moves the root;
 the full-body switch; an IK/FK match (a snapshot of what it changed, before and after);
 a clip edit (a lint repair) swaps the clip; a new clip (a retarget) comes with its chains' settings;
-an edit of the pose layer (a joint rotation) swaps the layer, an immutable value."""
+an edit of the pose layer (a joint rotation) swaps the layer, an immutable value; a chain
+added or removed swaps the whole rig."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
@@ -159,3 +160,21 @@ class NewClipCommand(QUndoCommand):
         tl.set_range(*self.old_span[1:])
         self.doc.replace_clip(*self.old)
         self.doc.restore_solution(self.old_solved)
+
+
+class RigEditCommand(QUndoCommand):
+    """A chain added or removed (chain_edit.py): the rig before and the rig after are whole
+    Rig objects, swapped in and out. The commands above it on the stack name chains, not
+    objects, so they act on whichever rig is current, and each is undone before this is."""
+
+    def __init__(self, doc: "Document", text: str, before, after, selected: str, select: str) -> None:
+        super().__init__(text)
+        self.doc = doc
+        self.before, self.after = before, after
+        self.selected, self.select = selected, select
+
+    def redo(self) -> None:
+        self.doc.put_rig(self.after, self.select or self.selected)
+
+    def undo(self) -> None:
+        self.doc.put_rig(self.before, self.selected)

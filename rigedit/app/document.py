@@ -9,6 +9,10 @@ Pose layer edits (issue 25: Key pose, pose keys moved or deleted, a pasted, mirr
 library pose) go through `edit_pose(text, change)`: one command holding the layer and the
 timeline's tracks before and after (pose_edit.py); `layer_changed` tells the views.
 
+A chain added or removed (chain_edit.py) is `edit_rig`: one command swapping whole Rig
+objects, so the views rebuild as for another rig (`rig_replaced`) while the file, the
+camera and the history stay (`rig_opened` is File > New/Open's alone).
+
 The rig-level full-body switch is `set_full_body` (an undo command), and IK/FK matching is
 `match` (one command holding a snapshot of what it changed). A state the solver thread
 cannot reach through the goals (a saved solution put back, an edited animated frame) goes to
@@ -42,7 +46,7 @@ from rigedit import ChainReport, ChainSettings, Rig
 from rigedit.core import rig_match
 
 from .body import BodyJoint, BodyState
-from .commands import EditChainCommand, EditClipCommand, MatchCommand, SetFullBodyCommand
+from .commands import EditChainCommand, EditClipCommand, MatchCommand, RigEditCommand, SetFullBodyCommand
 from .document_body import DocumentBody
 from .document_layer import DocumentLayer
 
@@ -69,7 +73,8 @@ def _off() -> bool:
 
 
 class Document(DocumentBody, DocumentLayer, QObject):
-    rig_replaced = Signal()  # a new rig (File > New/Open); everything is rebuilt
+    rig_replaced = Signal()  # another Rig object (File > New/Open, a chain added or removed); everything is rebuilt
+    rig_opened = Signal()  # a new rig from a file or the bundled ones (after rig_replaced): the camera frames it
     chain_changed = Signal(str)  # a chain's settings changed (name)
     selection_changed = Signal(str)  # the selected chain ("" for none)
     joints_selected = Signal(tuple)  # the selected joints' names (selected_joints), the active one last
@@ -150,6 +155,26 @@ class Document(DocumentBody, DocumentLayer, QObject):
         self.selection_changed.emit(self._selected)
         self._selected_joints = ()
         self.joints_selected.emit(())
+        self.goals_changed.emit()
+        self.rig_opened.emit()
+
+    def edit_rig(self, text: str, rig: Rig, select: str = "") -> None:
+        """Edit `rig` from now on as one undo step (a chain added or removed: Rig objects are
+        swapped whole, so undo gives back the very rig, its keys, warm starts and solution).
+        `select`: the chain to select in it (default: the selected one where it still is)."""
+        self.undo_stack.push(RigEditCommand(self, text, self._rig, rig, self._selected, select))
+
+    def put_rig(self, rig: Rig, select: str) -> None:
+        """RigEditCommand's swap: the same character, so the file, mesh, history, joint
+        selection and camera stay."""
+        self._rig = rig
+        self._selected = select if select in rig.chain_names else (rig.chain_names[0] if rig.chain_names else "")
+        self.reports = {}
+        self.errors = {}
+        self.generation += 1
+        self.body_goal = None
+        self.rig_replaced.emit()
+        self.selection_changed.emit(self._selected)
         self.goals_changed.emit()
 
     @property

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QMainWindow, QMenu
 from rigedit import Rig
 
 from . import docks, help_menu, settings
+from .chain_edit import ChainEdit, install_chain_edit
 from .docks import Dock
 from .document import Document
 from .file_ops import FileController
@@ -89,6 +90,7 @@ class MainWindow(QMainWindow):
     retargeter: RetargetController
     action_retarget: QAction
     pose_tools: PoseTools  # pose_tools.py: Edit > Key / Copy / Paste / Paste Mirrored / Mirror Pose
+    chain_edit: ChainEdit  # chain_edit.py: Edit > Add IK Chain / Remove Chain
     status: StatusReadout  # the status bar's readout
     solver: SolverThread  # made last: nothing above failed, so it will be stopped on close
     # the window's state
@@ -124,6 +126,7 @@ class MainWindow(QMainWindow):
         self.importer, self.action_import, self.action_export = install_import_actions(self)
         self.retargeter, self.action_retarget = install_retarget_action(self)
         self.pose_tools = install_pose_tools(self)
+        self.chain_edit = install_chain_edit(self)
         self.status = StatusReadout(self.statusBar(), self.document, lambda: self.solves, lambda: self.viewport.frames)
         self.viewport.rotating.connect(self._show_rotating)  # the turn as it goes, as Blender's header
         self.solver = SolverThread(self)
@@ -139,7 +142,7 @@ class MainWindow(QMainWindow):
         self.document.clip_edited.connect(self._post_rig)
         self.document.path_changed.connect(self._update_title)
         self.document.modified_changed.connect(self.setWindowModified)
-        self.document.rig_replaced.connect(self.viewport.reset_camera)
+        self.document.rig_opened.connect(self.viewport.reset_camera)
 
         self.resize(1280, 800)
         self.fit_docks()
@@ -282,7 +285,7 @@ class MainWindow(QMainWindow):
         self.solver.stop()
         self.motion.stop()
         try:
-            self.document.rig_replaced.disconnect(self.viewport.reset_camera)
+            self.document.rig_opened.disconnect(self.viewport.reset_camera)
         except (RuntimeError, TypeError):
             pass
         self.viewport.dispose()

@@ -48,7 +48,8 @@ PLOT_INTERVAL_DRAGGING_MS = 400
 
 
 # The Joints line when no chain is shown.
-NO_CHAINS_HINT = "No IK chains: the rig plays its clip. Click a bone to select its joint, R to rotate it."
+NO_CHAINS_HINT = ("No IK chains: the rig plays its clip. Click a bone to select its joint, R to rotate it, "
+                  "Shift+I to add an IK chain ending there.")
 NO_SELECTION_HINT = "No chain selected: pick one above, or click its target in the viewport."
 
 

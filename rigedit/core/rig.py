@@ -39,7 +39,7 @@ from .pose_layer import PoseLayer
 from .rig_gait import GaitSettings, RigGait
 from .rig_ground import Ground
 from .skeleton import Pose, Skeleton
-from .timeline import Timeline
+from .timeline import Timeline, Track
 
 # Bundled presets live beside the package: <checkout>/resources/presets.
 BUNDLED_PRESETS = Path(__file__).resolve().parents[2] / "resources" / "presets"
@@ -151,6 +151,7 @@ class Rig(AnimationInput, Posing, PoseTools):
     def remove_chain(self, name: str) -> None:
         self.chain(name)  # KeyError naming the chains there are
         self._chains.remove(name)
+        self.timeline.set_track(name, Track())  # a track of no chain would make the rig unsaveable
         if self._gait is not None and name in self._gait.legs:
             self.gait = None  # a gait without one of its legs is not the gait it was
         self._state.drop(name)

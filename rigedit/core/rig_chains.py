@@ -71,9 +71,11 @@ class RigChains:
         self._seat()
 
     def remove(self, name: str) -> Chain:
-        ch = self._chains.pop(name)
-        del self._plans[name]
-        ch.leave()  # out of the rig its goal is absolute: the one it had here (no solve wrote it)
+        ch = self._chains[name]
+        # Out of the rig its goal is absolute: the one it had here (no solve wrote it), which
+        # a chain following the clip reads through its plan, so it leaves before that goes.
+        ch.leave()
+        del self._chains[name], self._plans[name]
         self.relink()
         self._seat()
         return ch
