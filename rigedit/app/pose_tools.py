@@ -1,4 +1,5 @@
-"""Edit > Key Pose, Copy Pose, Paste Pose, Paste Pose Mirrored, Mirror Pose (issue 25).
+"""Edit > Key Pose, Copy Pose, Paste Pose, Paste Pose Mirrored, Mirror Pose (issue 25), and
+Clear Rotation (Alt+R, as Blender's): the pose layer's turn taken off the selected joints.
 
 Copy puts the shown local rotations of the selected joints (every joint with none selected)
 on the system clipboard as JSON, the text of a pose library file (io/pose_library.py), so a
@@ -20,6 +21,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication
 
+from rigedit.core.pose_layer import IDENTITY
 from rigedit.io.pose_library import FORMAT, VERSION
 
 from .pose_edit import selected_joints
@@ -35,6 +37,7 @@ class PoseTools(NamedTuple):
     paste_pose: QAction
     paste_mirrored: QAction
     mirror_pose: QAction
+    clear_rotation: QAction
 
 
 def install_pose_tools(w: "MainWindow") -> PoseTools:
@@ -69,6 +72,9 @@ def install_pose_tools(w: "MainWindow") -> PoseTools:
                "(Ctrl+Shift+V with the viewport focused)", lambda: paste_pose(w, mirror=True), view),
         action("Mi&rror Pose", [], "Swap the selected joints' pose (every joint with none selected) with their "
                "left / right partners, reflected across the character's symmetry plane", lambda: mirror_pose(w)),
+        action("C&lear Rotation", ["Alt+R"], "Take the pose layer's turn off the selected joints (every joint with "
+               "none selected): the clip, or the rest pose, shows there again (Alt+R with the viewport focused)",
+               lambda: clear_rotation(w), view),
     )
 
 
@@ -131,3 +137,24 @@ def mirror_pose(w: "MainWindow") -> bool:
     except (ValueError, KeyError) as e:
         _say(w, f"Mirror pose: {e.args[0] if e.args else e}", 8000)
         return False
+
+
+def clear_rotation(w: "MainWindow") -> bool:
+    """The layer's delta of the selected joints (every joint with one, none selected) made
+    the identity at the playhead: an unkeyed edit, as a rotation is, keyed with Auto-key on."""
+    doc = w.document
+    layer = doc.rig.pose_layer
+    joints = selected_joints(doc) or tuple(layer.joints)
+
+    def clear(rig) -> None:
+        cleared = rig.pose_layer
+        for name in joints:
+            cleared = cleared.with_rotation(name, IDENTITY, rig.time)
+        rig.pose_layer = cleared
+        if doc.auto_keying():
+            rig.key_pose(list(joints), chains=False)
+
+    done = bool(joints) and doc.edit_pose("Clear rotation", clear)
+    _say(w, f"Cleared the rotation of {len(joints)} joint{'s' * (len(joints) != 1)}" if done
+         else "Clear rotation: no joint is turned on the pose layer here")
+    return done

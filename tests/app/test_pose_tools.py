@@ -104,3 +104,25 @@ def test_the_shortcuts_list_key_pose_and_the_pose_tools(window):
     assert has("Ctrl+C", "Copy pose keys", "Timeline") and has("Ctrl+V", "Paste pose keys", "Timeline")
     assert has("Del", "Delete pose keys", "Timeline")
     assert any("Key pose" in r[0] and "I" in r[0] for r in rows)  # the ways to key
+
+
+def test_alt_r_clears_the_selected_joints_turn_and_undo_brings_it_back(qtbot, window):
+    rest = world(window, LEFT_ARM)
+    posed = posed_left_arm(qtbot, window)
+    vp = focus_viewport(qtbot, window)
+    window.viewport.select_joint("LeftForeArm")
+    steps = window.undo_stack.count()
+    QTest.keyClick(vp, Qt.Key.Key_R, Qt.KeyboardModifier.AltModifier)
+    wait_solved(qtbot, window)
+    assert window.undo_stack.count() == steps + 1
+    now = world(window, LEFT_ARM)
+    np.testing.assert_allclose(now[:3], posed[:3], atol=1e-9)  # the joints above it keep their turns
+    assert np.linalg.norm(now[3] - posed[3]) > 0.02  # the hand swung back with the forearm
+    window.viewport.select_joint(None)
+    QTest.keyClick(vp, Qt.Key.Key_R, Qt.KeyboardModifier.AltModifier)  # nothing selected: every joint
+    wait_solved(qtbot, window)
+    np.testing.assert_allclose(world(window, LEFT_ARM), rest, atol=1e-9)
+    QTest.keyClick(vp, Qt.Key.Key_Z, CTRL)
+    QTest.keyClick(vp, Qt.Key.Key_Z, CTRL)
+    wait_solved(qtbot, window)
+    np.testing.assert_allclose(world(window, LEFT_ARM), posed, atol=1e-9)
