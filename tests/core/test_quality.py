@@ -234,3 +234,38 @@ def test_a_clip_of_another_skeleton_is_refused(skeleton):
     other.translations = other.translations[:, :-1]
     with pytest.raises(ValueError, match="joints"):
         measure_clip(skeleton, other)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_mean_jerk_is_the_bodys_so_fingers_carried_by_the_hands_do_not_change_it(skeleton, seed):
+    """A retarget onto a character with fingers must read the same mean jerk as its source
+    when every joint both have moves alike: the fingers ride on the hands."""
+    from rigedit.core.clip import Clip
+    from rigedit.core.skeleton import Skeleton
+    from rigedit.core.transforms import quat_from_axis_angle, quat_mul
+
+    rng = np.random.default_rng(seed)
+    t = np.arange(N) / FPS
+    clip = move_root(standing(skeleton, N), np.stack(
+        [0.05 * np.sin(2 * np.pi * rng.uniform(0.3, 1.0) * t), np.zeros(N), 0.4 * t], axis=1))
+    for hand in ("LeftHand", "RightHand"):  # the hands wave, so the fingers' jerk is their own
+        j = skeleton.index(hand)
+        angle = 0.6 * np.sin(2 * np.pi * rng.uniform(1.0, 2.0) * t)
+        clip.rotations[:, j] = quat_mul(clip.rotations[:, j], quat_from_axis_angle(
+            np.broadcast_to(np.array([1.0, 0.0, 0.0]), (N, 3)), angle))
+    names, parents, offsets = list(skeleton.names), list(skeleton.parents), list(skeleton.offsets)
+    rest = list(skeleton.rest_rotations)
+    for hand in ("LeftHand", "RightHand"):
+        for k in range(int(rng.integers(10, 20))):
+            names.append(f"{hand}Finger{k}")
+            parents.append(skeleton.index(hand))
+            offsets.append(rng.normal(scale=0.05, size=3))
+            rest.append(np.array([0.0, 0.0, 0.0, 1.0]))
+    fingered = Skeleton(names, np.array(parents), np.array(offsets), np.array(rest))
+    extra = len(names) - len(skeleton)
+    rot = np.concatenate([clip.rotations, np.broadcast_to(np.array([0.0, 0.0, 0.0, 1.0]), (N, extra, 4))], axis=1)
+    trans = np.concatenate([clip.translations, np.broadcast_to(np.array(offsets[len(skeleton):]), (N, extra, 3))], axis=1)
+    plain = measure_clip(skeleton, clip).jitter.mean_jerk
+    with_fingers = measure_clip(fingered, Clip(rot, trans, clip.frame_time)).jitter.mean_jerk
+    assert plain > 1.0  # the motion has jerk to compare
+    assert with_fingers == pytest.approx(plain, rel=1e-9)
