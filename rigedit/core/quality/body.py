@@ -64,9 +64,10 @@ class Body:
         """The motion's positions (the reference frame left out)."""
         return self.pos[self.first :]
 
-    def floor(self, side: str) -> float:
-        """Where the foot's lowest point is when the foot is down (see the module docstring)."""
-        low = self.moving[:, self.feet[side], 1].min(axis=1)
+    def floor(self, side: str, points: list[int] | None = None) -> float:
+        """Where the foot's lowest point (of `points`, default the whole foot) is when the foot
+        is down (see the module docstring)."""
+        low = self.moving[:, self.feet[side] if points is None else points, 1].min(axis=1)
         return max(0.0, float(np.percentile(low, CLEARANCE_PERCENT)))
 
     def foot_heights(self, side: str) -> np.ndarray:

@@ -15,8 +15,11 @@ per second (1.75 mm/s) it is under the noise of a planted mocap foot, and no rea
 have a locked frame. Speeds are over the lint's time window (lint/motion.py), horizontal and
 vertical.
 
-A foot's height and speed on a frame are those of its lowest point then (ankle, toe or toe
-end, each above the foot's floor: body.py), so a heel-off roll onto the toe stays one contact.
+A foot's height and speed on a frame are those of its lowest point then, of the ankle and the
+ball of the foot (body.balls, as foot skate reads them: skate.py), each above the foot's floor
+(body.py), so a heel-off roll onto the ball stays one contact. A toe's end past the ball is
+left out: skeletons differ in having one, and a foot turning on its ball sweeps it over the
+ground (a kick's spin onto a skeleton with toe ends read as a slide twice the source's).
 """
 from __future__ import annotations
 
@@ -47,8 +50,8 @@ class FootContacts:
 
 
 def foot_contacts(body: Body, side: str) -> FootContacts:
-    pts = body.feet[side]
-    h = body.foot_heights(side)
+    pts = body.balls.get(side) or body.feet[side]
+    h = body.pos[:, pts, 1] - body.floor(side, pts)  # a ball's own floor: its joint sits above the sole
     lowest = np.argmin(h, axis=1)
     rows = np.arange(body.n_frames)
     window = max(1, int(round(0.5 * TIME_WINDOW_S * body.fps)))
