@@ -480,6 +480,8 @@ def two_bone_rows(limb_rows, c: CRef | None, c_why, node, tmp, quick) -> list[Ro
     parts = {
         "rigedit": lambda: per_solve(time_grouped(two_bone_ik, arrays, reps), k),
         "Python": lambda: per_solve(time_grouped(py_two_bone, tuples, reps), k),
+        # A script's points are as often tuples: converted before the kernel (two_bone.py).
+        "tuples": lambda: per_solve(time_grouped(two_bone_ik, tuples, reps), k),
     }
     js = None
     if node is not None:
@@ -494,6 +496,8 @@ def two_bone_rows(limb_rows, c: CRef | None, c_why, node, tmp, quick) -> list[Ro
     bad = bad or any(bool(o.reached) != x[2] for o, x in zip(ours, theirs))
     case = "`two_bone_ik` with a pole, per solve"
     rows.append(Row(case, us(t["rigedit"]), f"plain-float Python {us(t['Python'])}", t["rigedit"] / t["Python"], "<= 1x Python", 1.0, text, bad))
+    rows.append(Row(f"{case}, given tuples", us(t["tuples"]), f"plain-float Python {us(t['Python'])}",
+                    t["tuples"] / t["Python"], "(information)", None, "the same points as float tuples", False))
     if js is not None:
         theirs_me = np.concatenate((np.array(js.answer["mid"]).reshape(k, 3), np.array(js.answer["end"]).reshape(k, 3)), axis=1)
         text, bad = agreement("two_bone_ik vs JS", ours_me, theirs_me, k)
