@@ -35,6 +35,9 @@ qmul, qconj, qrot, qnormalize, qabout, cross, dot, norm = (
 NO_TWIST_LIMIT = -1.0  # max_twist below 0: the roll is free
 
 _jit = numba.njit(cache=True, nogil=True)
+# aim_row's steps are inlined into it by numba itself: a frame is about a microsecond, and
+# calls that pass the path's arrays would add to it.
+_inline = numba.njit(cache=True, nogil=True, inline="always")
 
 
 @_jit
@@ -89,7 +92,7 @@ def _turn_at(k, turn, world, pos):
             pos[m, 0], pos[m, 1], pos[m, 2] = px + v[0], py + v[1], pz + v[2]
 
 
-@_jit
+@_inline
 def _path_world(rot, trans, world, pos):
     """The path's world rotations and positions into world (P, 4) and pos (P, 3), from its
     local ones; returns the last joint's (position, rotation)."""
@@ -106,7 +109,7 @@ def _path_world(rot, trans, world, pos):
     return p, q
 
 
-@_jit
+@_inline
 def _rest_cone_axis(rot, at, rest, world, fwd):
     """The head's forward with the look-at joints at their rest rotations and everything
     above them as posed: the cone's axis with cone_rest."""
@@ -123,7 +126,7 @@ def _rest_cone_axis(rot, at, rest, world, fwd):
     return qrot(c, fwd)
 
 
-@_jit
+@_inline
 def _spread_turn(at, shares, target, fwd, cone_axis, ref_fwd, max_angle, blend, world, pos, turned):
     """The aim's turn shared over the look-at joints (`turned[i]`: joint i turned)."""
     n = world.shape[0]
@@ -156,7 +159,7 @@ def _spread_turn(at, shares, target, fwd, cone_axis, ref_fwd, max_angle, blend, 
         turned[i] = True
 
 
-@_jit
+@_inline
 def _limit_twist(ref_up, fwd, up, max_twist, world, pos):
     """The head's roll away from level clamped to max_twist, about its own forward."""
     n = world.shape[0]
