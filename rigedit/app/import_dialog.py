@@ -72,44 +72,13 @@ class ChainProposalDialog(QDialog):
         self.animation_box: QComboBox | None = None
         self._read_as = (up_axis, animation if len(animations) > 1 else None)  # what the proposals come from
         if reread is not None and len(animations) > 1:
-            row = QHBoxLayout()
-            label = QLabel("&Animation:")
-            row.addWidget(label)
-            self.animation_box = QComboBox()
-            self.animation_box.setObjectName("importAnimation")
-            for i, (name, seconds) in enumerate(animations):
-                self.animation_box.addItem(f"{name}  ({seconds:.2f} s)", i)
-            self.animation_box.setCurrentIndex(animation)
-            self.animation_box.setToolTip("The file's animation to import as the clip under the IK")
-            self.animation_box.activated.connect(lambda i: self.set_animation(i))
-            label.setBuddy(self.animation_box)
-            row.addWidget(self.animation_box)
-            row.addStretch(1)
-            layout.addLayout(row)
+            layout.addLayout(self._animation_row(animations, animation))
         if reread is not None:
-            row = QHBoxLayout()
-            row.addWidget(QLabel("File up axis:"))
-            self.up_box = QComboBox()
-            self.up_box.setObjectName("importUpAxis")
-            self.up_box.addItems(UP_AXES)
-            self.up_box.setCurrentText(up_axis)
-            self.up_box.setToolTip("The axis the file calls up; it is turned to rigedit's +Y. auto: guessed from head and feet.")
-            self.up_box.activated.connect(lambda _i: self.set_up_axis(self.up_box.currentText()))
-            row.addWidget(self.up_box)
-            row.addStretch(1)
-            layout.addLayout(row)
+            layout.addLayout(self._up_axis_row(up_axis))
         self.none_found = QLabel("No chains were recognised from the joint names; add them in the editor.")
         self.none_found.setVisible(not self.proposals)
         layout.addWidget(self.none_found)
-        self.table = QTableWidget(len(self.proposals), len(COLUMNS), self)
-        self.table.setObjectName("chainProposals")
-        self.table.setHorizontalHeaderLabels(COLUMNS)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.table.horizontalHeader().setSectionResizeMode(JOINTS, QHeaderView.ResizeMode.Stretch)
-        for row, p in enumerate(self.proposals):
-            self._fill_row(row, p)
-        self.table.resizeColumnsToContents()
+        self._build_table()
         layout.addWidget(self.table)
         self.problem = QLabel("")
         self.problem.setObjectName("proposalProblem")
@@ -123,6 +92,49 @@ class ChainProposalDialog(QDialog):
         self.table.itemChanged.connect(lambda _item: self._check())
         self.resize(760, 120 + 32 * max(3, len(self.proposals)))
         self._check()
+
+    def _animation_row(self, animations: Sequence[tuple[str, float]], animation: int) -> QHBoxLayout:
+        """A box to pick which of the file's animations is the clip."""
+        row = QHBoxLayout()
+        label = QLabel("&Animation:")
+        row.addWidget(label)
+        self.animation_box = QComboBox()
+        self.animation_box.setObjectName("importAnimation")
+        for i, (name, seconds) in enumerate(animations):
+            self.animation_box.addItem(f"{name}  ({seconds:.2f} s)", i)
+        self.animation_box.setCurrentIndex(animation)
+        self.animation_box.setToolTip("The file's animation to import as the clip under the IK")
+        self.animation_box.activated.connect(lambda i: self.set_animation(i))
+        label.setBuddy(self.animation_box)
+        row.addWidget(self.animation_box)
+        row.addStretch(1)
+        return row
+
+    def _up_axis_row(self, up_axis: str) -> QHBoxLayout:
+        """A box to say which axis the file calls up."""
+        row = QHBoxLayout()
+        row.addWidget(QLabel("File up axis:"))
+        self.up_box = QComboBox()
+        self.up_box.setObjectName("importUpAxis")
+        self.up_box.addItems(UP_AXES)
+        self.up_box.setCurrentText(up_axis)
+        self.up_box.setToolTip("The axis the file calls up; it is turned to rigedit's +Y. auto: guessed from head and feet.")
+        self.up_box.activated.connect(lambda _i: self.set_up_axis(self.up_box.currentText()))
+        row.addWidget(self.up_box)
+        row.addStretch(1)
+        return row
+
+    def _build_table(self) -> None:
+        """The proposed chains, a row each: use it?, name, solver, joints, pole."""
+        self.table = table = QTableWidget(len(self.proposals), len(COLUMNS), self)
+        table.setObjectName("chainProposals")
+        table.setHorizontalHeaderLabels(COLUMNS)
+        table.verticalHeader().setVisible(False)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        table.horizontalHeader().setSectionResizeMode(JOINTS, QHeaderView.ResizeMode.Stretch)
+        for row, p in enumerate(self.proposals):
+            self._fill_row(row, p)
+        table.resizeColumnsToContents()
 
     def up_axis(self) -> str:
         return self._read_as[0]

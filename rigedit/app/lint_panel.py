@@ -89,6 +89,25 @@ class LintPanel(QWidget):
         self.note = ""  # what the last repair did, shown until the next run
         self._syncing = False  # the list follows the state: no selection echoed back
 
+        self._build_controls()
+        self._build_findings()
+        self._lay_out()
+
+        self.run_button.clicked.connect(lambda _c=False: self.run())
+        self.fix_selected_button.clicked.connect(lambda _c=False: self.fix_selected())
+        self.fix_all_button.clicked.connect(lambda _c=False: self.fix_all())
+        self.group.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.tree.currentItemChanged.connect(self._current_changed)
+        self.tree.itemClicked.connect(self._clicked)
+        self.tree.itemSelectionChanged.connect(self._update_buttons)
+        lint.changed.connect(self.refresh)
+        lint.selection_changed.connect(self._follow_selection)
+        self.refresh()
+
+    # --- building ---------------------------------------------------------------------------
+
+    def _build_controls(self) -> None:
+        """The Lint and Fix buttons, the grouping box, the summary and the quality measures."""
         self.run_button = _button("Lint", "lintRun", "Check the clip for pole flips, knee pops, foot slides, joints past "
                                   "their limits\nand jumps, with the rig's chains and limits (Ctrl+L)")
         self.fix_selected_button = _button("Fix selected", "lintFixSelected", f"Re-solve the selected findings over their frames "
@@ -113,6 +132,8 @@ class LintPanel(QWidget):
                                  "below the ground or a limb inside the body, jerk spikes")
         self.measures.setToolTip(self.measures_tip)
 
+    def _build_findings(self) -> None:
+        """The findings list, or in its place a line saying why it is empty."""
         self.tree = QTreeWidget()
         self.tree.setObjectName("lintFindings")
         self.tree.setColumnCount(len(COLUMNS))
@@ -136,6 +157,8 @@ class LintPanel(QWidget):
         self.stack.addWidget(self.tree)
         self.stack.addWidget(self.empty)
 
+    def _lay_out(self) -> None:
+        """The button row over the summary, the measures and the findings."""
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         for w in (self.run_button, self.fix_selected_button, self.fix_all_button):
@@ -148,17 +171,6 @@ class LintPanel(QWidget):
         lay.addWidget(self.summary)
         lay.addWidget(self.measures)
         lay.addWidget(self.stack, 1)
-
-        self.run_button.clicked.connect(lambda _c=False: self.run())
-        self.fix_selected_button.clicked.connect(lambda _c=False: self.fix_selected())
-        self.fix_all_button.clicked.connect(lambda _c=False: self.fix_all())
-        self.group.currentIndexChanged.connect(lambda _i: self.refresh())
-        self.tree.currentItemChanged.connect(self._current_changed)
-        self.tree.itemClicked.connect(self._clicked)
-        self.tree.itemSelectionChanged.connect(self._update_buttons)
-        lint.changed.connect(self.refresh)
-        lint.selection_changed.connect(self._follow_selection)
-        self.refresh()
 
     # --- the list ---------------------------------------------------------------------------
 

@@ -129,6 +129,22 @@ class PropertiesPanel(QWidget):
         self._plot_timer.setInterval(PLOT_INTERVAL_MS)
         self._plot_timer.timeout.connect(self._show_errors)
 
+        self._build_fields()
+        self._lay_out(document)
+        self._connect_fields()
+        document.rig_replaced.connect(self.reload)
+        document.selection_changed.connect(self.reload)
+        document.chain_changed.connect(self._chain_changed)
+        document.full_body_changed.connect(self.reload)
+        document.pose_changed.connect(self._errors_changed)
+        self._commit_before_undo = CommitBeforeUndo(self)
+        self.reload()
+
+    # --- building ------------------------------------------------------------------------
+
+    def _build_fields(self) -> None:
+        """The chain's own fields: selector, joints, solver, tolerance, iterations, weight,
+        pole, limits table and the error plot."""
         self.chain_selector = QComboBox()
         self.chain_selector.setObjectName("chainSelector")
         self.joints_label = QLabel()
@@ -154,6 +170,9 @@ class PropertiesPanel(QWidget):
         self.limits = LimitsTable()
         self.error_plot = ErrorPlot()
 
+    def _lay_out(self, document: Document) -> None:
+        """The form over the uses and full-body fields (their own widgets), the limits and
+        the error plot, with the clicked bone's joint panel on top."""
         form = QFormLayout()
         form.addRow("Chain", self.chain_selector)
         form.addRow("Joints", self.joints_label)
@@ -180,6 +199,8 @@ class PropertiesPanel(QWidget):
         lay.addWidget(self.error_plot)
         lay.addStretch(1)
 
+    def _connect_fields(self) -> None:
+        """Each field's edit to an undoable change of the chain."""
         self.chain_selector.activated.connect(self._chain_picked)
         self.solver.activated.connect(self._solver_picked)
         self.tolerance.valueChanged.connect(lambda v: self._edit("Set tolerance", tolerance=v / 1000.0))
@@ -191,14 +212,6 @@ class PropertiesPanel(QWidget):
         self.pole.toggled.connect(self._pole_toggled)
         self.limits.limits_edited.connect(lambda lims: self._edit("Edit joint limits", limits=lims))
         self.limits.problem.connect(self._refused)
-
-        document.rig_replaced.connect(self.reload)
-        document.selection_changed.connect(self.reload)
-        document.chain_changed.connect(self._chain_changed)
-        document.full_body_changed.connect(self.reload)
-        document.pose_changed.connect(self._errors_changed)
-        self._commit_before_undo = CommitBeforeUndo(self)
-        self.reload()
 
     # --- document -> widgets -----------------------------------------------------------------
 

@@ -88,6 +88,27 @@ class TimelinePanel(TimelineKeyEdits, QWidget):
         self._drawn_offsets: tuple = ()  # the selected chain's offset key times shown
         self._drawn_tracks: dict = {}  # the timeline's tracks as last drawn
 
+        self._build_controls()
+        self._build_key_controls()
+        self._lay_out()
+
+        self.playback = Playback(lambda: self.timeline, lambda: self.time, self.scrub_to, self)
+        self.playback.running_changed.connect(self._show_running)
+        self._add_actions()
+        self._connect()
+        self.doc.keyer = self._auto_key
+        self.doc.auto_keying = self.auto_key.isChecked
+        self._show_running(False)
+        if self.timeline == Timeline():  # as _rebind: a rig opened from the command line is fitted too
+            self._fit_to_clip()
+        self.redraw()
+        self._drive(self.time)
+        self.pose_keys.refresh()
+
+    # --- building ------------------------------------------------------------------------
+
+    def _build_controls(self) -> None:
+        """The plot, play button, time readout and the ease buttons with their duration."""
         self.plot = TimelinePlot()
         self.plot.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.plot.setToolTip(_key_tip("The selected chain's blend weight over time (the others faint)"))
@@ -115,6 +136,9 @@ class TimelinePanel(TimelineKeyEdits, QWidget):
         self.duration.setValue(EASE_DEFAULT_S)
         self.duration.setSuffix(" s")
         self.duration.setToolTip("How long an ease in or out takes")
+
+    def _build_key_controls(self) -> None:
+        """Key target, the pose keys row, Key plants (with its selected-leg menu) and Auto-key."""
         self.key_target_button = QPushButton("Key target")
         self.key_target_button.setObjectName("keyTarget")
         self.key_target_button.setToolTip(_key_tip("Key the selected chain's target where it is now, at the playhead"))
@@ -137,6 +161,8 @@ class TimelinePanel(TimelineKeyEdits, QWidget):
         self.auto_key.setToolTip(_key_tip("Ticked, any edit of a chain's weight, target or pole (a dock field, the "
                                           "slider,\na handle drag in the viewport) keys it at the playhead"))
 
+    def _lay_out(self) -> None:
+        """The control row over the pose keys strip over the plot."""
         row = QHBoxLayout()
         row.setContentsMargins(4, 2, 4, 0)
         row.addWidget(self.play_button)
@@ -157,19 +183,6 @@ class TimelinePanel(TimelineKeyEdits, QWidget):
         lay.addWidget(self.pose_keys.strip)
         lay.addWidget(self.plot, 1)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
-
-        self.playback = Playback(lambda: self.timeline, lambda: self.time, self.scrub_to, self)
-        self.playback.running_changed.connect(self._show_running)
-        self._add_actions()
-        self._connect()
-        self.doc.keyer = self._auto_key
-        self.doc.auto_keying = self.auto_key.isChecked
-        self._show_running(False)
-        if self.timeline == Timeline():  # as _rebind: a rig opened from the command line is fitted too
-            self._fit_to_clip()
-        self.redraw()
-        self._drive(self.time)
-        self.pose_keys.refresh()
 
     # --- wiring --------------------------------------------------------------------------
 

@@ -99,6 +99,12 @@ class Chain(ChainGoal):
             self._changed(False)
         self._fit = self._goals = self._role_pull = None
 
+    @property
+    def in_rig(self) -> bool:
+        """Whether a rig holds this chain now (seated on its FrameBoard): one rig at a time,
+        as a chain's setters keep only that rig's board (RigChains.insert refuses another)."""
+        return self._seat is not None
+
     def seat(self, board, i: int) -> None:
         """Keep entry `i` of the rig's FrameBoard (frame_board.py) as this chain's, now and
         from every setter on (RigChains seats its chains whenever their order changes)."""

@@ -81,59 +81,23 @@ class FullBodyTables:
 
     def __init__(self, rig, names: list) -> None:
         parents = np.array(rig.parents, dtype=np.int64)
-        nj = len(parents)
         if any(p >= j for j, p in enumerate(rig.parents)):
             raise ValueError("full-body IK needs a skeleton whose parents come before their children")
-        index = {n: i for i, n in enumerate(rig.skeleton.names)}
         self.names = names
-        kinds, cs, cj = [], [0], []
-        owner = np.full(nj, -1, np.int64)
-        child = np.full(nj, -1, np.int64)
-        lim_kind = np.zeros(nj, np.int64)
-        lim_a, lim_b = np.zeros(nj), np.zeros(nj)
-        lim_axis = np.zeros((nj, 3))
+        self.parents = parents
+        nj = len(parents)
+        self.owner = np.full(nj, -1, np.int64)
+        self.child = np.full(nj, -1, np.int64)
+        self.lim = (np.zeros(nj, np.int64), np.zeros(nj), np.zeros(nj), np.zeros((nj, 3)))
         nc = len(names)
-        mid_kind = np.zeros(nc, np.int64)
-        mid_axis = np.zeros((nc, 3))
-        mid_lo, mid_hi = np.zeros(nc), np.zeros(nc)
-        trunk = []
-        for c, n in enumerate(names):
-            ch = rig.chains_by_name[n]
-            idx = [index[j] for j in ch.joints]
-            kind = ch.kind.method.full_body_kind()
-            kinds.append(kind)
-            if kind == FULL_BODY_LIMB:
-                lim = ch.limits.get(ch.joints[1])
-                if lim is not None:
-                    mid_kind[c], mid_axis[c], mid_lo[c], mid_hi[c] = _limit_params(lim)
-            else:
-                for k, j in enumerate(idx[:-1]):
-                    owner[j], child[j] = c, idx[k + 1]
-                    trunk.append(j)
-                    lim = ch.limits.get(ch.joints[k])
-                    if isinstance(lim, ConeLimit):
-                        rad = math.radians(lim.max_deg)
-                        lim_kind[j], lim_a[j], lim_b[j] = 1, math.cos(rad), math.sin(rad)
-                    elif isinstance(lim, HingeLimit):
-                        ax = np.array(lim.axis, dtype=np.float64)
-                        lim_kind[j], lim_a[j], lim_b[j] = 2, math.radians(lim.min_deg), math.radians(lim.max_deg)
-                        lim_axis[j] = ax / np.linalg.norm(ax)
-            cj.extend(idx)
-            cs.append(len(cj))
+        self.mid = (np.zeros(nc, np.int64), np.zeros((nc, 3)), np.zeros(nc), np.zeros(nc))
+        kinds, cs, cj, trunk = self._chains(rig, names)
         roots = [j for j in range(nj) if parents[j] < 0]
         # The bend sweep: trunk joints deepest first, then the root(s).
         self.order = np.array(sorted(set(trunk) - set(roots), reverse=True) + roots, dtype=np.int64)
-        below = np.zeros((nj, nj), np.bool_)  # below[e, j]: joint e is j or under it
-        for e in range(nj):
-            j = e
-            while j >= 0:
-                below[e, j] = True
-                j = parents[j]
-        self.parents, self.below, self.child, self.owner = parents, below, child, owner
-        self.lim = (lim_kind, lim_a, lim_b, lim_axis)
+        self.below = _below(parents)
         self.kinds = np.array(kinds, np.int64)
         self.cs, self.cj = np.array(cs, np.int64), np.array(cj, np.int64)
-        self.mid = (mid_kind, mid_axis, mid_lo, mid_hi)
         self.chain_joints = [np.array(cj[cs[c] : cs[c + 1]]) for c in range(nc)]
         self.writes = [j[:-1] for j in self.chain_joints]  # rotations a chain's solve writes
         self.trunk = np.array(sorted(set(trunk) | set(roots)), dtype=np.int64)
@@ -143,6 +107,55 @@ class FullBodyTables:
         if len(roots) != 1:
             raise ValueError(f"full-body IK needs a skeleton with one root joint, this one has {len(roots)}")
         self.root = roots[0]
+
+    def _chains(self, rig, names: list) -> tuple:
+        """The chain table (kinds, offsets cs into the joint list cj) and the trunk joints
+        (every joint of a FABRIK chain but its tip), filling in each trunk joint's owner,
+        child and limit and each limb's middle-joint limit."""
+        index = {n: i for i, n in enumerate(rig.skeleton.names)}
+        kinds, cs, cj, trunk = [], [0], [], []
+        for c, n in enumerate(names):
+            ch = rig.chains_by_name[n]
+            idx = [index[j] for j in ch.joints]
+            kind = ch.kind.method.full_body_kind()
+            kinds.append(kind)
+            if kind == FULL_BODY_LIMB:
+                lim = ch.limits.get(ch.joints[1])
+                if lim is not None:
+                    for table, value in zip(self.mid, _limit_params(lim)):
+                        table[c] = value
+            else:
+                for k, j in enumerate(idx[:-1]):
+                    self.owner[j], self.child[j] = c, idx[k + 1]
+                    trunk.append(j)
+                    self._trunk_limit(j, ch.limits.get(ch.joints[k]))
+            cj.extend(idx)
+            cs.append(len(cj))
+        return kinds, cs, cj, trunk
+
+    def _trunk_limit(self, j: int, lim) -> None:
+        """Trunk joint j's limit as the kernel's codes (fabrik_passes: CONE (cos, sin) of the
+        half angle, HINGE (lo, hi) radians about a unit axis); no limit leaves it as it is."""
+        kind, a, b, axis = self.lim
+        if isinstance(lim, ConeLimit):
+            rad = math.radians(lim.max_deg)
+            kind[j], a[j], b[j] = 1, math.cos(rad), math.sin(rad)
+        elif isinstance(lim, HingeLimit):
+            ax = np.array(lim.axis, dtype=np.float64)
+            kind[j], a[j], b[j] = 2, math.radians(lim.min_deg), math.radians(lim.max_deg)
+            axis[j] = ax / np.linalg.norm(ax)
+
+
+def _below(parents) -> np.ndarray:
+    """below[e, j]: joint e is j or under it."""
+    nj = len(parents)
+    below = np.zeros((nj, nj), np.bool_)
+    for e in range(nj):
+        j = e
+        while j >= 0:
+            below[e, j] = True
+            j = parents[j]
+    return below
 
 
 def chain_arrays(rig, tables: FullBodyTables, placed: dict | None = None):

@@ -55,6 +55,11 @@ class RigChains:
         """Append `ch`, solved after the others; ValueError (nothing added) if it does not fit."""
         if ch.name in self._chains:
             raise ValueError(f"a chain named {ch.name!r} already exists")
+        if ch.in_rig:
+            # Its setters write one rig's frame board: joined to two, the first would go on
+            # solving the old settings without a word.
+            raise ValueError(f"chain {ch.name!r} already belongs to another rig: remove it there first "
+                             "(Rig.remove_chain) or add a copy (Chain.copy())")
         idx = self.indices(ch.name, list(ch.joints))
         ch.join(LimitFit(self._skeleton, idx), self._goals, self._role_pull)
         below, stack = [], [idx[0]]

@@ -236,15 +236,7 @@ def write_bvh(
     if clip.rotations.shape[1] != len(skeleton):
         raise ValueError(f"clip has {clip.rotations.shape[1]} joints, skeleton has {len(skeleton)}")
     still = POSITION_RTOL * figure_size(skeleton, clip) / layout.scale
-    offsets, rotations, translations = skeleton.offsets, clip.rotations, clip.translations
-    if layout.up != "+y":
-        back = quat_conj(layout.turn)
-        offsets = quat_rotate(back, offsets)
-        rotations = quat_mul(quat_mul(back, rotations), layout.turn)
-        translations = quat_rotate(back, translations)
-    offsets = offsets / layout.scale
-    translations = translations / layout.scale
-
+    offsets, rotations, translations = _in_file_axes(skeleton, clip, layout)
     order = _depth_first(skeleton)
     new_index = {old: new for new, old in enumerate(order)}
     written = safe_names([skeleton.names[old] for old in order])
@@ -255,14 +247,8 @@ def write_bvh(
         parent = int(skeleton.parents[old])
         end_site = name in layout.end_sites and not skeleton.children(old)
         t = translations[:, old]
-        moves = bool(np.ptp(t, axis=0).max() > still)
-        channels = () if end_site else _channels_for(name, parent, layout, moves)
-        if any(c in POSITION_CHANNELS for c in channels):
-            offset = (0.0, 0.0, 0.0)
-        elif np.abs(t - offsets[old]).max() <= still:
-            offset = tuple(offsets[old])
-        else:  # held away from its rest offset all clip long (a glTF clip can): that is its offset here
-            offset = tuple(t.mean(axis=0))
+        channels = () if end_site else _channels_for(name, parent, layout, bool(np.ptp(t, axis=0).max() > still))
+        offset = _file_offset(channels, t, offsets[old], still)
         joints.append(RawJoint(written[new], -1 if parent < 0 else new_index[parent], offset, channels, end_site))
         reference = None if reference_angles is None else reference_angles.get(name)
         columns.extend(_channel_values(channels, rotations[:, old], translations[:, old], reference))
@@ -271,6 +257,28 @@ def write_bvh(
     # No .bak: an export is regenerated from the rig, unlike a preset someone edited by hand.
     atomic_write_text(path, text, backup=False)
     write_mapping(path, written, [skeleton.names[old] for old in order], [j.end_site for j in joints])
+
+
+def _in_file_axes(skeleton: Skeleton, clip: Clip, layout: BvhLayout) -> tuple:
+    """The rest offsets and the clip's local rotations and translations in the file's axes
+    and units."""
+    offsets, rotations, translations = skeleton.offsets, clip.rotations, clip.translations
+    if layout.up != "+y":
+        back = quat_conj(layout.turn)
+        offsets = quat_rotate(back, offsets)
+        rotations = quat_mul(quat_mul(back, rotations), layout.turn)
+        translations = quat_rotate(back, translations)
+    return offsets / layout.scale, rotations, translations / layout.scale
+
+
+def _file_offset(channels, t: np.ndarray, rest: np.ndarray, still: float) -> tuple:
+    """A joint's OFFSET: zero under position channels (adding and replacing agree), else its
+    rest offset, or the translation the clip holds it at away from that (t: (frames, 3))."""
+    if any(c in POSITION_CHANNELS for c in channels):
+        return (0.0, 0.0, 0.0)
+    if np.abs(t - rest).max() <= still:
+        return tuple(rest)
+    return tuple(t.mean(axis=0))  # held away from its rest offset all clip long (a glTF clip can)
 
 
 def _depth_first(skeleton: Skeleton) -> list[int]:

@@ -214,6 +214,19 @@ def _node_parents(doc: GltfDocument) -> dict[int, int]:
 
 def _skeleton_nodes(doc: GltfDocument, skins: list[int], parent_of: dict[int, int]) -> tuple[list[int], list[int]]:
     """Skeleton nodes parents-first, and each one's parent as a skeleton index (-1 for a root)."""
+    joints = _skin_joints(doc, skins)
+    keep, no_joint_above = _connected(joints, parent_of)
+    _keep_bone_ends(doc, joints, keep, parent_of)
+    order, parent_node = _depth_first_kept(keep, parent_of, no_joint_above)
+    if len(order) > MAX_JOINTS:
+        raise doc.error(f"skins[{skins[0]}].joints", f"makes a skeleton of {len(order)} joints; rigedit reads up to {MAX_JOINTS}")
+    index = {n: i for i, n in enumerate(order)}
+    parents = [index.get(parent_node[n], -1) for n in order]
+    return order, parents
+
+
+def _skin_joints(doc: GltfDocument, skins: list[int]) -> set[int]:
+    """Every node the skins list as a joint; a GltfError for none, too many or a missing node."""
     joints: set[int] = set()
     for s in skins:
         for k, j in enumerate(doc.gltf.skins[s].joints or []):
@@ -224,7 +237,12 @@ def _skeleton_nodes(doc: GltfDocument, skins: list[int], parent_of: dict[int, in
         raise doc.error(f"skins[{skins[0]}].joints", "is empty")
     if len(joints) > MAX_JOINTS:
         raise doc.error(f"skins[{skins[0]}].joints", f"lists {len(joints)} joints; rigedit reads up to {MAX_JOINTS}")
+    return joints
 
+
+def _connected(joints: set[int], parent_of: dict[int, int]) -> tuple[set[int], set[int]]:
+    """(kept, no joint above): the joints with the nodes between two of them, which keep the
+    hierarchy connected, and the nodes known to have no joint above them."""
     # Every walk up stops at a node already known (kept, or known to have no joint above),
     # so the whole pass is linear in the nodes however deep the hierarchy is.
     keep = set(joints)
@@ -234,7 +252,7 @@ def _skeleton_nodes(doc: GltfDocument, skins: list[int], parent_of: dict[int, in
         while a in parent_of:
             a = parent_of[a]
             if a in keep:  # a joint, or a node on the way to one
-                keep.update(path)  # nodes between two joints keep the hierarchy connected
+                keep.update(path)
                 break
             if a in no_joint_above:
                 no_joint_above.update(path)
@@ -242,10 +260,14 @@ def _skeleton_nodes(doc: GltfDocument, skins: list[int], parent_of: dict[int, in
             path.append(a)
         else:
             no_joint_above.update(path)
+    return keep, no_joint_above
 
-    # A leaf joint's bone has no end in the skin; converters from FBX keep it as an empty
-    # child node (RobotExpressive's LowerLegL_end at the ankle). Kept as a joint, it gives
-    # that last bone its length, so a leg reaches the foot.
+
+def _keep_bone_ends(doc: GltfDocument, joints: set[int], keep: set[int], parent_of: dict[int, int]) -> None:
+    """A leaf joint's empty child node added to `keep`. A leaf joint's bone has no end in the
+    skin; converters from FBX keep it as an empty child node (RobotExpressive's LowerLegL_end
+    at the ankle). Kept as a joint, it gives that last bone its length, so a leg reaches the
+    foot."""
     has_kept_child = {parent_of[k] for k in keep if k in parent_of}
     for j in joints:
         if j in has_kept_child:
@@ -254,6 +276,11 @@ def _skeleton_nodes(doc: GltfDocument, skins: list[int], parent_of: dict[int, in
             node = doc.gltf.nodes[c]
             if not node.children and node.mesh is None and node.skin is None and node.camera is None:
                 keep.add(c)
+
+
+def _depth_first_kept(keep: set[int], parent_of: dict[int, int], no_joint_above: set[int]) -> tuple[list[int], dict]:
+    """The kept nodes depth first (parents first, children in node order) and each one's
+    nearest kept ancestor (-1: none)."""
 
     def kept_parent(n: int) -> int:
         while n in parent_of:
@@ -274,11 +301,7 @@ def _skeleton_nodes(doc: GltfDocument, skins: list[int], parent_of: dict[int, in
         n = stack.pop()
         order.append(n)
         stack.extend(reversed(kids.get(n, [])))
-    if len(order) > MAX_JOINTS:
-        raise doc.error(f"skins[{skins[0]}].joints", f"makes a skeleton of {len(order)} joints; rigedit reads up to {MAX_JOINTS}")
-    index = {n: i for i, n in enumerate(order)}
-    parents = [index.get(parent_node[n], -1) for n in order]
-    return order, parents
+    return order, parent_node
 
 
 def _unique_names(doc: GltfDocument, order: list[int]) -> list[str]:

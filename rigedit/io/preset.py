@@ -197,6 +197,16 @@ def _migrate(data: Any, file: str) -> dict:
 def _rig_from(model: PresetModel, file: str) -> Rig:
     """The Rig a validated model describes. The checks only the rig can make (which joints
     may carry which limits, given the bones) come back as PresetErrors at the chain's path."""
+    skeleton = _skeleton_from(model)
+    rig = Rig(skeleton, name=model.name, timeline=timeline_from_model(model.timeline))
+    _add_chains(rig, model, file)
+    _rig_uses_from(rig, model, file)
+    _animation_from(rig, model, file)
+    _pose_from(rig, model)
+    return rig
+
+
+def _skeleton_from(model: PresetModel) -> Skeleton:
     joints = _parents_first(model)
     index = {j.name: i for i, j in enumerate(joints)}
     skeleton = Skeleton(
@@ -211,7 +221,10 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
     given = np.array([j.rest_rotation for j in joints], dtype=np.float64)
     unit = np.abs(np.linalg.norm(given, axis=1) - 1.0) <= 1e-12
     skeleton.rest_rotations = np.where(unit[:, None], given, skeleton.rest_rotations)
-    rig = Rig(skeleton, name=model.name, timeline=timeline_from_model(model.timeline))
+    return skeleton
+
+
+def _add_chains(rig: Rig, model: PresetModel, file: str) -> None:
     for i, c in enumerate(model.chains):
         try:
             s = c.settings
@@ -237,6 +250,10 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
             raise PresetError(file, [(json_path(["chains", i, "limits", e.joint]), e.problem)]) from None
         except ValueError as e:  # the model should have caught it; still say where
             raise PresetError(file, [(f"chains[{i}]", str(e))]) from None
+
+
+def _rig_uses_from(rig: Rig, model: PresetModel, file: str) -> None:
+    """Full body, the ground and the gait."""
     rig.full_body = model.full_body
     try:
         rig.ground = _ground_from(model.ground)
@@ -248,6 +265,11 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
             rig.gait = GaitSettings(tuple(g.legs), g.step_length, g.step_time, g.step_height)
         except ValueError as e:
             raise PresetError(file, [("gait", str(e))]) from None
+
+
+def _animation_from(rig: Rig, model: PresetModel, file: str) -> None:
+    """The character, the clip (in the preset or beside it) and the pose layer."""
+    skeleton = rig.skeleton
     if model.character is not None:
         rig.character = character_from(model.character, file)
     if model.clip is not None:
@@ -260,6 +282,9 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
             rig.pose_layer = PoseLayer.from_data(model.pose_layer.model_dump(exclude_none=True), skeleton)
         except FieldError as e:  # what only the core checks (distinct key times, held_time)
             raise PresetError(file, [(json_path(("pose_layer",) + e.where), e.problem)]) from None
+
+
+def _pose_from(rig: Rig, model: PresetModel) -> None:
     if model.pose is not None:
         # The pose as saved: each chain's last solution put back, not solved again (a solve
         # depends on history: rig_pose.py). A gait's feet stay where the saved targets put
@@ -273,7 +298,6 @@ def _rig_from(model: PresetModel, file: str) -> Rig:
         rig.reset()
         rig.advance_gait()
         rig.solve()
-    return rig
 
 
 def _solved_from(m) -> SolvedPose:

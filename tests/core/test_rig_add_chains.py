@@ -3,12 +3,14 @@ a pass over all of them, so adding n chains is linear in n. Checked by counting 
 (joints looked up), never by timing; and the links checked against a brute-force reference."""
 from __future__ import annotations
 
+import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rigedit  # noqa: F401  (registers the preset io)
 from rigedit.core import rig_plan
-from rigedit.core.rig import Rig
+from rigedit.core.rig import BUNDLED_PRESETS, Rig
 from rigedit.core.rig_chains import RigChains
 from rigedit.core.skeleton import Skeleton
 
@@ -97,3 +99,49 @@ def test_upstream_matches_the_definition_through_adds_removes_and_copies(parents
             else:
                 rig = rig.copy()  # the copy links its own new chains
         assert chains_of(rig) == reference_upstream(rig)
+
+
+def board_rows(rig: Rig) -> list[list[float]]:
+    """What the compiled frame reads of each chain (Rig.frame_board), in solve order."""
+    return np.frombuffer(bytes(rig.frame_board.rows)).reshape(-1, 8).tolist()
+
+
+def own_rows(rig: Rig) -> list[list[float]]:
+    """The same rows as the chains' own settings give them."""
+    rows = []
+    for c in rig.chains_by_name.values():
+        pole = c.own_pole
+        rows.append(list(c.own_target) + ([0.0] * 4 if pole is None else list(pole) + [1.0]) + [c.weight])
+    return rows
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["humanoid.json", "creature.json"]))
+def test_a_chain_belongs_to_one_rig_at_a_time(seed, preset):
+    """A chain's setters keep one rig's frame board: a chain another rig holds is refused
+    (nothing added), a copy or a chain removed from its rig is taken, and each rig's board
+    follows its own chains' edits after all of it."""
+    rng = np.random.default_rng(seed)
+    rig = Rig.load(BUNDLED_PRESETS / preset)
+    names = rig.chain_names
+    ch = rig.chain(names[int(rng.integers(len(names)))])
+    with pytest.raises(ValueError, match=f"chain {ch.name!r} already belongs to another rig"):
+        Rig(rig.skeleton, [ch])
+    assert ch.in_rig and rig.chain(ch.name) is ch
+
+    twin = Rig(rig.skeleton, [ch.copy()])  # a copy is a chain of its own
+    ch.target = np.asarray(ch.target) + rng.uniform(-0.05, 0.05, 3)
+    ch.weight = float(rng.uniform(0.1, 1.0))
+    rig.solve()
+    twin.solve()
+    assert board_rows(rig) == own_rows(rig)
+    assert board_rows(twin) == own_rows(twin) and twin.chain(ch.name).own_target != ch.own_target
+
+    rig.remove_chain(ch.name)  # out of its rig, the chain may join another
+    assert not ch.in_rig
+    moved = Rig(rig.skeleton, [ch])
+    ch.target = np.asarray(ch.target) + rng.uniform(-0.05, 0.05, 3)
+    moved.solve()
+    assert board_rows(moved) == own_rows(moved) and moved.chain(ch.name) is ch
+    with pytest.raises(ValueError, match="already belongs to another rig"):
+        Rig(rig.skeleton, [ch])

@@ -80,14 +80,9 @@ def _side(h, e1):
 
 
 @_jit
-def arc_pose(root, target, lengths, total, straight, hint, has_hint, tolerance, out):
-    """The chain bent into a circular arc from root toward target, into `out` (n, 3): the
-    polygon of bones inscribed in a circle, bulging toward `hint` (a vector from the root,
-    the pole side) or, without one, the side `straight` (the straight chain's unit
-    direction) leans to. The half-turn solves sin(x)/x = chord/length for a smooth arc,
-    Newton on the real polygon closes the gap, and one rotation about the root puts the
-    tip on the root-target line."""
-    m = lengths.shape[0]
+def _arc_plane(root, target, straight, hint, has_hint):
+    """(chord, e1, e2): the root-target distance, the unit chord direction and the unit side
+    the arc bulges to (the hint's, else the straight chain's lean, else any perpendicular)."""
     to_t = (target[0] - root[0], target[1] - root[1], target[2] - root[2])
     chord = math.sqrt(dot(to_t, to_t))
     # On the root the chord has no direction; the circle then starts out along the chain.
@@ -100,15 +95,16 @@ def arc_pose(root, target, lengths, total, straight, hint, has_hint, tolerance, 
         found, e2 = _side(straight, e1)
     if not found:
         e2 = perpendicular(e1)
-    # Each bone as (l cos, l sin) of its angle from the chord, kept in out[1:, 0:2].
-    acc = cube = 0.0
-    for k in range(m):
-        l = lengths[k]
-        out[k + 1, 2] = 1.0 - (acc + acc + l) / total  # its weight: +1 at the root end, -1 at the tip
-        acc += l
-        cube += l * l * l
-    x = arc_half_turn(chord / total, math.sqrt(cube / total) / total)
-    close_enough = ARC_FRACTION_OF_TOLERANCE * tolerance
+    return chord, e1, e2
+
+
+@_jit
+def _bend_polygon(x, lengths, chord, close_enough, out):
+    """Newton on the half-turn x until the polygon's span meets the chord: each bone's
+    (l cos, l sin) of its angle from the chord into out[1:, 0:2] (its weight, +1 at the root
+    end and -1 at the tip, already in out[1:, 2]). Returns the polygon's end (sx, sy) and
+    span."""
+    m = lengths.shape[0]
     sx = sy = span = 0.0
     for step in range(ARC_NEWTON_STEPS + 1):
         sx = sy = 0.0
@@ -132,6 +128,27 @@ def arc_pose(root, target, lengths, total, straight, hint, has_hint, tolerance, 
         if slope >= 0.0:
             break  # past the fold where bending more stops bringing the tip in
         x = min(max(x - gap / slope, 0.0), math.pi)
+    return sx, sy, span
+
+
+@_jit
+def arc_pose(root, target, lengths, total, straight, hint, has_hint, tolerance, out):
+    """The chain bent into a circular arc from root toward target, into `out` (n, 3): the
+    polygon of bones inscribed in a circle, bulging toward `hint` (a vector from the root,
+    the pole side) or, without one, the side `straight` (the straight chain's unit
+    direction) leans to. The half-turn solves sin(x)/x = chord/length for a smooth arc,
+    Newton on the real polygon closes the gap, and one rotation about the root puts the
+    tip on the root-target line."""
+    m = lengths.shape[0]
+    chord, e1, e2 = _arc_plane(root, target, straight, hint, has_hint)
+    acc = cube = 0.0
+    for k in range(m):
+        l = lengths[k]
+        out[k + 1, 2] = 1.0 - (acc + acc + l) / total  # its weight: +1 at the root end, -1 at the tip
+        acc += l
+        cube += l * l * l
+    x = arc_half_turn(chord / total, math.sqrt(cube / total) / total)
+    sx, sy, span = _bend_polygon(x, lengths, chord, ARC_FRACTION_OF_TOLERANCE * tolerance, out)
     cp, sp = (sx / span, -sy / span) if span > TINY else (1.0, 0.0)
     # Rotating every bone by the same angle turns the polygon about the root onto the chord.
     ax, ay, az = cp * e1[0] + sp * e2[0], cp * e1[1] + sp * e2[1], cp * e1[2] + sp * e2[2]

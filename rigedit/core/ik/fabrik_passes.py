@@ -22,11 +22,12 @@ import numba
 
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache, jitable
-from . import limits
+from . import limits, rows
+from .rows import row3 as _row3, row4 as _row3q  # noqa: F401 (the FABRIK modules read rows by these names)
 
 NONE, CONE, HINGE, FREE_CONE = 0, 1, 2, 3  # FREE_CONE: a cone of 180 degrees or more
 
-fresh_cache(__file__, sq, limits)
+fresh_cache(__file__, sq, limits, rows)
 jitable(
     sq.qmul, sq.qconj, sq.qrot, sq.qbetween, sq.near_opposite_turn, sq.turn_unit, sq.perpendicular, sq.cross, sq.dot,
     sq.norm, sq.unit_or, limits.hinge_axis_found, limits.clamp_cone, limits.clamp_hinge, limits._circular_gap,
@@ -43,16 +44,6 @@ _jit = numba.njit(cache=True, nogil=True)
 # 2.4 us, 1.7 inlined). `iterate` is inlined only into the unlimited solve (fabrik_free, see
 # fabrik_loop._iterate_inlined); the limited one calls it.
 _inline = numba.njit(cache=True, nogil=True, inline="always")
-
-
-@_jit
-def _row3q(a, k):
-    return (a[k, 0], a[k, 1], a[k, 2], a[k, 3])
-
-
-@_jit
-def _row3(a, k):
-    return (a[k, 0], a[k, 1], a[k, 2])
 
 
 @_inline

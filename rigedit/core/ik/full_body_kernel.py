@@ -49,7 +49,7 @@ import numpy as np
 
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache
-from . import fabrik_passes, full_body_steps, two_bone_kernel
+from . import fabrik_passes, full_body_steps, rows, two_bone_kernel
 from .full_body_steps import (  # noqa: F401 (the kinds and margins are this module's API too)
     ANCHOR_MARGIN,
     FABRIK,
@@ -60,18 +60,21 @@ from .full_body_steps import (  # noqa: F401 (the kinds and margins are this mod
     ask,
     forward_kinematics,
     limbs,
-    r3,
+    move_root,
+    place_root,
     turn_joint,
 )
+from .rows import row3
 
 STALL_PASSES = 6  # a cold reach's first passes can lose ground before they win it
 SETTLED_PASSES = 2
 STALL_RELATIVE = 1e-3  # the summed error fell by less than this fraction over STALL_PASSES
 STALL_ABSOLUTE = 1e-9  # metres: round-off
 
-fresh_cache(__file__, sq, fabrik_passes, two_bone_kernel, full_body_steps)
+fresh_cache(__file__, sq, fabrik_passes, two_bone_kernel, full_body_steps, rows)
 
 _jit = numba.njit(cache=True, nogil=True)
+_inline = full_body_steps._inline  # a pass's steps, inlined into the loop (see full_body_steps)
 
 
 @_jit
@@ -90,6 +93,63 @@ def _all_within(chain_err, tols, active):
     return True
 
 
+@_inline
+def _reach(parents, anim_rot, anim_trans, cs, cj, clamps, softs, pos, wrot):
+    """Each chain's root where the animated pose has it (the pull caps are measured there),
+    its reach (the sum of its bones), the part of that the limb kernel's reach clamp and
+    soft IK leave exactly reached (usable), and the reaches summed (the stall's scale)."""
+    nc = cs.shape[0] - 1
+    forward_kinematics(parents, anim_rot, anim_trans, pos, wrot)
+    anim_roots = np.empty((nc, 3))
+    reach = np.zeros(nc)
+    for c in range(nc):
+        r = cj[cs[c]]
+        anim_roots[c, 0], anim_roots[c, 1], anim_roots[c, 2] = pos[r, 0], pos[r, 1], pos[r, 2]
+        for i in range(cs[c] + 1, cs[c + 1]):
+            t = row3(anim_trans, cj[i])
+            reach[c] += math.sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2])
+    usable = np.empty(nc)
+    scale = 0.0
+    for c in range(nc):
+        usable[c] = max(min(clamps[c], 1.0) * reach[c] - softs[c], 0.0)
+        scale += reach[c]
+    return anim_roots, reach, usable, scale
+
+
+@_inline
+def _pull_root(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, reach, usable, tols, anim_roots, active):
+    """1. pre-pull: the root translated by the pull-weighted mean of the chains' asks."""
+    sx, sy, sz, sw = 0.0, 0.0, 0.0, 0.0
+    for c in range(kinds.shape[0]):
+        if not active[c] or pulls[c] <= 0.0:
+            continue
+        e, asks, d = ask(c, kinds, cs, cj, goals, pulls, reach, usable, tols, anim_roots, pos)
+        if not asks:
+            continue
+        w = pulls[c]
+        sx += w * (d[0] - pos[e, 0])
+        sy += w * (d[1] - pos[e, 1])
+        sz += w * (d[2] - pos[e, 2])
+        sw += w
+    sw = max(sw, 1e-300)
+    move_root(parents, trans, sx / sw, sy / sw, sz / sw)
+    forward_kinematics(parents, rot, trans, pos, wrot)
+
+
+@_inline
+def _stalled(errors, count, start_err, best, best_err, tols, active, kinds, scale):
+    """Whether the best summed error fell too little over the last window of passes:
+    STALL_PASSES, or SETTLED_PASSES once every limb and anchor reaches (only the trunk's
+    give-and-take is left then, and a drag spends its frames there)."""
+    window = STALL_PASSES
+    if _limbs_within(best_err, tols, active, kinds):
+        window = SETTLED_PASSES
+    if count < window:
+        return False
+    before = errors[count - 1 - window] if count > window else start_err
+    return before - best <= max(STALL_ABSOLUTE * scale, STALL_RELATIVE * best)
+
+
 @_jit
 def solve_row(parents, anim_rot, anim_trans, warm_rot, warm_root, order, below, child, owner, lim_kind, lim_a, lim_b,
               lim_axis, kinds, cs, cj, goals, poles, has_pole, pulls, tols, clamps, softs, mid_kind, mid_axis, mid_lo,
@@ -101,69 +161,32 @@ def solve_row(parents, anim_rot, anim_trans, warm_rot, warm_root, order, below, 
     growing) and each chain's tip error in the pose kept after each pass to chain_errors
     (cap, C): a chain's own curve, which may rise while the sum falls. Returns the passes run."""
     nj = parents.shape[0]
-    nc = kinds.shape[0]
-    rot = warm_rot.copy()
-    trans = anim_trans.copy()
-    for j in range(nj):
-        if parents[j] < 0:
-            trans[j, 0], trans[j, 1], trans[j, 2] = warm_root[0], warm_root[1], warm_root[2]
     pos = np.empty((nj, 3))
     wrot = np.empty((nj, 4))
-    # The chains' roots where the animated pose has them: the pull caps are measured there.
-    forward_kinematics(parents, anim_rot, anim_trans, pos, wrot)
-    anim_roots = np.empty((nc, 3))
-    reach = np.zeros(nc)
-    for c in range(nc):
-        r = cj[cs[c]]
-        anim_roots[c, 0], anim_roots[c, 1], anim_roots[c, 2] = pos[r, 0], pos[r, 1], pos[r, 2]
-        for i in range(cs[c] + 1, cs[c + 1]):
-            t = r3(anim_trans, cj[i])
-            reach[c] += math.sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2])
-    usable = np.empty(nc)
-    for c in range(nc):
-        # Where the limb kernel's reach clamp and soft IK leave a target exactly reached.
-        usable[c] = max(min(clamps[c], 1.0) * reach[c] - softs[c], 0.0)
+    anim_roots, reach, usable, scale = _reach(parents, anim_rot, anim_trans, cs, cj, clamps, softs, pos, wrot)
+    rot = warm_rot.copy()
+    trans = anim_trans.copy()
+    place_root(parents, trans, warm_root)
     forward_kinematics(parents, rot, trans, pos, wrot)
     anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, active)
     err = limbs(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, poles, has_pole, tols, clamps, softs, reach,
                  mid_kind, mid_axis, mid_lo, mid_hi, active, pulls, chain_err)  # fmt: skip
     out_rot[:] = rot
     out_trans[:] = trans
-    asked = np.empty((nc, 7))
+    asked = np.empty((kinds.shape[0], 7))
     best = start_err = err
     best_err = chain_err.copy()
     count = 0
-    scale = 0.0
-    for c in range(nc):
-        scale += reach[c]
     while count < cap and not _all_within(best_err, tols, active):
-        # 1. pre-pull of the root
-        sx, sy, sz, sw = 0.0, 0.0, 0.0, 0.0
-        for c in range(nc):
-            if not active[c] or pulls[c] <= 0.0:
-                continue
-            e, asks, d = ask(c, kinds, cs, cj, goals, pulls, reach, usable, tols, anim_roots, pos)
-            if not asks:
-                continue
-            w = pulls[c]
-            sx += w * (d[0] - pos[e, 0])
-            sy += w * (d[1] - pos[e, 1])
-            sz += w * (d[2] - pos[e, 2])
-            sw += w
-        sw = max(sw, 1e-300)
-        for j in range(nj):
-            if parents[j] < 0:
-                trans[j, 0] += sx / sw
-                trans[j, 1] += sy / sw
-                trans[j, 2] += sz / sw
-        forward_kinematics(parents, rot, trans, pos, wrot)
+        _pull_root(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, reach, usable, tols, anim_roots, active)
         anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, active)
-        # 2. the bend, tip to root, each move followed by the anchors
+        # 2. the bend, tip to root, each move followed by the anchors (in place: as an inlined
+        # step of its own, passing the body's arrays, a cold frame took 2% longer)
         for i in range(order.shape[0]):
             turn_joint(order[i], parents, rot, trans, pos, wrot, below, child, lim_kind, lim_a, lim_b, lim_axis, kinds,
-                        cs, cj, goals, pulls, reach, usable, tols, anim_roots, active, owner, asked)  # fmt: skip
+                       cs, cj, goals, pulls, reach, usable, tols, anim_roots, active, owner, asked)  # fmt: skip
             anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, active)
-        # 3. the limbs
+        # 4. the limbs
         err = limbs(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, poles, has_pole, tols, clamps, softs, reach,
                      mid_kind, mid_axis, mid_lo, mid_hi, active, pulls, chain_err)  # fmt: skip
         if err < best:
@@ -174,15 +197,8 @@ def solve_row(parents, anim_rot, anim_trans, warm_rot, warm_root, order, below, 
         errors[count] = best
         chain_errors[count, :] = best_err
         count += 1
-        # Once every limb and anchor reaches, only the trunk's give-and-take is left: a
-        # shorter window (a drag spends its frames here).
-        window = STALL_PASSES
-        if _limbs_within(best_err, tols, active, kinds):
-            window = SETTLED_PASSES
-        if count >= window:
-            before = errors[count - 1 - window] if count > window else start_err
-            if before - best <= max(STALL_ABSOLUTE * scale, STALL_RELATIVE * best):
-                break
+        if _stalled(errors, count, start_err, best, best_err, tols, active, kinds, scale):
+            break
     chain_err[:] = best_err
     return count
 

@@ -12,8 +12,9 @@ import numba
 
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache
-from . import fabrik_passes, two_bone_kernel
+from . import fabrik_passes, rows, two_bone_kernel
 from .fabrik_passes import HINGE, limit_dir
+from .rows import row3, row4
 
 TWO_BONE, FABRIK = 0, 1
 
@@ -31,20 +32,14 @@ FABRIK_MEASURE = 0.01
 ANCHOR_ROUNDS = 4
 ASK_ROUNDS = 8
 
-fresh_cache(__file__, sq, fabrik_passes, two_bone_kernel)
+fresh_cache(__file__, sq, fabrik_passes, rows, two_bone_kernel)
 
 _jit = numba.njit(cache=True, nogil=True)
+# The steps of a joint's turn are inlined into it by numba itself: a call that passes the
+# body's arrays costs more than most of what they do (a cold frame took 12% longer with them
+# as calls). The limit stays in place in turn_joint: as an inlined step it still cost 3%.
+_inline = numba.njit(cache=True, nogil=True, inline="always")
 qmul, qconj, qrot, qbetween = sq.qmul, sq.qconj, sq.qrot, sq.qbetween
-
-
-@_jit
-def r3(a, k):
-    return (a[k, 0], a[k, 1], a[k, 2])
-
-
-@_jit
-def _r4(a, k):
-    return (a[k, 0], a[k, 1], a[k, 2], a[k, 3])
 
 
 @_jit
@@ -54,13 +49,31 @@ def forward_kinematics(parents, rot, trans, pos, wrot):
         p = parents[j]
         if p < 0:
             pos[j, 0], pos[j, 1], pos[j, 2] = trans[j, 0], trans[j, 1], trans[j, 2]
-            q = _r4(rot, j)
+            q = row4(rot, j)
         else:
-            pq = _r4(wrot, p)
-            v = qrot(pq, r3(trans, j))
+            pq = row4(wrot, p)
+            v = qrot(pq, row3(trans, j))
             pos[j, 0], pos[j, 1], pos[j, 2] = pos[p, 0] + v[0], pos[p, 1] + v[1], pos[p, 2] + v[2]
-            q = qmul(pq, _r4(rot, j))
+            q = qmul(pq, row4(rot, j))
         wrot[j, 0], wrot[j, 1], wrot[j, 2], wrot[j, 3] = q
+
+
+@_inline
+def place_root(parents, trans, at):
+    """The root's translation (its world position) set to `at`."""
+    for j in range(parents.shape[0]):
+        if parents[j] < 0:
+            trans[j, 0], trans[j, 1], trans[j, 2] = at[0], at[1], at[2]
+
+
+@_inline
+def move_root(parents, trans, dx, dy, dz):
+    """The root translated by (dx, dy, dz): the whole body with it."""
+    for j in range(parents.shape[0]):
+        if parents[j] < 0:
+            trans[j, 0] += dx
+            trans[j, 1] += dy
+            trans[j, 2] += dz
 
 
 @_jit
@@ -80,15 +93,15 @@ def ask(c, kinds, cs, cj, goals, pulls, reach, usable, tols, anim_roots, pos):
     its goal's reach ball, within its pull's cap; a FABRIK chain's tip onto its goal."""
     if kinds[c] == FABRIK:
         e = cj[cs[c + 1] - 1]
-        return e, True, r3(goals, c)
+        return e, True, row3(goals, c)
     e = cj[cs[c]]
-    p = r3(pos, e)
-    g = r3(goals, c)
+    p = row3(pos, e)
+    g = row3(goals, c)
     dx, dy, dz = p[0] - g[0], p[1] - g[1], p[2] - g[2]
     if math.sqrt(dx * dx + dy * dy + dz * dz) <= usable[c] + tols[c]:
         return e, False, p  # the limb reaches its goal from where it is: no ask
     cap = pulls[c] * reach[c]
-    a = r3(anim_roots, c)
+    a = row3(anim_roots, c)
     r = REACH_MARGIN * usable[c]
     for _ in range(ASK_ROUNDS):  # alternating projections onto the two balls, the cap last
         p = _into_ball(p, g, r)
@@ -109,8 +122,8 @@ def anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, 
             if not active[c] or pulls[c] > 0.0:
                 continue
             e = cj[cs[c]]
-            p = r3(pos, e)
-            q = _into_ball(p, r3(goals, c), ANCHOR_MARGIN * usable[c])
+            p = row3(pos, e)
+            q = _into_ball(p, row3(goals, c), ANCHOR_MARGIN * usable[c])
             dx, dy, dz = q[0] - p[0], q[1] - p[1], q[2] - p[2]
             if dx != 0.0 or dy != 0.0 or dz != 0.0:
                 moved = True
@@ -118,11 +131,7 @@ def anchor(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, pulls, usable, 
                     pos[j, 0] += dx
                     pos[j, 1] += dy
                     pos[j, 2] += dz
-                for j in range(parents.shape[0]):
-                    if parents[j] < 0:
-                        trans[j, 0] += dx
-                        trans[j, 1] += dy
-                        trans[j, 2] += dz
+                move_root(parents, trans, dx, dy, dz)
         if not moved:
             return
 
@@ -139,15 +148,14 @@ def _weight(c, j, pulls, active, owner):
     return pulls[c]
 
 
-@_jit
-def turn_joint(j, parents, rot, trans, pos, wrot, below, child, lim_kind, lim_a, lim_b, lim_axis, kinds, cs, cj,
-                goals, pulls, reach, usable, tols, anim_roots, active, owner, asked):  # fmt: skip
-    """One CCD step at joint j over the asking effectors below it, then j's limit.
-    `asked` (C, 7): scratch for each chain's weight, effector offset a and ask offset b."""
+@_inline
+def _gather_asks(j, pos, below, kinds, cs, cj, goals, pulls, reach, usable, tols, anim_roots, active, owner, asked):
+    """Each asking chain's effector under joint j into `asked` (C, 7): its weight (0: none),
+    the effector's offset a from j and its ask's offset b. Returns sum(w a x b), the axis of
+    the weighted Wahba problem's turn."""
     px, py, pz = pos[j, 0], pos[j, 1], pos[j, 2]
     ax, ay, az = 0.0, 0.0, 0.0
-    nc = kinds.shape[0]
-    for c in range(nc):
+    for c in range(kinds.shape[0]):
         asked[c, 0] = 0.0
         w = _weight(c, j, pulls, active, owner)
         if w <= 0.0:
@@ -167,12 +175,15 @@ def turn_joint(j, parents, rot, trans, pos, wrot, below, child, lim_kind, lim_a,
         ax += w * x[0]
         ay += w * x[1]
         az += w * x[2]
-    n = math.sqrt(ax * ax + ay * ay + az * az)
-    if n <= sq.TINY:
-        return
-    axis = (ax / n, ay / n, az / n)
+    return ax, ay, az
+
+
+@_inline
+def _best_angle(axis, asked):
+    """The turn about unit `axis` that best carries every asked a onto its b (weighted), in
+    closed form."""
     num, den = 0.0, 0.0
-    for c in range(nc):
+    for c in range(asked.shape[0]):
         w = asked[c, 0]
         if w <= 0.0:
             continue
@@ -181,27 +192,41 @@ def turn_joint(j, parents, rot, trans, pos, wrot, below, child, lim_kind, lim_a,
         num += w * sq.dot(axis, sq.cross(a, b))
         da, db = sq.dot(a, axis), sq.dot(b, axis)
         den += w * (sq.dot(a, b) - da * db)
-    angle = math.atan2(num, den)
-    h = 0.5 * angle
+    return math.atan2(num, den)
+
+
+@_jit
+def turn_joint(j, parents, rot, trans, pos, wrot, below, child, lim_kind, lim_a, lim_b, lim_axis, kinds, cs, cj,
+                goals, pulls, reach, usable, tols, anim_roots, active, owner, asked):  # fmt: skip
+    """One CCD step at joint j over the asking effectors below it, then j's limit (its bone
+    to its chain child held against its parent bone by fabrik_passes.limit_dir).
+    `asked` (C, 7): scratch for each chain's weight, effector offset a and ask offset b."""
+    ax, ay, az = _gather_asks(j, pos, below, kinds, cs, cj, goals, pulls, reach, usable, tols, anim_roots, active, owner,
+                              asked)  # fmt: skip
+    n = math.sqrt(ax * ax + ay * ay + az * az)
+    if n <= sq.TINY:
+        return
+    axis = (ax / n, ay / n, az / n)
+    h = 0.5 * _best_angle(axis, asked)
     s = math.sin(h)
     turn = (axis[0] * s, axis[1] * s, axis[2] * s, math.cos(h))
-    world = qmul(turn, _r4(wrot, j))
+    world = qmul(turn, row4(wrot, j))
     p = parents[j]
     k = child[j]
     if p >= 0 and k >= 0 and lim_kind[j] != 0:
-        u = qrot(world, r3(trans, k))
+        u = qrot(world, row3(trans, k))
         lu = math.sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2])
-        par = r3(trans, j)
-        par = qrot(_r4(wrot, p), par)
+        par = row3(trans, j)
+        par = qrot(row4(wrot, p), par)
         lp = math.sqrt(par[0] * par[0] + par[1] * par[1] + par[2] * par[2])
         if lu > sq.TINY and lp > sq.TINY:
             u = (u[0] / lu, u[1] / lu, u[2] / lu)
             par = (par[0] / lp, par[1] / lp, par[2] / lp)
-            hinge = qrot(_r4(wrot, p), r3(lim_axis, j))
+            hinge = qrot(row4(wrot, p), row3(lim_axis, j))
             v = limit_dir(lim_kind[j], lim_a[j], lim_b[j], par, hinge if lim_kind[j] == HINGE else par, u)
             world = qmul(qbetween(u, v), world)
     if p >= 0:
-        local = qmul(qconj(_r4(wrot, p)), world)
+        local = qmul(qconj(row4(wrot, p)), world)
     else:
         local = world
     nq = math.sqrt(local[0] ** 2 + local[1] ** 2 + local[2] ** 2 + local[3] ** 2)
@@ -220,13 +245,13 @@ def limbs(parents, rot, trans, pos, wrot, kinds, cs, cj, goals, poles, has_pole,
         j0, j1, j2 = cj[cs[c]], cj[cs[c] + 1], cj[cs[c] + 2]
         b = parents[j0]
         if b >= 0:
-            base_pos, base_rot = r3(pos, b), _r4(wrot, b)
+            base_pos, base_rot = row3(pos, b), row4(wrot, b)
         else:
             base_pos, base_rot = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)
         status, l0, l1, err, tip = two_bone_kernel.limb(
-            r3(goals, c), r3(poles, c), has_pole[c], tols[c], clamps[c], softs[c], reach[c], mid_kind[c],
-            r3(mid_axis, c), mid_lo[c], mid_hi[c], base_pos, base_rot, r3(trans, j0), r3(trans, j1), r3(trans, j2),
-            _r4(rot, j0), _r4(rot, j1),
+            row3(goals, c), row3(poles, c), has_pole[c], tols[c], clamps[c], softs[c], reach[c], mid_kind[c],
+            row3(mid_axis, c), mid_lo[c], mid_hi[c], base_pos, base_rot, row3(trans, j0), row3(trans, j1), row3(trans, j2),
+            row4(rot, j0), row4(rot, j1),
         )  # fmt: skip
         if status == 0:
             rot[j0, 0], rot[j0, 1], rot[j0, 2], rot[j0, 3] = l0

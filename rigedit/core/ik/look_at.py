@@ -64,18 +64,8 @@ def solve_look_at(
     Pose and target may carry matching leading (frame) axes: a whole clip is solved at once.
     """
     idx, share = _check_joints(skeleton, joints, weights)
-    fwd = _unit(forward_axis, "forward_axis")
-    up = _unit(up_axis, "up_axis")
-    if abs(np.dot(fwd, up)) > 1.0 - 1e-6:
-        raise ValueError("look-at: up_axis must not be parallel to forward_axis")
-    if not (np.isfinite(max_angle_deg) and 0.0 <= max_angle_deg <= 180.0):
-        raise ValueError(f"look-at: max_angle_deg must be within [0, 180], got {max_angle_deg!r}")
-    if max_twist_deg is not None and not (np.isfinite(max_twist_deg) and max_twist_deg >= 0.0):
-        raise ValueError(f"look-at: max_twist_deg must be >= 0 or None, got {max_twist_deg!r}")
-    if cone_from not in ("rest", "pose"):
-        raise ValueError(f"look-at: cone_from must be 'rest' or 'pose', got {cone_from!r}")
-    if not (np.isfinite(blend) and 0.0 <= blend <= 1.0):
-        raise ValueError(f"look-at: blend must be within [0, 1], got {blend!r}")
+    fwd, up = _check_axes(forward_axis, up_axis)
+    _check_limits(max_angle_deg, max_twist_deg, blend, cone_from)
     target = np.asarray(target, dtype=np.float64)
     if target.shape[-1:] != (3,) or not np.all(np.isfinite(target)):
         raise ValueError(f"look-at: target must be finite points (..., 3), got shape {target.shape}")
@@ -178,6 +168,26 @@ def _unit(v, name):
     if v.shape != (3,) or not np.all(np.isfinite(v)) or np.linalg.norm(v) <= TINY:
         raise ValueError(f"look-at: {name} must be a finite, non-zero 3-vector, got {v!r}")
     return v / np.linalg.norm(v)
+
+
+def _check_axes(forward_axis, up_axis):
+    """The unit forward and up axes; ValueError unless they are finite, non-zero and apart."""
+    fwd = _unit(forward_axis, "forward_axis")
+    up = _unit(up_axis, "up_axis")
+    if abs(np.dot(fwd, up)) > 1.0 - 1e-6:
+        raise ValueError("look-at: up_axis must not be parallel to forward_axis")
+    return fwd, up
+
+
+def _check_limits(max_angle_deg, max_twist_deg, blend, cone_from) -> None:
+    if not (np.isfinite(max_angle_deg) and 0.0 <= max_angle_deg <= 180.0):
+        raise ValueError(f"look-at: max_angle_deg must be within [0, 180], got {max_angle_deg!r}")
+    if max_twist_deg is not None and not (np.isfinite(max_twist_deg) and max_twist_deg >= 0.0):
+        raise ValueError(f"look-at: max_twist_deg must be >= 0 or None, got {max_twist_deg!r}")
+    if cone_from not in ("rest", "pose"):
+        raise ValueError(f"look-at: cone_from must be 'rest' or 'pose', got {cone_from!r}")
+    if not (np.isfinite(blend) and 0.0 <= blend <= 1.0):
+        raise ValueError(f"look-at: blend must be within [0, 1], got {blend!r}")
 
 
 def _check_joints(skeleton, joints, weights):

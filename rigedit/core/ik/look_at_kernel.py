@@ -22,8 +22,10 @@ import numpy as np
 
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache, jitable
+from . import rows
+from .rows import row3, row4
 
-fresh_cache(__file__, sq)
+fresh_cache(__file__, sq, rows)
 jitable(sq.qmul, sq.qconj, sq.qrot, sq.qnormalize, sq.qabout, sq.cross, sq.dot, sq.norm)
 
 TINY = sq.TINY
@@ -33,16 +35,9 @@ qmul, qconj, qrot, qnormalize, qabout, cross, dot, norm = (
 NO_TWIST_LIMIT = -1.0  # max_twist below 0: the roll is free
 
 _jit = numba.njit(cache=True, nogil=True)
-
-
-@_jit
-def _row3(a, k):
-    return (a[k, 0], a[k, 1], a[k, 2])
-
-
-@_jit
-def _row4(a, k):
-    return (a[k, 0], a[k, 1], a[k, 2], a[k, 3])
+# aim_row's steps are inlined into it by numba itself: a frame is about a microsecond, and
+# calls that pass the path's arrays would add to it.
+_inline = numba.njit(cache=True, nogil=True, inline="always")
 
 
 @_jit
@@ -90,11 +85,88 @@ def _turn_at(k, turn, world, pos):
     """Turn path joint k by world rotation `turn` about its own position; the joints below follow."""
     px, py, pz = pos[k, 0], pos[k, 1], pos[k, 2]
     for m in range(k, world.shape[0]):
-        q = qmul(turn, _row4(world, m))
+        q = qmul(turn, row4(world, m))
         world[m, 0], world[m, 1], world[m, 2], world[m, 3] = q
         if m > k:
             v = qrot(turn, (pos[m, 0] - px, pos[m, 1] - py, pos[m, 2] - pz))
             pos[m, 0], pos[m, 1], pos[m, 2] = px + v[0], py + v[1], pz + v[2]
+
+
+@_inline
+def _path_world(rot, trans, world, pos):
+    """The path's world rotations and positions into world (P, 4) and pos (P, 3), from its
+    local ones; returns the last joint's (position, rotation)."""
+    q = row4(rot, 0)
+    p = row3(trans, 0)
+    world[0, 0], world[0, 1], world[0, 2], world[0, 3] = q
+    pos[0, 0], pos[0, 1], pos[0, 2] = p
+    for k in range(1, rot.shape[0]):
+        v = qrot(q, row3(trans, k))
+        p = (p[0] + v[0], p[1] + v[1], p[2] + v[2])
+        q = qmul(q, row4(rot, k))
+        world[k, 0], world[k, 1], world[k, 2], world[k, 3] = q
+        pos[k, 0], pos[k, 1], pos[k, 2] = p
+    return p, q
+
+
+@_inline
+def _rest_cone_axis(rot, at, rest, world, fwd):
+    """The head's forward with the look-at joints at their rest rotations and everything
+    above them as posed: the cone's axis with cone_rest."""
+    m = at.shape[0]
+    k0 = at[0]
+    c = row4(world, k0 - 1) if k0 > 0 else sq.IDENTITY
+    i = 0
+    for k in range(k0, rot.shape[0]):
+        if i < m and at[i] == k:
+            c = qmul(c, row4(rest, i))
+            i += 1
+        else:
+            c = qmul(c, row4(rot, k))
+    return qrot(c, fwd)
+
+
+@_inline
+def _spread_turn(at, shares, target, fwd, cone_axis, ref_fwd, max_angle, blend, world, pos, turned):
+    """The aim's turn shared over the look-at joints (`turned[i]`: joint i turned)."""
+    n = world.shape[0]
+    m = at.shape[0]
+    last = 0
+    for i in range(m):
+        if shares[i] > 0.0:
+            last = i
+    for i in range(m):
+        w = shares[i]
+        if w <= 0.0:
+            continue
+        # This joint takes its share of what is left (summed from the tip, so a tiny share
+        # never leaves a round-off zero to divide by); the last weighted joint finishes the
+        # turn exactly from wherever the earlier ones moved the head to. Every swing turns
+        # about the normal of the plane of the incoming forward and the target, which a turn
+        # about it never leaves, so splitting the turn adds no roll.
+        left = 0.0
+        for r in range(m - 1, i - 1, -1):
+            left += shares[r]
+        frac = 1.0 if i == last else w / left
+        cur_fwd = qrot(row4(world, n - 1), fwd)
+        offset = (target[0] - pos[n - 1, 0], target[1] - pos[n - 1, 1], target[2] - pos[n - 1, 2])
+        if norm(offset) <= TINY:
+            offset = cur_fwd  # a target on the head gives no direction: keep looking ahead
+        aim = qrot(swing(cone_axis, offset, 1.0, max_angle), cone_axis)
+        if blend < 1.0:
+            aim = qrot(swing(ref_fwd, aim, blend, math.pi), ref_fwd)
+        _turn_at(at[i], swing(cur_fwd, aim, frac, math.pi), world, pos)
+        turned[i] = True
+
+
+@_inline
+def _limit_twist(ref_up, fwd, up, max_twist, world, pos):
+    """The head's roll away from level clamped to max_twist, about its own forward."""
+    n = world.shape[0]
+    head = row4(world, n - 1)
+    new_fwd = qrot(head, fwd)
+    roll = head_roll(ref_up, new_fwd, qrot(head, up))
+    _turn_at(n - 1, qabout(new_fwd, min(max(roll, -max_twist), max_twist) - roll), world, pos)
 
 
 @_jit
@@ -113,78 +185,24 @@ def aim_row(rot, trans, at, shares, rest, target, fwd, up, max_angle, max_twist,
     m = at.shape[0]
     world = np.empty((n, 4))
     pos = np.empty((n, 3))
-    q = _row4(rot, 0)
-    p = _row3(trans, 0)
-    world[0, 0], world[0, 1], world[0, 2], world[0, 3] = q
-    pos[0, 0], pos[0, 1], pos[0, 2] = p
-    for k in range(1, n):
-        v = qrot(q, _row3(trans, k))
-        p = (p[0] + v[0], p[1] + v[1], p[2] + v[2])
-        q = qmul(q, _row4(rot, k))
-        world[k, 0], world[k, 1], world[k, 2], world[k, 3] = q
-        pos[k, 0], pos[k, 1], pos[k, 2] = p
+    p, q = _path_world(rot, trans, world, pos)
     for i in range(m):
         out[i, 0], out[i, 1], out[i, 2], out[i, 3] = rot[at[i], 0], rot[at[i], 1], rot[at[i], 2], rot[at[i], 3]
     ref_fwd = qrot(q, fwd)
     if blend <= 0.0:
         return p, ref_fwd
-    ref_up = qrot(q, up)
-
-    if cone_rest:
-        k0 = at[0]
-        c = _row4(world, k0 - 1) if k0 > 0 else sq.IDENTITY
-        i = 0
-        for k in range(k0, n):
-            if i < m and at[i] == k:
-                c = qmul(c, _row4(rest, i))
-                i += 1
-            else:
-                c = qmul(c, _row4(rot, k))
-        cone_axis = qrot(c, fwd)
-    else:
-        cone_axis = ref_fwd
-
-    last = 0
-    for i in range(m):
-        if shares[i] > 0.0:
-            last = i
+    cone_axis = _rest_cone_axis(rot, at, rest, world, fwd) if cone_rest else ref_fwd
     turned = np.zeros(m, dtype=np.bool_)
-    for i in range(m):
-        w = shares[i]
-        if w <= 0.0:
-            continue
-        # This joint takes its share of what is left (summed from the tip, so a tiny share
-        # never leaves a round-off zero to divide by); the last weighted joint finishes the
-        # turn exactly from wherever the earlier ones moved the head to. Every swing turns
-        # about the normal of the plane of the incoming forward and the target, which a turn
-        # about it never leaves, so splitting the turn adds no roll.
-        left = 0.0
-        for r in range(m - 1, i - 1, -1):
-            left += shares[r]
-        frac = 1.0 if i == last else w / left
-        cur_fwd = qrot(_row4(world, n - 1), fwd)
-        offset = (target[0] - pos[n - 1, 0], target[1] - pos[n - 1, 1], target[2] - pos[n - 1, 2])
-        if norm(offset) <= TINY:
-            offset = cur_fwd  # a target on the head gives no direction: keep looking ahead
-        aim = qrot(swing(cone_axis, offset, 1.0, max_angle), cone_axis)
-        if blend < 1.0:
-            aim = qrot(swing(ref_fwd, aim, blend, math.pi), ref_fwd)
-        _turn_at(at[i], swing(cur_fwd, aim, frac, math.pi), world, pos)
-        turned[i] = True
-
+    _spread_turn(at, shares, target, fwd, cone_axis, ref_fwd, max_angle, blend, world, pos, turned)
     if max_twist >= 0.0:
-        head = _row4(world, n - 1)
-        new_fwd = qrot(head, fwd)
-        roll = head_roll(ref_up, new_fwd, qrot(head, up))
-        _turn_at(n - 1, qabout(new_fwd, min(max(roll, -max_twist), max_twist) - roll), world, pos)
+        _limit_twist(qrot(q, up), fwd, up, max_twist, world, pos)
         turned[m - 1] = True
-
     for i in range(m):
         if turned[i]:
             k = at[i]
-            w = _row4(world, 0) if k == 0 else qmul(qconj(_row4(world, k - 1)), _row4(world, k))
+            w = row4(world, 0) if k == 0 else qmul(qconj(row4(world, k - 1)), row4(world, k))
             out[i, 0], out[i, 1], out[i, 2], out[i, 3] = qnormalize(w)
-    return _row3(pos, n - 1), qrot(_row4(world, n - 1), fwd)
+    return row3(pos, n - 1), qrot(row4(world, n - 1), fwd)
 
 
 @_jit
@@ -206,7 +224,7 @@ def aim_rows(rot, trans, at, shares, rest, target, fwd, up, max_angle, max_twist
     numba's only threading layer here (workqueue) must not be entered from two threads at
     once, which the editor's solver thread and a bake could do."""
     for f in range(rot.shape[0]):
-        h, d = aim_row(rot[f], trans[f], at, shares, rest, _row3(target, f), fwd, up, max_angle, max_twist, blend, cone_rest, out[f])
+        h, d = aim_row(rot[f], trans[f], at, shares, rest, row3(target, f), fwd, up, max_angle, max_twist, blend, cone_rest, out[f])
         heads[f, 0], heads[f, 1], heads[f, 2] = h
         fwds[f, 0], fwds[f, 1], fwds[f, 2] = d
 
@@ -214,19 +232,19 @@ def aim_rows(rot, trans, at, shares, rest, target, fwd, up, max_angle, max_twist
 @_jit
 def ray_misses(heads, fwds, targets, out):
     for f in range(heads.shape[0]):
-        out[f] = ray_miss(_row3(heads, f), _row3(fwds, f), _row3(targets, f))
+        out[f] = ray_miss(row3(heads, f), row3(fwds, f), row3(targets, f))
 
 
 @_jit
 def head_rolls(ref_up, fwd, up, out):
     for f in range(fwd.shape[0]):
-        out[f] = head_roll(_row3(ref_up, f), _row3(fwd, f), _row3(up, f))
+        out[f] = head_roll(row3(ref_up, f), row3(fwd, f), row3(up, f))
 
 
 @_jit
 def clamp_rows(directions, axes, max_angle, out):
     """Each unit direction turned toward its unit axis until within max_angle of it."""
     for f in range(directions.shape[0]):
-        a = _row3(axes, f)
-        d = qrot(swing(a, _row3(directions, f), 1.0, max_angle), a)
+        a = row3(axes, f)
+        d = qrot(swing(a, row3(directions, f), 1.0, max_angle), a)
         out[f, 0], out[f, 1], out[f, 2] = d

@@ -27,6 +27,10 @@ from .two_bone_codes import AT_ROOT, OK, ON_LINE, OVERFLOW, TOO_FAR
 
 fresh_cache(__file__, two_bone_codes)
 
+# The closed form's steps are inlined into their callers by numba itself: a limb solve is
+# a few dozen float operations, and a call that passes them costs as much.
+_inline = numba.njit(cache=True, nogil=True, inline="always")
+
 
 @numba.njit(cache=True, nogil=True)
 def _norm(x, y, z):
@@ -39,7 +43,7 @@ def _norm(x, y, z):
     return math.hypot(math.hypot(x, y), z)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_inline
 def solve_row(rx, ry, rz, mx, my, mz, ex, ey, ez, tx, ty, tz, px, py, pz):
     """The closed form for one limb: (status, reached, new mid, new end), points as float
     3-tuples (zeros when status is OVERFLOW). A pole on the root (pass the root itself for
@@ -59,24 +63,34 @@ def solve_row(rx, ry, rz, mx, my, mz, ex, ey, ez, tx, ty, tz, px, py, pz):
         return OVERFLOW, False, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
     lo = abs(a - b)
     reached = lo <= d and d <= hi
+    d, ux, uy, uz = _reach_dir(tx, ty, tz, d, hi, wx, wy, wz, bx, by, bz)
+    vx, vy, vz = _bend_dir(px, py, pz, ux, uy, uz, wx, wy, wz, bx, by, bz, a, b)
+    dc, mu, mv = _triangle(a, b, d, lo, hi)
+    mid = (rx + mu * ux + mv * vx, ry + mu * uy + mv * vy, rz + mu * uz + mv * vz)
+    return OK, reached, mid, (rx + dc * ux, ry + dc * uy, rz + dc * uz)
 
+
+@_inline
+def _reach_dir(tx, ty, tz, d, hi, wx, wy, wz, bx, by, bz):
+    """(d, u): the unit reach direction u toward the target t (at distance d); a target on
+    the root gives d 0 and u toward the end, else along the upper bone, else +X."""
     if d > AT_ROOT * hi:
         inv = 1.0 / d  # one division, three products: the divider is the slow unit
-        ux, uy, uz = tx * inv, ty * inv, tz * inv
-    else:  # the target on the root: toward the end, else along the upper bone, else +X
-        d = 0.0
-        fx, fy, fz = wx + bx, wy + by, wz + bz
-        n = _norm(fx, fy, fz)
-        if n > 0.0:
-            ux, uy, uz = fx / n, fy / n, fz / n
-        else:
-            n = _norm(wx, wy, wz)
-            if n > 0.0:
-                ux, uy, uz = wx / n, wy / n, wz / n
-            else:
-                ux, uy, uz = 1.0, 0.0, 0.0
+        return d, tx * inv, ty * inv, tz * inv
+    fx, fy, fz = wx + bx, wy + by, wz + bz
+    n = _norm(fx, fy, fz)
+    if n > 0.0:
+        return 0.0, fx / n, fy / n, fz / n
+    n = _norm(wx, wy, wz)
+    if n > 0.0:
+        return 0.0, wx / n, wy / n, wz / n
+    return 0.0, 1.0, 0.0, 0.0
 
-    # Bend direction v: toward the pole, else keep the bend plane, else fall back.
+
+@_inline
+def _bend_dir(px, py, pz, ux, uy, uz, wx, wy, wz, bx, by, bz, a, b):
+    """The unit bend direction v, perpendicular to u: toward the pole p, else keeping the
+    bend plane of the upper bone w and lower bone b, else _fallback_bend's."""
     pu = px * ux + py * uy + pz * uz
     qx, qy, qz = px - pu * ux, py - pu * uy, pz - pu * uz
     qs = qx * qx + qy * qy + qz * qz
@@ -99,7 +113,6 @@ def solve_row(rx, ry, rz, mx, my, mz, ex, ey, ez, tx, ty, tz, px, py, pz):
                 vx, vy, vz = sx * inv, sy * inv, sz * inv
             else:
                 vx, vy, vz = _fallback_bend(ux, uy, uz, wx, wy, wz, a)
-
     # v from a pole or bend plane nearly on the reach line is the difference of nearly
     # equal vectors: off perpendicular to u by round-off over a small sine (1e-10 for a
     # target 1e-6 rad off a straight limb), which would show in the upper bone's length.
@@ -110,11 +123,16 @@ def solve_row(rx, ry, rz, mx, my, mz, ex, ey, ez, tx, ty, tz, px, py, pz):
         n = _norm(vx, vy, vz)
         if n > 0.0:
             vx, vy, vz = vx / n, vy / n, vz / n
+    return vx, vy, vz
 
-    # The triangle, with the distance clamped to what the limb spans (min/max rather than
-    # branches: whether a row is in reach is data, and a mispredicted branch costs more
-    # than the arithmetic). At either clamp a Heron factor is exactly zero, so the limb is
-    # exactly straight or folded; m_u comes out a or -a to an ulp.
+
+@_inline
+def _triangle(a, b, d, lo, hi):
+    """(dc, m_u, m_v): the distance clamped to what the limb spans and the mid joint's
+    coordinates along u and v (min/max rather than branches: whether a row is in reach is
+    data, and a mispredicted branch costs more than the arithmetic). At either clamp a Heron
+    factor is exactly zero, so the limb is exactly straight or folded; m_u comes out a or -a
+    to an ulp."""
     dc = min(max(d, lo), hi)
     if dc > 0.0:
         h = 0.5 / dc
@@ -123,13 +141,10 @@ def solve_row(rx, ry, rz, mx, my, mz, ex, ey, ez, tx, ty, tz, px, py, pz):
         # lengths overflows past ~1e75 m and underflows under ~1e-75 m (no slower here
         # than one root behind a range check).
         mv = math.sqrt((hi - dc) * (dc - lo)) * math.sqrt((hi + dc) * (dc + lo)) * h
-    else:
-        # a == b and the target on the root: the end folds onto the root, the mid stands
-        # off it along the bend direction (the limit of the general case as d -> 0).
-        mu, mv = 0.0, a
-
-    mid = (rx + mu * ux + mv * vx, ry + mu * uy + mv * vy, rz + mu * uz + mv * vz)
-    return OK, reached, mid, (rx + dc * ux, ry + dc * uy, rz + dc * uz)
+        return dc, mu, mv
+    # a == b and the target on the root: the end folds onto the root, the mid stands off it
+    # along the bend direction (the limit of the general case as d -> 0).
+    return dc, 0.0, a
 
 
 @numba.njit(cache=True, nogil=True)
