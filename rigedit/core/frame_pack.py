@@ -88,7 +88,7 @@ class FrameTables:
         # of slicing the array and converting the slices.
         row, size = self.out.itemsize * (4 + cap), self.out.itemsize * 4
         self.numbers_row = struct.Struct(f"4d{row - size}x" * (len(idx) - 1) + "4d" * min(len(idx), 1))
-        self.errors_row = struct.Struct(f"{cap}d")
+        self.errors_rows = [struct.Struct(f"{k}d").unpack_from for k in range(cap + 1)]  # by count: no more read
         self.error_rows = [(name, self.out.itemsize * (c * (4 + cap) + 4)) for c, name in enumerate(self.names)]
         # This frame's inputs (goal, pole, has_pole, weight per chain, in order) are the
         # chains' packed rows (frame_codes.input_row) joined and copied into `inputs`'

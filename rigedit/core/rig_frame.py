@@ -72,14 +72,14 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     packed.ahead = True
     reports = {}
     settled = True
-    out, errors = tables.out, tables.errors_row.unpack_from
+    out, errors = tables.out, tables.errors_rows
     numbers = iter(tables.numbers_row.unpack_from(out))  # four a chain: zip takes them in turn
     for (name, at), error, count, reached, final in zip(tables.error_rows, numbers, numbers, numbers, numbers):
         if final == 0.0:
             settled = False
         if count:
             count = int(count)
-            reports[name] = report(name, error, count, reached != 0.0, errors(out, at)[:count])
+            reports[name] = report(name, error, count, reached != 0.0, errors[count](out, at))
         else:
             reports[name] = report(name, error, 0, reached != 0.0)
     if cache.outputs_key is not None:
