@@ -39,7 +39,8 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     # weights as the kernel's input rows, packed (frame_codes.input_row): `flat`.
     board = rig.frame_board
     stamps = board.stamps  # the board's own list: compared here, copied by tables_key
-    flat = frame_rows(rig, placed, anim.soles)
+    soles = anim.soles
+    flat = frame_rows(rig, placed, soles) if placed or soles else bytes(board.rows)
     tables = cache.tables
     # The stamps as the tables had them: the same chains in the same order, settings unchanged.
     if tables is None or tables.key[2] != stamps or tables.key[0] != follows_clip(rig):
