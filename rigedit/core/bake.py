@@ -74,12 +74,16 @@ def bake(rig, *, timeline=None, progress: Progress | None = None, frames=None) -
     rot, trans, times, frame_time = _frames(rig, timeline, frames)
     names = rig.chain_names
     inputs = _inputs(rig, timeline, rot, trans, times)
-    offsets = {name: [tuple(v) for v in trans[0, plan.idx].tolist()] for name, plan in rig.plans.items()}
+    first = trans[0] if len(trans) else rig.skeleton.rest_pose().translations
+    offsets = {name: [tuple(v) for v in first[plan.idx].tolist()] for name, plan in rig.plans.items()}
     tables = FrameTables(rig, tables_key(rig, rig.frame_board.stamps), offsets)
-    if not tables.ok:
-        raise ValueError(f"bake: a chain's solver has no compiled frame row ({', '.join(names)})")
     out = np.zeros((len(times),) + tables.out.shape)
-    _solve_frames(rig, timeline, tables, inputs, rot, trans, times, out, progress)
+    if tables.ok:
+        _solve_frames(rig, timeline, tables, inputs, rot, trans, times, out, progress)
+    else:  # a solver with no compiled row (its method's frame_row None): Rig.solve frame by frame
+        for f, t in enumerate(times):
+            rot[f], out[f] = _solve_in_python(rig, timeline, float(t), out.shape[2])
+            _report(progress, f + 1, len(times))
     errors = {name: out[:, c, 0].copy() for c, name in enumerate(names)}
     reached = {name: errors[name] <= rig.chain(name).tolerance for name in names}
     return BakeResult(Clip(rot, trans, frame_time), errors, reached)

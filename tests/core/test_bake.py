@@ -206,3 +206,17 @@ def test_the_bake_runs_rig_solves_frame_the_python_walk_agrees(walk, solver, lim
     walked = rig.copy()
     walked.solve_state.skip = 10**9  # every frame by the Python walk
     assert_same_rotations(baked.rotations[frames], rig_solve_frames(walked, None, frames))
+
+
+def test_a_solver_with_no_compiled_row_bakes_through_rig_solve(walk, monkeypatch):
+    """A solver whose method names no compiled frame row (frame_row None) still bakes: each
+    frame as Rig.solve gives it (the Python walk)."""
+    from rigedit.core import solve_methods
+
+    rig = make_rig(walk, {"spine", "left_leg"})
+    rig.chain("spine").target = rig.chain("spine").target + np.array([0.05, 0.0, 0.15])
+    want = bake(rig)
+    monkeypatch.setattr(solve_methods.FABRIK, "_frame_row", None)
+    got = bake(rig, frames=[0, 3, 7])
+    assert_same_rotations(got.clip.rotations, want.clip.rotations[[0, 3, 7]])
+    np.testing.assert_allclose(got.errors["spine"], want.errors["spine"][[0, 3, 7]], rtol=0, atol=1e-9)
