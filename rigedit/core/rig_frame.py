@@ -96,14 +96,21 @@ def frame_rows(rig, placed: dict, soles: dict | None = None) -> bytes:
     soles (rig_ground.py: the tip's world rotation on the ground)."""
     if not placed and not soles:
         return bytes(rig.frame_board.rows)
-    rows = []
+    rows, kept = [], rig.solve_state.placed_rows
     for ch in rig.chains_by_name.values():
         _, name, row, pole, weight = ch.frame_inputs
         got = placed.get(name)
         sole = soles.get(name) if soles else None
         if got is not None or sole is not None:
             goal, pole = (ch.own_target, pole) if got is None else got
-            row = input_row(goal, pole, weight, sole)
+            # The same goal, pole and sole objects (an animated frame's, kept while it is
+            # the same) and weight: the row packed for them before (a struct pack a chain).
+            last = kept.get(name)
+            if last is not None and last[0] is goal and last[1] is pole and last[2] == weight and last[3] is sole:
+                row = last[4]
+            else:
+                row = input_row(goal, pole, weight, sole)
+                kept[name] = (goal, pole, weight, sole, row)
         rows.append(row)
     return b"".join(rows)
 

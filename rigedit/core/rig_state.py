@@ -97,6 +97,7 @@ class RigState:
     frame: FrameState | None = None
     tables: FrameTables | None = None
     anim_rot: tuple | None = None  # (AnimatedFrame, its rotations as an array, its translations copied), for the compiled frame
+    placed_rows: dict = field(default_factory=dict)  # chain -> (goal, pole, weight, sole, its packed input row), rig_frame.frame_rows
 
     def show(self, pose: Pose) -> None:
         """`pose` is the rig's pose now (a solve's, or one adopted)."""
