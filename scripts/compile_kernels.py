@@ -58,6 +58,7 @@ def _straight_chain() -> np.ndarray:
 def exercise_rigs() -> None:
     """Rig solves of every bundled preset, dragged: the rig's own entry points into every kernel."""
     import rigedit
+    from rigedit.core.bake import bake
     from rigedit.core.rig import BUNDLED_PRESETS
 
     for path in sorted(BUNDLED_PRESETS.glob("*.json")):
@@ -67,6 +68,8 @@ def exercise_rigs() -> None:
                 ch = rig.chain(name)
                 ch.target = np.asarray(ch.target) + 0.01 * (step + 1)
             rig.solve()
+        if path.stem == "humanoid":
+            bake(rig)  # the same frame over frames (frame_kernel.solve_frames)
 
 
 def exercise_others() -> None:

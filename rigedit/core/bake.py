@@ -10,10 +10,10 @@ Every frame is solved from its own animated pose, never warm-started from the fr
 so the frames are independent: a frame baked equals `rig.reset(); rig.solve()` at its time,
 and bone twist follows the animation. (The editor's live solve warm-starts each chain from
 its last solution, so during playback twist and FABRIK's answer can drift from the bake.)
-A two-bone limb without limits is solved for all frames in one vectorised call,
-`two_bone_ik_batch`, after FK along just the chain's ancestors (a few quaternion products
-over a leading frame axis); FABRIK chains and limited limbs go frame by frame through the
-rig's own per-chain solve.
+The frames go through Rig.solve's own compiled frame (ik/frame_kernel.solve_frames: the
+rig's chains packed once, frame_pack.FrameTables, every frame solved cold in one call per
+block of frames), so the bake has no solver path of its own; a frame the compiled frame
+hands back (input a solver refuses) is solved by Rig.solve on a copy, which raises its error.
 
 With every weight 0 the baked clip is the input clip, bit for bit. The pose layer (issue 25,
 rig_posing.py) is on each frame's animated pose, evaluated at the frame's time.
@@ -30,16 +30,14 @@ from typing import Callable
 
 import numpy as np
 
-from . import scalar_quat as sq
 from .clip import Clip
 from .clip_goals import clip_goal_frames
-from .ik import registry, two_bone_ik_batch
-from .bone_turns import chain_pose
+from .frame_pack import FrameState, FrameTables, tables_key
+from .ik.frame_codes import I_GOAL, I_HAS_POLE, I_POLE, I_SIZE, I_WEIGHT
+from .rig_frame import compiled_kernel
 from .rig_posing import layered
-from .rig_solve import turn_toward
 from .skeleton import Pose
-from .rig_uses import aimed_targets, look_at_frames
-from .transforms import quat_between, quat_conj, quat_mul, quat_normalize, quat_rotate, quat_slerp
+from .transforms import quat_mul, quat_rotate
 
 # Progress: called with (steps done, steps in all); returning False cancels the bake.
 Progress = Callable[[int, int], "bool | None"]
@@ -74,81 +72,75 @@ def bake(rig, *, timeline=None, progress: Progress | None = None, frames=None) -
     if getattr(rig, "ground", None) is not None or getattr(rig, "gait", None) is not None:
         return _bake_by_solving(rig, timeline, progress, frames)  # issue 8 (INTEGRATION)
     rot, trans, times, frame_time = _frames(rig, timeline, frames)
-    skeleton = rig.skeleton
-    parents = [int(p) for p in skeleton.parents]
-    chains = list(rig.chains)
-    steps = sum(rot.shape[0] if _per_frame(ch) else 1 for ch in chains)
-    done = 0
-    _report(progress, done, steps)
-    errors, reached = {}, {}
-    follow = rig.clip is not None and any(ch.follow_clip for ch in chains)
-    animated = _world_all(rot, trans, parents) if follow else None  # before any chain turns a joint
-    for ch in chains:
-        idx = skeleton.chain_indices(list(ch.joints))
-        weight, target, pole = _settings(ch, timeline, times)
-        if follow and ch.follow_clip:
-            target, pole = clip_goal_frames(ch, idx, animated, times)
-        base_pos, base_rot = _world(rot, trans, parents, parents[idx[0]])
-        # --- issue 8 (INTEGRATION): look_at chains and the reach clamp / soft IK, as Rig.solve does them
-        if not registry.get(ch.solver).reaches:
-            ik, err = look_at_frames(skeleton, ch, idx, rot, trans, target)
-            errors[ch.name], reached[ch.name] = err, err <= ch.tolerance
-            done += 1
-            _report(progress, done, steps)
-            if np.any(weight != 0.0):
-                blended = quat_slerp(rot[:, idx], ik, weight[:, None])
-                rot[:, idx] = np.where((weight != 0.0)[:, None, None], blended, rot[:, idx])
-            continue
-        aim = aimed_targets(ch, base_pos, base_rot, trans, idx, target)
-        # --- end issue 8
-        if _per_frame(ch):
-            solved, ik = [], []
-            for f in range(rot.shape[0]):
-                s, q = _solve_frame(ch, base_pos[f], base_rot[f], rot[f], trans[f], idx, aim[f], None if pole is None else pole[f])
-                solved.append(s)
-                ik.append(q)
-                done += 1
-                if f % 16 == 15 or f == rot.shape[0] - 1:
-                    _report(progress, done, steps)
-            solved, ik = np.array(solved), np.array(ik)
-        else:
-            points = _chain_points(base_pos, base_rot, rot, trans, idx)
-            r = two_bone_ik_batch(points[:, 0], points[:, 1], points[:, 2], aim, pole, eps=min(1e-6, ch.tolerance))
-            solved = np.stack([points[:, 0], r.mid, r.end], axis=1)
-            ik = _turn_toward(base_rot, rot[:, idx[:-1]], trans[:, idx], solved)
-            done += 1
-            _report(progress, done, steps)
-        err = np.linalg.norm(solved[:, -1] - target, axis=-1)
-        errors[ch.name], reached[ch.name] = err, err <= ch.tolerance
-        moved = weight != 0.0
-        if np.any(moved):
-            blended = quat_slerp(rot[:, idx[:-1]], ik, weight[:, None])
-            rot[:, idx[:-1]] = np.where(moved[:, None, None], blended, rot[:, idx[:-1]])
+    names = rig.chain_names
+    inputs = _inputs(rig, timeline, rot, trans, times)
+    first = trans[0] if len(trans) else rig.skeleton.rest_pose().translations
+    offsets = {name: [tuple(v) for v in first[plan.idx].tolist()] for name, plan in rig.plans.items()}
+    tables = FrameTables(rig, tables_key(rig, rig.frame_board.stamps), offsets)
+    out = np.zeros((len(times),) + tables.out.shape)
+    if tables.ok:
+        _solve_frames(rig, timeline, tables, inputs, rot, trans, times, out, progress)
+    else:  # a solver with no compiled row (its method's frame_row None): Rig.solve frame by frame
+        for f, t in enumerate(times):
+            rot[f], out[f] = _solve_in_python(rig, timeline, float(t), out.shape[2])
+            _report(progress, f + 1, len(times))
+    errors = {name: out[:, c, 0].copy() for c, name in enumerate(names)}
+    reached = {name: errors[name] <= rig.chain(name).tolerance for name in names}
     return BakeResult(Clip(rot, trans, frame_time), errors, reached)
 
 
-def _per_frame(ch) -> bool:
-    """Chains the vectorised path does not cover (the solver's method says: the loop
-    solvers, and limits): the rig's per-chain solve, frame by frame, so the two never disagree."""
-    return not registry.get(ch.solver).method.bake_rows(ch)
+BLOCK = 64  # frames a compiled call: progress is reported, and a cancel heard, between blocks
 
 
-def _solve_frame(ch, base_pos, base_rot, rot, trans, idx, target, pole):
-    """One chain at one frame, started from the frame's animated pose, as Rig.solve does it."""
-    c = ch.detached()  # a loose copy aims where it is told, clip or not
-    c.target = target
-    c.pole = pole
-    base_pos, base_rot = tuple(base_pos.tolist()), tuple(base_rot.tolist())
-    offsets = [tuple(trans[j].tolist()) for j in idx]
-    current = [tuple(rot[j].tolist()) for j in idx[:-1]]
-    points, frames = chain_pose(base_pos, base_rot, offsets, current)
-    root_dir = sq.qrot(base_rot, offsets[0]) if c.joints[0] in c.limits else None
-    solved, twists, limited = registry.get(c.solver).method.bake_frame(c, base_rot, points, frames, root_dir)
-    if limited is not None:
-        return solved, limited  # written in the frames its limits were held in
-    if solved is points:
-        return points, current  # already there: the rig keeps the rotations as they are, so do we
-    return solved, turn_toward(base_rot, frames, points, solved, twists)
+def _solve_frames(rig, timeline, tables, inputs, rot, trans, times, out, progress: Progress | None) -> None:
+    """Every frame through the compiled frame (frame_kernel.solve_frames), cold, in blocks;
+    `rot` becomes the solved poses and `out` the reports. A frame it stops at is solved by
+    Rig.solve on a copy (which raises the solver's error, or solves it in Python)."""
+    kernel = compiled_kernel()
+    fresh = FrameState(tables)
+    n, f = len(times), 0
+    _report(progress, 0, n)
+    while f < n:
+        end = min(n, f + BLOCK)
+        stopped = kernel.solve_frames(tables.table, tables.floats, inputs[f:end], rot[f:end], trans[f:end], fresh.state,
+                                      fresh.slots, out[f:end])  # fmt: skip
+        if stopped >= 0:
+            end = f + stopped // len(tables.names)
+            rot[end], out[end] = _solve_in_python(rig, timeline, float(times[end]), out.shape[2])
+            end += 1
+        f = end
+        _report(progress, f, n)
+
+
+def _solve_in_python(rig, timeline, t: float, width: int):
+    """One frame as `rig.reset(); rig.solve()` gives it at time t: (rotations, reports)."""
+    work = rig.copy()
+    if timeline is not None:
+        timeline.apply(work, t)
+    else:
+        work.time = t
+    work.reset()
+    reports = work.solve()
+    row = np.zeros((len(reports), width))
+    for c, name in enumerate(work.chain_names):
+        row[c, 0] = reports[name].error
+    return work.pose.rotations, row
+
+
+def _inputs(rig, timeline, rot, trans, times) -> np.ndarray:
+    """Every frame's goal, pole and weight per chain (frames, chains, I_SIZE), as the
+    timeline sets them, follow-clip chains aiming where the clip puts their tips."""
+    follow = rig.clip is not None and any(ch.follow_clip for ch in rig.chains)
+    animated = _world_all(rot, trans, [int(p) for p in rig.skeleton.parents]) if follow else None
+    inputs = np.zeros((len(times), len(rig.chain_names), I_SIZE))
+    for c, (name, ch) in enumerate(rig.chains_by_name.items()):
+        weight, target, pole = _settings(ch, timeline, times)
+        if follow and ch.follow_clip:
+            target, pole = clip_goal_frames(ch, rig.plans[name].idx, animated, times)
+        inputs[:, c, I_GOAL:I_GOAL + 3], inputs[:, c, I_WEIGHT] = target, weight
+        if pole is not None:
+            inputs[:, c, I_POLE:I_POLE + 3], inputs[:, c, I_HAS_POLE] = pole, 1.0
+    return inputs
 
 
 def _bake_by_solving(rig, timeline, progress: Progress | None, frames=None) -> BakeResult:
@@ -239,22 +231,6 @@ def _settings(ch, timeline, times: np.ndarray):
     return np.asarray(weight, dtype=np.float64), target, pole
 
 
-def _world(rot: np.ndarray, trans: np.ndarray, parents: list[int], j: int):
-    """World position (F, 3) and rotation (F, 4) of joint j (the world origin for j = -1)."""
-    n = rot.shape[0]
-    pos = np.zeros((n, 3))
-    q = np.zeros((n, 4))
-    q[:, 3] = 1.0
-    path = []
-    while j >= 0:
-        path.append(j)
-        j = parents[j]
-    for k in reversed(path):
-        pos = pos + quat_rotate(q, trans[:, k])
-        q = quat_mul(q, rot[:, k])
-    return pos, q
-
-
 def _world_all(rot: np.ndarray, trans: np.ndarray, parents: list[int]) -> np.ndarray:
     """World positions (F, joints, 3) of every joint over the frames (parents come first)."""
     n = rot.shape[1]
@@ -269,32 +245,3 @@ def _world_all(rot: np.ndarray, trans: np.ndarray, parents: list[int]) -> np.nda
             pos[:, j] = pos[:, p] + quat_rotate(q[:, p], trans[:, j])
             q[:, j] = quat_mul(q[:, p], rot[:, j])
     return pos
-
-
-def _chain_points(base_pos, base_rot, rot, trans, idx) -> np.ndarray:
-    q = base_rot
-    pos = base_pos + quat_rotate(q, trans[:, idx[0]])
-    out = [pos]
-    for j, child in zip(idx, idx[1:]):
-        q = quat_mul(q, rot[:, j])
-        pos = pos + quat_rotate(q, trans[:, child])
-        out.append(pos)
-    return np.stack(out, axis=1)
-
-
-def _turn_toward(base_rot, rots, offsets, solved) -> np.ndarray:
-    """Local rotations (F, k-1, 4) turning each bone by the shortest arc onto the solved
-    positions, keeping its twist: skeleton.write_chain_positions over a frame axis."""
-    out = np.empty(rots.shape)
-    parent_world = base_rot
-    world = quat_mul(base_rot, rots[:, 0])
-    last = rots.shape[1] - 1
-    for k in range(rots.shape[1]):
-        cur_dir = quat_rotate(world, offsets[:, k + 1])
-        new_dir = solved[:, k + 1] - solved[:, k]
-        new_world = quat_normalize(quat_mul(quat_between(cur_dir, new_dir), world))
-        out[:, k] = quat_normalize(quat_mul(quat_conj(parent_world), new_world))
-        if k < last:
-            parent_world = new_world
-            world = quat_normalize(quat_mul(new_world, rots[:, k + 1]))
-    return out

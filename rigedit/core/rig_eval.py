@@ -9,10 +9,11 @@ and slerp those IK rotations with the pose's by the chain's weight; then grounde
 their soles' rotations. The chain walk is plain floats: a full FK per chain would cost more
 than the solvers. What is kept between frames is the rig's RigState (rig_state.py).
 
-The usual frame does all of this in one compiled call (rig_frame.py, docs/ARCHITECTURE.md,
-core: one frame evaluation); this walk is the path for what that call does not take, and
-the two agree to round-off. The goals are the frame's (rig_goals.py), never written into
-the chains.
+Every frame goes to one compiled call first (rig_frame.py, docs/ARCHITECTURE.md, core: one
+frame evaluation); this walk takes only what that call hands back: a saved solution being
+shown or placed (Rig.restore_state), input a solver refuses (raised here with the solver's
+own message), and a rig while `RigState.skip` says so (tests compare the two, which agree
+to round-off). The goals are the frame's (rig_goals.py), never written into the chains.
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from .rig_anim import animated
 from .rig_goals import goal_and_pole, placed_goals
 from .rig_ground import turn_soles
 from .rig_state import ChainOutput, SettledFrame
-from .rig_frame import compiled_frame
+from .rig_frame import compiled_frame, frame_rows
 from .rig_full_body import solve_frame as full_body_frame
 from .rig_chain import ChainState, SolveInputs, make, solve_chain, solve_settings
 from .rig_limb import solve_limb
@@ -242,19 +243,12 @@ def _hand_on(world: list, idx: list, start) -> None:
 
 def frame_key(rig, placed: dict) -> tuple:
     """Everything a frame's solve reads besides the chains' own states (solving does not
-    change any of it); `placed`: the goals the frame places (rig_goals.placed_goals)."""
-    key = rig.animation_key
-    if placed:  # the frame's goals, not the placed chains' own (which it does not read)
-        return key + tuple(
-            (ch.solver,) + goal_and_pole(ch, placed) + (ch.tolerance, ch.max_iterations, ch.weight, ch.limit_key)
-            + (ch.reach_clamp, ch.softness, ch.look_at, ch.ground_feet)
-            for ch in rig.chains_by_name.values()
-        )
-    return key + tuple(
-        (ch.solver, ch.own_target, ch.own_pole, ch.tolerance, ch.max_iterations, ch.weight, ch.limit_key)
-        + (ch.reach_clamp, ch.softness, ch.look_at, ch.ground_feet)
-        for ch in rig.chains_by_name.values()
-    )
+    change any of it); `placed`: the goals the frame places (rig_goals.placed_goals). Read
+    off the rig's FrameBoard, as the compiled frame reads it: the chains' stamps (new
+    whenever a setting the solve reads changes) and their goal, pole and weight rows,
+    the frame's goals standing in for the placed chains' own."""
+    board = rig.frame_board
+    return rig.animation_key, tuple(board.stamps), frame_rows(rig, placed)
 
 
 def _place(cache, name: str, ch: Chain, last: ChainState, inputs: SolveInputs, offsets: list) -> ChainState | None:

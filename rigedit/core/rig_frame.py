@@ -6,32 +6,22 @@ rig's RigState with their last solves as arrays); each frame hands the compiled 
 weights, and gets the solved pose, the next warm starts and every chain's report. That
 frame calls each solver's own compiled row; there is no second implementation.
 
-What it does not take is solved by rig_eval.py's chain walk in Python, which stays the
-one path for: grounded feet's sole turns, a saved solution being shown or placed, a reaching
-chain with no limited warm start on its current base (its first solve, a chain without
-limits, a follow-clip reaching chain, a base moved by a clip or by a chain above that is not
-at rest), a stall retried from the animated pose, and input a solver refuses (the Python
-path raises its error). Look-at, two-bone limbs (follow-clip too) and limited FABRIK and
-CCD chains on their own warm starts are compiled.
+What it does not take is solved by rig_eval.py's chain walk in Python: a saved solution
+being shown or placed (Rig.restore_state), and input a solver refuses (the Python path
+raises its error). Every chain of every solver is compiled otherwise: look-at, two-bone
+limbs, FABRIK and CCD, limited or not, following the clip or not, on their own warm starts
+or cold (ik/frame_cold.py), stalls retried (ik/frame_reach.py), grounded feet's soles.
 """
 from __future__ import annotations
-
-from operator import attrgetter
 
 import numpy as np
 
 from .frame_pack import FrameTables, follows_clip, tables_key
-from .ik.frame_codes import STOP_NO_WARM, input_row
+from .ik.frame_codes import input_row
 from .rig_state import SettledFrame
 from .rig_chain import make
 from .skeleton import Pose
 
-# After the compiled frame finds no warm start at one chain two frames running, this many frames
-# go straight to Python before it is tried again: a clip moving a FABRIK chain's base hands
-# back every frame.
-RETRY_AFTER = 8
-
-_INPUTS = attrgetter("frame_inputs")
 _kernel = None
 
 
@@ -44,17 +34,13 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     if cache.skip > 0:
         cache.skip -= 1
         return None
-    if anim.soles:  # (only a rig with a ground has soles to turn)
-        return None
     # The chains as the chains keep them for the frame (Rig.frame_board, written by their
     # setters): their stamps, which the tables are checked by, and their goals, poles and
     # weights as the kernel's input rows, packed (frame_codes.input_row): `flat`.
     board = rig.frame_board
     stamps = board.stamps  # the board's own list: compared here, copied by tables_key
-    if placed:
-        flat = _placed_rows(list(map(_INPUTS, rig.chains_by_name.values())), placed)
-    else:
-        flat = bytes(board.rows)
+    soles = anim.soles
+    flat = frame_rows(rig, placed, soles) if placed or soles else bytes(board.rows)
     tables = cache.tables
     # The stamps as the tables had them: the same chains in the same order, settings unchanged.
     if tables is None or tables.key[2] != stamps or tables.key[0] != follows_clip(rig):
@@ -83,24 +69,18 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
         tables.table, tables.floats, tables.inputs, rot, anim.translations, packed.state, packed.slots, tables.out
     )
     if stopped >= 0:
-        # No warm start at one chain once is often a first solve, which the Python walk makes
-        # one for; at the same chain twice running, its base moves with the clip: wait.
-        c, why = divmod(stopped, 2)
-        repeated = why == STOP_NO_WARM and c == cache.stopped
-        cache.skip, cache.stopped = (RETRY_AFTER if repeated else 0), (c if why == STOP_NO_WARM else -1)
-        return None
-    cache.stopped = -1
+        return None  # input a solver refuses: the Python walk raises its error (nothing kept)
     packed.ahead = True
     reports = {}
     settled = True
-    out, errors = tables.out, tables.errors_row.unpack_from
+    out, errors = tables.out, tables.errors_rows
     numbers = iter(tables.numbers_row.unpack_from(out))  # four a chain: zip takes them in turn
     for (name, at), error, count, reached, final in zip(tables.error_rows, numbers, numbers, numbers, numbers):
         if final == 0.0:
             settled = False
         if count:
             count = int(count)
-            reports[name] = report(name, error, count, reached != 0.0, errors(out, at)[:count])
+            reports[name] = report(name, error, count, reached != 0.0, errors[count](out, at))
         else:
             reports[name] = report(name, error, 0, reached != 0.0)
     if cache.outputs_key is not None:
@@ -110,13 +90,28 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     return reports
 
 
-def _placed_rows(ins: list, placed: dict) -> bytes:
-    """The frame's input rows where grounded feet and follow-clip goals stand in for
-    some chains' own (rig_goals.placed_goals)."""
-    rows = []
-    for _, name, row, _, weight in ins:
+def frame_rows(rig, placed: dict, soles: dict | None = None) -> bytes:
+    """The frame's input rows (the board's), where grounded feet and follow-clip goals
+    stand in for some chains' own (rig_goals.placed_goals) and grounded feet carry their
+    soles (rig_ground.py: the tip's world rotation on the ground)."""
+    if not placed and not soles:
+        return bytes(rig.frame_board.rows)
+    rows, kept = [], rig.solve_state.placed_rows
+    for ch in rig.chains_by_name.values():
+        _, name, row, pole, weight = ch.frame_inputs
         got = placed.get(name)
-        rows.append(row if got is None else input_row(got[0], got[1], weight))
+        sole = soles.get(name) if soles else None
+        if got is not None or sole is not None:
+            goal, pole = (ch.own_target, pole) if got is None else got
+            # The same goal, pole and sole objects (an animated frame's, kept while it is
+            # the same) and weight: the row packed for them before (a struct pack a chain).
+            last = kept.get(name)
+            if last is not None and last[0] is goal and last[1] is pole and last[2] == weight and last[3] is sole:
+                row = last[4]
+            else:
+                row = input_row(goal, pole, weight, sole)
+                kept[name] = (goal, pole, weight, sole, row)
+        rows.append(row)
     return b"".join(rows)
 
 
@@ -127,6 +122,11 @@ def _animated(cache, anim) -> tuple:
     rot = np.array(anim.rot, dtype=np.float64).reshape(-1, 4)
     got = cache.anim_rot = (anim, rot, anim.translations.copy())
     return got
+
+
+def compiled_kernel():
+    """ik/frame_kernel.py, imported on first use."""
+    return _kernel or _load()
 
 
 def _load():

@@ -19,7 +19,6 @@ from math import sqrt
 import numpy as np
 
 from . import scalar_quat as sq
-from .bone_turns import local_turns
 from .ik.chain_frames import PreparedLimits, bone_directions, packed_limits, plan_limits, planned_limits
 from .ik.fabrik import fabrik_kernel, limited_kernel
 from .ik.limits import ConeLimit, HingeLimit
@@ -62,18 +61,6 @@ def world_of(j: int, parents: list[int], rot: list, trans: list, world: list):
     return got
 
 
-def turn_toward(base_rot, frames: list, points: list, solved: list, twists: dict | None = None) -> list:
-    """local_turns for a chain given in world terms: its joints' world rotations `frames`
-    (all but the tip) and world `points`, as chain_pose returns them (bake.py's form)."""
-    warm, offsets = [], [sq.ZERO]
-    parent = base_rot
-    for k, frame in enumerate(frames):
-        warm.append(sq.qnormalize(sq.qmul(sq.qconj(parent), frame)))
-        offsets.append(sq.qrot(sq.qconj(frame), sq.sub(points[k + 1], points[k])))
-        parent = frame
-    return local_turns(base_rot, warm, offsets, solved, twists)
-
-
 class ChainSetup:
     """What solving a chain needs that stays put from frame to frame, worked out once (and
     again when the chain's solver, limits or joint offsets change) rather than on every
@@ -110,26 +97,12 @@ class ChainSetup:
         return (limits is ch.limit_key or limits == ch.limit_key) and self.solver == ch.solver and self.offsets == offsets
 
 
-def solve_fabrik(ch, base_rot, points: list, frames: list, root_dir, errors_out: list | None = None,
-                 kernels=(fabrik_kernel, limited_kernel)):
-    """FABRIK from the warm-start points, with the chain's limits in the warm-start frames.
-    Returns (solved points, iterations, the local rotations of a limited result or None):
-    a limited solve carries its bones' frames pass by pass, and those, not a fresh shortest
-    arc from the warm start, are the frames its limits hold in (turned_locals)."""
-    plan, hinged = _limit_plan(ch.limit_key, ch.joints) if ch.limits else (None, False)
-    got = fabrik_chain(ch.own_target, ch.tolerance, ch.max_iterations, ch.own_pole, plan, hinged, base_rot, points, frames, root_dir,
-                       errors_out, kernels=kernels)
-    result = got[3]
-    if result is None or result[3] is None:  # unlimited, or no pass moved it
-        return got[0], got[1], None
-    return got[0], got[1], turned_locals(base_rot, frames, result[3])[0]
-
-
 def fabrik_chain(
     target, tolerance, max_iterations, pole, plan, hinged, base_rot, points, frames, root_dir, errors_out=None, start=None,
     kernels=(fabrik_kernel, limited_kernel),
 ):
-    """solve_fabrik on a chain's settings and limit plan (ChainSetup): the limits are
+    """FABRIK from the warm-start points, with the chain's limits (its limit plan,
+    ChainSetup) in the warm-start frames: the limits are
     prepared straight from the warm start (planned_limits), which the rig built from
     checked values, with no ChainLimits to validate on every frame. `start` instead gives
     them ready made for a warm start that is the chain's own last limited result (see
@@ -240,19 +213,11 @@ def _limit_plan(limits: tuple, joints: tuple) -> tuple:
     return plan_limits(by_index, len(joints)), hinged
 
 
-def solve_two_bone(ch, base_rot, points: list, frames: list):
-    """The closed form, then the middle joint's limit: the bend angle is clamped to the
-    limit's range and, for a hinge, the upper bone is twisted about itself so its hinge axis
-    is the bend plane's normal (a limb bends where the pole says; the hinge says how far).
-    Returns (solved points, {bone index: twist} or None) for local_turns."""
-    limit = ch.limits.get(ch.joints[1])
-    lim = None if limit is None else _limit_params(limit)
-    return two_bone_chain(ch.own_target, ch.own_pole, ch.tolerance, lim, points, frames)
-
-
 def two_bone_chain(target, pole, tolerance, lim, points: list, frames: list):
-    """solve_two_bone on a chain's settings and its middle joint's limit parameters
-    (_limit_params, kept in ChainSetup), or None for no limit: two_bone_kernel.chain."""
+    """The closed form, then the middle joint's limit (its parameters, _limit_params, kept
+    in ChainSetup, or None for no limit): two_bone_kernel.chain. The bend angle is clamped
+    to the limit's range and, for a hinge, the upper bone is twisted about itself so its
+    hinge axis is the bend plane's normal. Returns (solved points, {bone: twist} or None)."""
     root, mid, end = (p if type(p) is tuple else tuple(map(float, p)) for p in points)
     kind, axis, lo, hi = _NO_LIMIT if lim is None else lim
     k = two_bone_kernel()

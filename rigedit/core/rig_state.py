@@ -92,12 +92,12 @@ class RigState:
     anim: AnimatedFrame | None = None
     goals: dict = field(default_factory=dict)  # the goals the last solve aimed at (rig_goals.py)
     settled: SettledFrame | None = None
+    skip: int = 0  # frames left for the Python walk before the compiled frame is tried (tests compare the two)
     body: BodyCache = field(default_factory=BodyCache)
     frame: FrameState | None = None
     tables: FrameTables | None = None
     anim_rot: tuple | None = None  # (AnimatedFrame, its rotations as an array, its translations copied), for the compiled frame
-    skip: int = 0  # frames left before the compiled frame is tried again (rig_frame.py)
-    stopped: int = -1  # the chain its last try stopped at, -1 if it solved the frame
+    placed_rows: dict = field(default_factory=dict)  # chain -> (goal, pole, weight, sole, its packed input row), rig_frame.frame_rows
 
     def show(self, pose: Pose) -> None:
         """`pose` is the rig's pose now (a solve's, or one adopted)."""
@@ -168,10 +168,8 @@ class RigState:
         """The pose and the warm starts (states are never changed in place), nothing about
         the last frame but the full-body solve's (shared: its parts are replaced, never
         changed)."""
-        # The compiled frame's retry count too, so a copy takes the path this rig would
-        # take (the two frame paths agree to round-off, not to the bit).
-        return RigState(pose=self.pose.copy(), _states=dict(self.states), body=replace(self.body), skip=self.skip,
-                        stopped=self.stopped)  # fmt: skip
+        # `skip` too: a copy takes the path this rig takes (the two agree to round-off, not to the bit).
+        return RigState(pose=self.pose.copy(), _states=dict(self.states), body=replace(self.body), skip=self.skip)
 
     def report_idle(self) -> dict[str, ChainReport]:
         """The settled frame's reports as a solve that ran no pass gives them."""

@@ -1,6 +1,7 @@
 """How each kind of solver works in a rig: the behaviour a solver's registry entry carries
-(core/ik/registry.py, `Solver.method`), so that Rig.solve, the bake, full body, the saved
-pose and the editor ask the entry what to do instead of asking which solver it is.
+(core/ik/registry.py, `Solver.method`), so that Rig.solve (and the bake, which runs its
+frame), full body, the saved pose and the editor ask the entry what to do instead of
+asking which solver it is.
 
 Three methods cover the solvers: a closed-form limb (two-bone), a reaching solver that runs
 passes of a step through the shared iteration loop (FABRIK; CCD joins as another entry with
@@ -20,7 +21,7 @@ from .ik.frame_codes import (
 )
 from .ik.two_bone_codes import NO_LIMIT
 from .ik.two_bone import two_bone_ik
-from .rig_solve import fabrik_chain, solve_fabrik, solve_two_bone, two_bone_chain
+from .rig_solve import fabrik_chain, two_bone_chain
 from .rig_uses import look_params
 
 # The chain kinds the compiled full-body kernel knows (full_body_kernel.py's `kinds`).
@@ -84,15 +85,6 @@ class Method:
         per-joint settings to pack."""
         return None
 
-    def bake_frame(self, ch, base_rot, points, frames, root_dir):
-        """One chain at one frame of a bake: (solved points, twists or None, local
-        rotations of a limited result or None); `points` itself when it is already there."""
-        return self._missing("bake_frame")
-
-    def bake_rows(self, ch) -> bool:
-        """Whether the bake solves every frame at once (the batch kernel) for this chain."""
-        return self._missing("bake_rows")
-
     def full_body_kind(self) -> int:
         """The chain's kind in the compiled full-body solve (FULL_BODY_*)."""
         return self._missing("full_body_kind")
@@ -137,13 +129,6 @@ class ClosedLimb(Method):
         kind, axis, lo, hi = (NO_LIMIT, (0.0, 0.0, 0.0), 0.0, 0.0) if setup.mid_limit is None else setup.mid_limit
         row[F_KIND], row[F_AXIS:F_AXIS + 3], row[F_LO], row[F_HI] = kind, axis, lo, hi
         return row
-
-    def bake_frame(self, ch, base_rot, points, frames, root_dir):
-        solved, twists = solve_two_bone(ch, base_rot, points, frames)
-        return solved, twists, None
-
-    def bake_rows(self, ch):
-        return not ch.limits  # the batch kernel takes no limits: those go frame by frame
 
     def full_body_kind(self):
         return FULL_BODY_LIMB
@@ -196,15 +181,6 @@ class ReachLoop(Method):
 
     warm_limited = True
 
-    def bake_frame(self, ch, base_rot, points, frames, root_dir):
-        if sq.dist(points[-1], ch.target.tolist()) <= ch.tolerance:
-            return points, None, None  # already there: the rig keeps the rotations as they are
-        solved, _, limited = solve_fabrik(ch, base_rot, points, frames, root_dir, kernels=(self.free, self.limited))
-        return solved, None, limited
-
-    def bake_rows(self, ch):
-        return False
-
     def full_body_kind(self):
         return FULL_BODY_LOOP
 
@@ -240,9 +216,6 @@ class Aim(Method):
 
     def frame_shares(self, ch):
         return look_params(ch.look_at, len(ch.joints))[0]
-
-    def bake_rows(self, ch):
-        return True  # aimed over every frame at once (rig_uses.look_at_frames)
 
     def full_body_kind(self):
         raise ValueError("an aiming chain takes no part in the full-body solve")

@@ -393,8 +393,7 @@ def test_fabrik_limits_hold_in_the_written_pose_while_dragging(steps):
 # --- the write-back agrees with skeleton.write_chain_positions ---------------------------------
 
 from rigedit.core import scalar_quat as sq  # noqa: E402
-from rigedit.core.bone_turns import chain_pose  # noqa: E402
-from rigedit.core.rig_solve import turn_toward  # noqa: E402
+from rigedit.core.bone_turns import chain_pose, local_turns  # noqa: E402
 from rigedit.core.skeleton import write_chain_positions  # noqa: E402
 
 unit_quats = st.tuples(*[st.floats(-1.0, 1.0)] * 4).filter(lambda q: sum(c * c for c in q) > 0.1)
@@ -413,8 +412,8 @@ offsets = vectors.filter(lambda v: np.linalg.norm(v) == 0.0 or np.linalg.norm(v)
 )
 def test_the_write_back_points_every_bone_at_its_solved_position(joints, base, moves):
     """write_chain_positions (the rig's local_turns) turns each bone onto its solved
-    direction: FK of the written pose points every bone of length along it; the world-frame
-    form (turn_toward) writes the same rotations."""
+    direction: FK of the written pose points every bone of length along it; the rig's form
+    (bone_turns.local_turns, which the compiled frame compiles) writes the same rotations."""
     offsets = [j[0] for j in joints]
     rots = np.array([j[1] for j in joints], dtype=np.float64)
     rots /= np.linalg.norm(rots, axis=1, keepdims=True)
@@ -429,7 +428,6 @@ def test_the_write_back_points_every_bone_at_its_solved_position(joints, base, m
     solved = [points[0]] + [tuple(np.array(p) + np.array(m)) for p, m in zip(points[1:], moves)]
     expected = write_chain_positions(sk, pose, chain, np.array(solved))
     warm = [tuple(q) for q in rots[:-1]]
-    _, frames = chain_pose(sq.ZERO, tuple(base_q), [tuple(o) for o in offsets], warm)
     pos, _ = sk.fk(expected)
     for k in range(len(chain) - 1):
         want = np.array(solved[k + 1]) - np.array(solved[k])
@@ -437,7 +435,7 @@ def test_the_write_back_points_every_bone_at_its_solved_position(joints, base, m
         if np.linalg.norm(offsets[k + 1]) > 0.0 and np.linalg.norm(want) > 1e-6:
             cos = got_dir @ want / (np.linalg.norm(got_dir) * np.linalg.norm(want))
             assert cos > 1.0 - 1e-12
-    for k, q in enumerate(turn_toward(tuple(base_q), frames, points, solved)):
+    for k, q in enumerate(local_turns(tuple(base_q), warm, [tuple(o) for o in offsets], solved)):
         e = expected.rotations[chain[k]]
         assert min(np.abs(np.array(q) - e).max(), np.abs(np.array(q) + e).max()) < 1e-9
 

@@ -14,9 +14,10 @@ ROW_LIMB, ROW_FABRIK, ROW_CCD, ROW_AIM = 0, 1, 2, 3
 T_PARENT, T_JOINT, T_CHAIN = 0, 1, 2
 
 # Per chain, ints (chains, C_SIZE): its row, first slot in the joint table, joints, the
-# root's parent joint (-1: none), iteration cap, whether its warm start is the animated pose.
-C_ROW, C_SLOT, C_N, C_PARENT, C_CAP, C_FOLLOW = range(6)
-C_SIZE = 6
+# root's parent joint (-1: none), iteration cap, whether its warm start is the animated pose,
+# whether a reaching chain has limits and whether one is on its root joint.
+C_ROW, C_SLOT, C_N, C_PARENT, C_CAP, C_FOLLOW, C_LIMITED, C_ROOT_LIMITED = range(8)
+C_SIZE = 8
 T_SIZE = T_CHAIN + C_SIZE
 
 # Per chain, settings (chains, F_SIZE): tolerance, two-bone's eps, reach clamp, softness,
@@ -27,18 +28,22 @@ F_TOL, F_EPS, F_CLAMP, F_SOFT, F_KIND, F_AXIS, F_LO, F_HI = 0, 1, 2, 3, 4, 5, 8,
 F_FWD, F_UP, F_MAX_ANGLE, F_MAX_TWIST = 1, 4, 7, 8
 F_SIZE = 10
 
-# Per chain, this frame's inputs (chains, I_SIZE): goal, pole, whether it has one, weight.
-I_GOAL, I_POLE, I_HAS_POLE, I_WEIGHT = 0, 3, 6, 7
-I_SIZE = 8
+# Per chain, this frame's inputs (chains, I_SIZE): goal, pole, whether it has one, weight,
+# and a grounded foot's sole: the world rotation its tip takes after every chain is solved.
+I_GOAL, I_POLE, I_HAS_POLE, I_WEIGHT, I_SOLE, I_HAS_SOLE = 0, 3, 6, 7, 8, 12
+I_SIZE = 13
 _INPUT_ROW = struct.Struct(f"{I_SIZE}d")  # native doubles, as the float64 inputs array holds them
+_NO_SOLE = (0.0, 0.0, 0.0, 0.0, 0.0)
 
 
-def input_row(goal: tuple, pole: tuple | None, weight: float) -> bytes:
+def input_row(goal: tuple, pole: tuple | None, weight: float, sole: tuple | None = None) -> bytes:
     """A chain's I_* row packed as the inputs array holds it: a Chain keeps its own row
-    (Chain.frame_inputs), so the frame's inputs are those rows joined and copied in."""
+    (Chain.frame_inputs), so the frame's inputs are those rows joined and copied in; a
+    frame's grounded feet and follow-clip goals make theirs (rig_frame.frame_rows)."""
+    tail = _NO_SOLE if sole is None else (*sole, 1.0)
     if pole is None:
-        return _INPUT_ROW.pack(*goal, 0.0, 0.0, 0.0, 0.0, weight)
-    return _INPUT_ROW.pack(*goal, *pole, 1.0, weight)
+        return _INPUT_ROW.pack(*goal, 0.0, 0.0, 0.0, 0.0, weight, *tail)
+    return _INPUT_ROW.pack(*goal, *pole, 1.0, weight, *tail)
 
 # Per chain, its last solve (chains, S_SIZE): solved at all, settings as now, error,
 # reached, final; the base, goal, pole it was solved for; whether it has a limited warm
@@ -50,16 +55,19 @@ S_SIZE = 30
 
 # Per joint slot (slots, J_SIZE): the last solve's local rotation and offset; a reaching
 # chain's limited warm start there: point, bone frame, reference direction and hinge axis,
-# limit kind and parameters, bone length (fabrik_limited.rig_limited's arrays, row by row).
+# limit kind and parameters, bone length (fabrik_limited.rig_limited's arrays, row by row);
+# the chain's limit plan (set once: kind code, parameters, hinge axis in the parent's frame),
+# from which a cold start prepares its limits (frame_cold.py).
 J_IK, J_OFFSET, J_POINT, J_FRAME, J_DIR, J_AXIS, J_PARAMS, J_LENGTH, J_KIND = 0, 4, 7, 10, 14, 17, 20, 22, 23
+J_PLAN_KIND, J_PLAN_PARAMS, J_LOCAL_AXIS = 24, 25, 27
 # An aim's joints keep their share of the turn and rest rotation there instead (set once).
 J_SHARE, J_REST = J_LENGTH, J_FRAME
-J_SIZE = 24
+J_SIZE = 30
 
-# Why the compiled frame stopped at a chain (it returns 2 * chain + one of these): once (a
-# stall to retry from the animated pose, input a solver refuses: the next frame goes on
-# compiled), or no limited warm start on this base (which a clip moving the base repeats).
-STOP_ONCE, STOP_NO_WARM = 0, 1
+# Why the compiled frame stopped at a chain (it returns 2 * chain + this): a stall to retry
+# from the animated pose, or input a solver refuses (rig_eval.py raises its error); the
+# next frame goes on compiled.
+STOP_ONCE = 0
 
 # rig_chain.STALL_GAIN: a solve of unchanged inputs gaining less than this share has stalled.
 STALL_GAIN = 1e-6

@@ -3,18 +3,19 @@
 Every chain in dependency order over the pose built so far: its base (the world transform
 of its root's parent, walked up from the rotations written so far), the "same inputs, final
 answer" shortcut, the solver's own compiled row (two_bone_kernel._limb for a closed-form
-limb; fabrik_limited._rig_row, FABRIK's or CCD's step, for a reaching chain warm-started
-from its own last limited result; look_at_kernel.aim_chain for an aim), the blend by weight
-and the write-back. The rows are the
-solvers' one implementation, called here rather than from Python; nothing is copied.
+limb; FABRIK's or CCD's step for a reaching chain, from its own last limited result
+(frame_reach.py) or cold (frame_cold.py); look_at_kernel.aim_chain for an aim), a stall
+retried from the animated pose (frame_reach.retry), the blend by weight, the write-back,
+and last grounded feet's soles. The rows are the solvers' one implementation, called here
+rather than from Python; nothing is copied.
 
 The rig packs its chains once per shape and settings (core/frame_pack.py: the tables and the
 state arrays whose layout the constants below give); each frame hands in the animated
 rotations, the translations and the goals, and gets the solved rotations, the next warm
-starts and each chain's report numbers. A chain this call cannot take (a reaching chain
-with no limited warm start on this base, a stall to retry from the animated pose, input a
-solver refuses) stops it before anything is kept: it returns that chain's index and the
-rig solves the frame in Python (rig_eval.py), as it does for the rare cases it never packs.
+starts and each chain's report numbers. A chain whose input its solver refuses stops the
+call before anything is kept: it returns that chain's index and the rig solves the frame in
+Python (rig_eval.py), which raises the solver's own error.
+`solve_frames` is the same frame over many frames from their animated poses (the bake).
 """
 from __future__ import annotations
 
@@ -24,50 +25,25 @@ from .. import bone_turns
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache
 from . import (
-    fabrik_arc, fabrik_limited, fabrik_loop, fabrik_newton, fabrik_passes, fabrik_row, frame_codes, frame_math,
-    limits, look_at_kernel, soft, two_bone_codes, two_bone_kernel,
+    fabrik_arc, fabrik_kernel, fabrik_limited, fabrik_loop, fabrik_newton, fabrik_passes, fabrik_row, frame_codes,
+    frame_cold, frame_math, frame_reach, limits, look_at_kernel, soft, two_bone_codes, two_bone_kernel,
 )
 from .fabrik_passes import _jit
 from .frame_codes import (
-    C_CAP, C_FOLLOW, C_N, C_PARENT, C_ROW, C_SLOT, F_AXIS, F_CLAMP, F_EPS, F_FWD, F_HI, F_KIND, F_LO, F_MAX_ANGLE,
-    F_MAX_TWIST, F_SOFT, F_TOL, F_UP, I_GOAL, I_HAS_POLE, I_POLE, I_WEIGHT, J_AXIS, J_DIR, J_FRAME, J_IK, J_KIND,
-    J_LENGTH, J_OFFSET, J_PARAMS, J_POINT, J_REST, J_SHARE, ROW_AIM, ROW_CCD, ROW_LIMB, STALL_GAIN, STOP_NO_WARM,
-    STOP_ONCE, S_BASE, S_ERROR, S_FINAL, S_GOAL, S_HAS_POLE, S_LAST, S_POLE, S_REACHED, S_ROOT_DIR, S_SAME_SETTINGS,
-    S_WARM, S_WARM_BASE, T_CHAIN, T_JOINT, T_PARENT,
+    C_FOLLOW, C_N, C_PARENT, C_ROW, C_SLOT, F_AXIS, F_CLAMP, F_EPS, F_FWD, F_HI, F_KIND, F_LO, F_MAX_ANGLE, F_MAX_TWIST,
+    F_SOFT, F_TOL, F_UP, I_GOAL, I_HAS_POLE, I_HAS_SOLE, I_POLE, I_SOLE, I_WEIGHT, J_IK, J_OFFSET, J_REST, J_SHARE, ROW_AIM,
+    ROW_LIMB, STALL_GAIN, STOP_ONCE, S_BASE, S_ERROR, S_FINAL, S_GOAL, S_HAS_POLE, S_LAST, S_POLE, S_REACHED,
+    S_SAME_SETTINGS, T_CHAIN, T_JOINT, T_PARENT,
 )
-from .frame_math import chain_length, cols_of, put, put_cols, quat_at, slerp, vec_at, world_of
+from .frame_math import (
+    chain_length, offsets_same, put, put_cols, quat_at, same_inputs, slerp, vec_at, warm_here, world_of,
+)
 
 # Every module whose code compiles into this one (the rows it calls, and theirs).
 fresh_cache(
-    __file__, frame_codes, frame_math, two_bone_codes, two_bone_kernel, fabrik_limited, fabrik_row, fabrik_loop,
-    fabrik_passes, fabrik_newton, fabrik_arc, limits, look_at_kernel, soft, sq, bone_turns,
+    __file__, frame_codes, frame_math, frame_cold, frame_reach, two_bone_codes, two_bone_kernel, fabrik_kernel, fabrik_limited,
+    fabrik_row, fabrik_loop, fabrik_passes, fabrik_newton, fabrik_arc, limits, look_at_kernel, soft, sq, bone_turns,
 )
-
-
-@_jit
-def _same(st, slots, c, base_pos, base_rot, inp, trans, joints, s, n):
-    """Whether chain c's inputs are those of its last solve (SolveInputs compared by value)."""
-    if st[c, S_LAST] == 0.0 or st[c, S_SAME_SETTINGS] == 0.0 or st[c, S_HAS_POLE] != inp[c, I_HAS_POLE]:
-        return False
-    for k in range(3):
-        if st[c, S_BASE + k] != base_pos[k] or st[c, S_GOAL + k] != inp[c, I_GOAL + k]:
-            return False
-        if inp[c, I_HAS_POLE] != 0.0 and st[c, S_POLE + k] != inp[c, I_POLE + k]:
-            return False
-    for k in range(4):
-        if st[c, S_BASE + 3 + k] != base_rot[k]:
-            return False
-    return _offsets_same(slots, trans, joints, s, n)
-
-
-@_jit
-def _offsets_same(slots, trans, joints, s, n):
-    for k in range(n):
-        j = joints[s + k]
-        for a in range(3):
-            if slots[s + k, J_OFFSET + a] != trans[j, a]:
-                return False
-    return True
 
 
 @_jit
@@ -89,43 +65,6 @@ def _limb(c, ints, fl, inp, joints, rot, trans, slots, base_pos, base_rot, warm_
     put(slots, s, J_IK, l0)
     put(slots, s + 1, J_IK, l1)
     return status, error
-
-
-@_jit
-def _loop(c, ints, fl, inp, st, slots, base_rot, errors, total):
-    """Chain c as a reaching chain from its own last limited result (its slots' warm start):
-    its step's rig row. Returns (steps, error, stalled); the rotations and the next warm
-    start go into `slots`."""
-    s, n, cap = ints[c, C_SLOT], ints[c, C_N], ints[c, C_CAP]
-    m = n - 1
-    rows = slots[s:s + n]
-    out = (np.empty((n, 3)), np.zeros((m, 3)), np.empty((m, 3)), np.empty((m, 4)))
-    out_locals, out_world = np.empty((m, 4)), np.empty((m, 4))
-    errs = np.empty(max(cap, 1))
-    tol = fl[c, F_TOL]
-    kinds = np.empty(m, np.int64)
-    lengths, root_dir = np.empty(m), np.empty(3)
-    for k in range(m):
-        kinds[k] = int(rows[k, J_KIND])
-        lengths[k] = rows[k, J_LENGTH]
-    for k in range(3):
-        root_dir[k] = st[c, S_ROOT_DIR + k]
-    to_aim, count, moved, error, span = fabrik_limited._rig_row(
-        cols_of(rows, n, J_POINT, 3), vec_at(inp, c, I_GOAL), (total, fl[c, F_CLAMP], fl[c, F_SOFT]), lengths, kinds,
-        cols_of(rows, m, J_PARAMS, 2), cols_of(rows, m, J_DIR, 3), cols_of(rows, m, J_AXIS, 3), root_dir,
-        cols_of(rows, m, J_FRAME, 4), base_rot, tol, cap, vec_at(inp, c, I_POLE), inp[c, I_HAS_POLE] != 0.0, errs, out,
-        out_locals, out_world, ints[c, C_ROW] == ROW_CCD,
-    )  # fmt: skip
-    for k in range(count):
-        errors[c, k] = errs[k]
-    if moved:
-        put_cols(rows, J_IK, out_locals)
-        put_cols(rows, J_POINT, out[0])
-        put_cols(rows, J_FRAME, out_world)
-        put_cols(rows, J_DIR, out[2])
-        put_cols(rows, J_AXIS, out[1])
-    stalled = error > tol and 0 < count < cap and to_aim > tol and span <= total
-    return count, error, stalled
 
 
 @_jit
@@ -182,20 +121,6 @@ def _record(st, slots, c, base_pos, base_rot, inp, trans, joints, s, n, error, r
 
 
 @_jit
-def _warm_here(st, c, base_pos, base_rot):
-    """Whether chain c's limited warm start stands on this base."""
-    if st[c, S_WARM] == 0.0:
-        return False
-    for k in range(3):
-        if st[c, S_WARM_BASE + k] != base_pos[k]:
-            return False
-    for k in range(4):
-        if st[c, S_WARM_BASE + 3 + k] != base_rot[k]:
-            return False
-    return True
-
-
-@_jit
 def _write(c, ints, joints, slots, rot, w):
     """Chain c's rotations into the pose, slerped from it by weight w (0: left as it is)."""
     s, m = ints[c, C_SLOT], ints[c, C_N] - 1
@@ -207,6 +132,22 @@ def _write(c, ints, joints, slots, rot, w):
         if w != 1.0:
             q = slerp(quat_at(rot, j, 0), q, w)
         put(rot, j, 0, q)
+
+
+@_jit
+def _chain_rows(c, ints, joints, rot, trans, slots, st):
+    """Chain c's warm start for a cold solve (its own last rotations unless it follows the
+    clip or has none, else the pose built so far) and its joints' offsets."""
+    s, n = ints[c, C_SLOT], ints[c, C_N]
+    own = st[c, S_LAST] != 0.0 and ints[c, C_FOLLOW] == 0
+    warm, anim, offs = np.empty((n - 1, 4)), np.empty((n - 1, 4)), np.empty((n, 3))
+    for k in range(n):
+        j = joints[s + k]
+        put(offs, k, 0, vec_at(trans, j, 0))
+        if k < n - 1:
+            put(anim, k, 0, quat_at(rot, j, 0))
+            put(warm, k, 0, quat_at(slots, s + k, J_IK) if own else quat_at(rot, j, 0))
+    return warm, anim, offs
 
 
 @_jit
@@ -223,7 +164,7 @@ def _chain(c, tables, inp, rot, trans, st, slots, report, errors):
         base_pos, base_rot = world_of(ints[c, C_PARENT], parents, rot, trans)
     else:
         base_pos, base_rot = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)
-    same = _same(st, slots, c, base_pos, base_rot, inp, trans, joints, s, n)
+    same = same_inputs(st, slots, c, base_pos, base_rot, inp, trans, joints, s, n)
     count = 0
     if same and st[c, S_FINAL] != 0.0:
         error, reached, final = st[c, S_ERROR], st[c, S_REACHED] != 0.0, True
@@ -234,21 +175,44 @@ def _chain(c, tables, inp, rot, trans, st, slots, report, errors):
             return 2 * c + STOP_ONCE  # two_bone_ik's own error, raised from the Python path
         reached, final = error <= fl[c, F_TOL], True
     else:
-        if ints[c, C_FOLLOW] != 0 or not _warm_here(st, c, base_pos, base_rot) or not _offsets_same(slots, trans, joints, s, n):
-            return 2 * c + STOP_NO_WARM  # no limited warm start here: prepared in Python (rig_chain.py)
-        count, error, stalled = _loop(c, ints, fl, inp, st, slots, base_rot, errors, chain_length(joints, trans, s, n))
-        if stalled and same:
-            return 2 * c + STOP_ONCE  # held still and short: rig_chain.solve_chain tries the animated pose too
+        total, rows = chain_length(joints, trans, s, n), slots[s:s + n]
+        if ints[c, C_FOLLOW] == 0 and warm_here(st, c, base_pos, base_rot) and offsets_same(slots, trans, joints, s, n):
+            count, error, stalled = frame_reach.loop(c, ints, fl, inp, st, rows, base_pos, base_rot, errors, total)
+        else:  # no limited warm start of its own here: from its last rotations, or the pose's
+            warm, _, offs = _chain_rows(c, ints, joints, rot, trans, slots, st)
+            ok, count, error, stalled = frame_cold.cold(c, ints, fl, inp, st, rows, warm, offs, base_pos, base_rot, total, errors)
+            if not ok:
+                return 2 * c + STOP_ONCE  # the solver's own error, raised from the Python path
+        if stalled and same and ints[c, C_FOLLOW] == 0:  # held still and short: from the animated pose too
+            _, anim, offs = _chain_rows(c, ints, joints, rot, trans, slots, st)
+            ok, count, error = frame_reach.retry(c, ints, fl, inp, st, rows, anim, offs, base_pos, base_rot, total, errors, count, error)  # fmt: skip
+            if not ok:
+                return 2 * c + STOP_ONCE
         reached = error <= fl[c, F_TOL]
         final = reached or count == 0  # ReachLoop.final
         if same and error >= st[c, S_ERROR] * (1.0 - STALL_GAIN):
             final = True
-        put(st, c, S_WARM_BASE, base_pos)
-        put(st, c, S_WARM_BASE + 3, base_rot)
     _record(st, slots, c, base_pos, base_rot, inp, trans, joints, s, n, error, reached, final)
     report[c, 0], report[c, 1], report[c, 2], report[c, 3] = error, count, 1.0 if reached else 0.0, 1.0 if final else 0.0
     _write(c, ints, joints, slots, rot, inp[c, I_WEIGHT])
     return -1
+
+
+@_jit
+def _soles(tables, inp, rot, trans):
+    """Grounded feet, after every chain: each tip takes its sole's world rotation under
+    its leg as solved, blended by the chain's weight (rig_ground.turn_soles)."""
+    parents, joints, ints, fl = tables
+    for c in range(fl.shape[0]):  # (the int table has a row per joint too)
+        w = inp[c, I_WEIGHT]
+        if inp[c, I_HAS_SOLE] == 0.0 or w == 0.0:
+            continue
+        tip = joints[ints[c, C_SLOT] + ints[c, C_N] - 1]
+        _, parent_rot = world_of(parents[tip], parents, rot, trans)
+        q = sq.qnormalize(sq.qmul(sq.qconj(parent_rot), quat_at(inp, c, I_SOLE)))
+        if w != 1.0:
+            q = slerp(quat_at(rot, tip, 0), q, w)
+        put(rot, tip, 0, q)
 
 
 @_jit
@@ -266,6 +230,26 @@ def solve_frame(table, floats, inp, rot, trans, state, slots, out):
         got = _chain(c, tables, inp, rot, trans, st, sl, report, errors)
         if got >= 0:
             return got
+    _soles(tables, inp, rot, trans)
     put_cols(state, 0, st)
     put_cols(slots, 0, sl)
+    return -1
+
+
+@_jit
+def solve_frames(table, floats, inp, rot, trans, state, slots, out):
+    """solve_frame over frames (the bake): frame f from its animated pose `rot[f]`, `trans[f]`
+    and inputs `inp[f]`, every chain cold (`state`, `slots`: a FrameState never solved).
+    `rot` becomes the solved poses, `out[f]` frame f's reports. Returns -1, or
+    f * chains + c for the first frame f it stopped at (chain c: the bake solves that frame
+    in Python and goes on from f + 1)."""
+    chains = floats.shape[0]
+    for f in range(rot.shape[0]):
+        st, sl = state.copy(), slots.copy()
+        tables = (table[:, T_PARENT], table[:, T_JOINT], table[:, T_CHAIN:], floats)
+        report, errors = out[f, :, :4], out[f, :, 4:]
+        for c in range(chains):
+            if _chain(c, tables, inp[f], rot[f], trans[f], st, sl, report, errors) >= 0:
+                return f * chains + c
+        _soles(tables, inp[f], rot[f], trans[f])
     return -1

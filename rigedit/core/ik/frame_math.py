@@ -14,6 +14,9 @@ import numpy as np
 from .. import bone_turns
 from .. import scalar_quat as sq
 from .fabrik_passes import _jit
+from .frame_codes import (
+    I_GOAL, I_HAS_POLE, I_POLE, J_OFFSET, S_BASE, S_GOAL, S_HAS_POLE, S_LAST, S_POLE, S_SAME_SETTINGS, S_WARM, S_WARM_BASE,
+)
 
 
 @_jit
@@ -97,3 +100,43 @@ def put_cols(a, col, block):
     for i in range(block.shape[0]):
         for k in range(block.shape[1]):
             a[i, col + k] = block[i, k]
+
+
+@_jit
+def same_inputs(st, slots, c, base_pos, base_rot, inp, trans, joints, s, n):
+    """Whether chain c's inputs are those of its last solve (SolveInputs compared by value)."""
+    if st[c, S_LAST] == 0.0 or st[c, S_SAME_SETTINGS] == 0.0 or st[c, S_HAS_POLE] != inp[c, I_HAS_POLE]:
+        return False
+    for k in range(3):
+        if st[c, S_BASE + k] != base_pos[k] or st[c, S_GOAL + k] != inp[c, I_GOAL + k]:
+            return False
+        if inp[c, I_HAS_POLE] != 0.0 and st[c, S_POLE + k] != inp[c, I_POLE + k]:
+            return False
+    for k in range(4):
+        if st[c, S_BASE + 3 + k] != base_rot[k]:
+            return False
+    return offsets_same(slots, trans, joints, s, n)
+
+
+@_jit
+def offsets_same(slots, trans, joints, s, n):
+    for k in range(n):
+        j = joints[s + k]
+        for a in range(3):
+            if slots[s + k, J_OFFSET + a] != trans[j, a]:
+                return False
+    return True
+
+
+@_jit
+def warm_here(st, c, base_pos, base_rot):
+    """Whether chain c's limited warm start stands on this base."""
+    if st[c, S_WARM] == 0.0:
+        return False
+    for k in range(3):
+        if st[c, S_WARM_BASE + k] != base_pos[k]:
+            return False
+    for k in range(4):
+        if st[c, S_WARM_BASE + 3 + k] != base_rot[k]:
+            return False
+    return True
