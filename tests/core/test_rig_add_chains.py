@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import rigedit  # noqa: F401  (registers the preset io)
 from rigedit.core import rig_plan
+from rigedit.core.ik.frame_codes import I_SIZE, I_SOLE
 from rigedit.core.rig import BUNDLED_PRESETS, Rig
 from rigedit.core.rig_chains import RigChains
 from rigedit.core.skeleton import Skeleton
@@ -103,7 +104,7 @@ def test_upstream_matches_the_definition_through_adds_removes_and_copies(parents
 
 def board_rows(rig: Rig) -> list[list[float]]:
     """What the compiled frame reads of each chain (Rig.frame_board), in solve order."""
-    return np.frombuffer(bytes(rig.frame_board.rows)).reshape(-1, 8).tolist()
+    return np.frombuffer(bytes(rig.frame_board.rows)).reshape(-1, I_SIZE).tolist()
 
 
 def own_rows(rig: Rig) -> list[list[float]]:
@@ -111,7 +112,8 @@ def own_rows(rig: Rig) -> list[list[float]]:
     rows = []
     for c in rig.chains_by_name.values():
         pole = c.own_pole
-        rows.append(list(c.own_target) + ([0.0] * 4 if pole is None else list(pole) + [1.0]) + [c.weight])
+        rows.append(list(c.own_target) + ([0.0] * 4 if pole is None else list(pole) + [1.0]) + [c.weight]
+                    + [0.0] * (I_SIZE - I_SOLE))  # a chain's own row has no sole: the frame's feet do
     return rows
 
 
