@@ -13,7 +13,9 @@ FieldError naming the field (("keys", 2, "time"), ...) for the caller to put its
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+
+import numpy as np
 
 from .curve import DEFAULT_INTERPOLATION, INTERPOLATIONS
 from .field_error import FieldError
@@ -36,10 +38,26 @@ class Channel:
     keys: tuple[PoseKey, ...] = ()
     held: tuple | None = None
     held_time: float | None = None
+    # The keys as the compiled evaluation reads them (`packed`), made once: an edit of one
+    # joint makes one new channel, and a layer packs its channels' arrays together.
+    _packed: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def is_empty(self) -> bool:
         return not self.keys and self.held is None
+
+    def packed(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The keys' times (k,), interpolations (k,) as curve.INTERPOLATIONS indexes them,
+        and values (k, 4) (an offset's fourth column 0), for pose_kernel.PackedLayer."""
+        if self._packed is None:
+            keys = self.keys
+            values = np.zeros((len(keys), 4))
+            if keys:
+                values[:, :len(keys[0].value)] = [k.value for k in keys]
+            out = (np.array([k.time for k in keys], dtype=np.float64),
+                   np.array([INTERPOLATIONS.index(k.interpolation) for k in keys], dtype=np.int64), values)
+            object.__setattr__(self, "_packed", out)
+        return self._packed
 
     def index_at(self, time: float) -> int | None:
         for i, k in enumerate(self.keys):

@@ -130,12 +130,12 @@ class PackedLayer:
     def __init__(self, joints: dict, root) -> None:
         channels = list(joints.values()) + [root]
         self.names = tuple(joints)
-        keys = [k for ch in channels for k in ch.keys]
+        parts = [ch.packed() for ch in channels]  # each channel's made once (pose_channel.py)
         self.starts = np.cumsum([0] + [len(ch.keys) for ch in channels], dtype=np.int64)
-        self.key_t = np.array([k.time for k in keys], dtype=np.float64)
-        self.codes = np.array([curve.INTERPOLATIONS.index(k.interpolation) for k in keys], dtype=np.int64)
-        rows = [_row(k.value) for k in keys] + [_row(ch.held) for ch in channels]
-        self.values = np.array(rows, dtype=np.float64).reshape(-1, 4)
+        self.key_t = np.concatenate([p[0] for p in parts])
+        self.codes = np.concatenate([p[1] for p in parts])
+        held = np.array([_row(ch.held) for ch in channels], dtype=np.float64)
+        self.values = np.concatenate([p[2] for p in parts] + [held])
         self.held = np.array([_held_mode(ch) for ch in channels], dtype=np.int64)
         self.held_t = np.array([0.0 if ch.held_time is None else ch.held_time for ch in channels])
         self._joints = (None, None, None)  # (skeleton, its names then, their indices): one read
