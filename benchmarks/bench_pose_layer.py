@@ -4,7 +4,8 @@ Rows, in microseconds a frame, on the bundled humanoid with every joint and the 
 offset keyed (few keys: 2; many: 40), at times spread over the keys: the layer's values
 (`PoseLayer.rotations_at`), the layer put on a pose (`rig_posing.layered`, what the
 animated pose of every drag, playback, onion skin, motion trail and bake frame does), and
-`Rig.animated_pose` after moving the time (scrubbing).
+`Rig.animated_pose` after moving the time (scrubbing), and after an unkeyed rotation of one
+joint (a frame of an R rotation or a gizmo drag: a new layer value each time).
 
 --against TREE (another checkout, e.g. /work/main) measures both trees in one run: this
 script runs in a subprocess per tree (PYTHONPATH set to it), the trees taking turns, the
@@ -72,9 +73,16 @@ def rows() -> dict[str, float]:
             rig.time = t
             rig.animated_pose()
 
+        turns = np.linspace(0.0, 1.0, len(times))
+
+        def rotate(t):
+            rig.set_rotation("Head", (0.0, np.sin(t), 0.0, np.cos(t)))
+            rig.animated_pose()
+
         out[f"rotations_at, {n_keys} keys"] = per_frame(layer.rotations_at, times)
         out[f"layered, {n_keys} keys"] = per_frame(lambda t: layered(layer, base, t, skeleton, roots), times)
         out[f"time + animated_pose, {n_keys} keys"] = per_frame(scrub, times)
+        out[f"set_rotation + animated_pose, {n_keys} keys"] = per_frame(rotate, turns)
     return out
 
 
