@@ -128,16 +128,24 @@ class PackedLayer:
     __slots__ = ("names", "starts", "key_t", "codes", "values", "held", "held_t", "_joints")
 
     def __init__(self, joints: dict, root) -> None:
-        channels = list(joints.values()) + [root]
         self.names = tuple(joints)
-        parts = [ch.packed() for ch in channels]  # each channel's made once (pose_channel.py)
-        self.starts = np.cumsum([0] + [len(ch.keys) for ch in channels], dtype=np.int64)
-        self.key_t = np.concatenate([p[0] for p in parts])
-        self.codes = np.concatenate([p[1] for p in parts])
-        held = np.array([_row(ch.held) for ch in channels], dtype=np.float64)
-        self.values = np.concatenate([p[2] for p in parts] + [held])
-        self.held = np.array([_held_mode(ch) for ch in channels], dtype=np.int64)
-        self.held_t = np.array([0.0 if ch.held_time is None else ch.held_time for ch in channels])
+        # Each channel's arrays are made once (Channel.packed): one edited joint is one new channel.
+        times, codes, values, counts, held, modes, held_t = [], [], [], [0], [], [], []
+        for ch in (*joints.values(), root):
+            t, c, v = ch.packed()
+            times.append(t)
+            codes.append(c)
+            values.append(v)
+            counts.append(len(t))
+            held.append(_row(ch.held))
+            modes.append(_held_mode(ch))
+            held_t.append(0.0 if ch.held_time is None else ch.held_time)
+        self.starts = np.cumsum(counts, dtype=np.int64)
+        self.key_t = np.concatenate(times)
+        self.codes = np.concatenate(codes)
+        self.values = np.concatenate(values + [np.array(held, dtype=np.float64)])
+        self.held = np.array(modes, dtype=np.int64)
+        self.held_t = np.array(held_t, dtype=np.float64)
         self._joints = (None, None, None)  # (skeleton, its names then, their indices): one read
 
     def _tables(self) -> tuple:
