@@ -78,6 +78,7 @@ def exercise_others() -> None:
     from rigedit.core.ik.look_at import clamp_to_cone, head_roll, solve_look_at
     from rigedit.core.ik.two_bone import two_bone_ik
     from rigedit.core.ik.two_bone_batch import two_bone_ik_batch
+    from rigedit.core.rig_posing import unlayered
     from rigedit.core.rig_uses import look_at_frames
     from rigedit.core.skeleton import Pose
 
@@ -107,6 +108,13 @@ def exercise_others() -> None:
     tri = Mesh(rows[:3], [[0, 1, 2]], [[0, 1]] * 3, [[0.5, 0.5]] * 3, [0, 1], np.tile(np.eye(3, 4), (2, 1, 1)),
                np.ones((3, 4)), np.zeros((3, 2)), [-1] * 3)
     skin_mesh(tri, *rig.skeleton.fk_matrices(rig.skeleton.rest_pose()))
+    # The pose layer's kernels (issue 25): a keyed rotation and root offset, shown and taken off.
+    rig = rigedit.Rig.default()
+    rig.set_rotation("Head", (0.0, 0.0, 0.3826834323650898, 0.9238795325112867))
+    rig.set_root_offset((0.0, 0.1, 0.0))
+    rig.key_pose(chains=False)
+    shown = rig.animated_pose()
+    unlayered(rig.pose_layer, shown.rotations, shown.translations, rig.time, rig.skeleton, rig.root_indices())
 
 
 # Compiled side by side, in processes of their own: limited FABRIK (fabrik_limited, ~35 s

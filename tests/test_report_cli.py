@@ -26,7 +26,7 @@ KEYS = {"clip", "file", "frames", "fps", "height_m", "first_frame", "ground", "f
         "jitter_spike_joints",
         "limit_max_deg", "limit_seconds", "limit_share", "limit_joints", "lint_findings", "lint_findings_total",
         "lint_errors", "fault_share_sum", "notes", "mesh_penetration_vertex_share", "mesh_penetration_frame_share",
-        "mesh_penetration_max_height", "mesh_penetration_frame", "mesh_limb_vertices"}
+        "mesh_penetration_max_height", "mesh_penetration_frame", "mesh_limb_vertices", "mesh_penetration_joint"}
 BROKEN = "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Zrotation Xrotation\n"
 
 

@@ -284,3 +284,25 @@ def test_the_commands_flags_are_the_options_list():
     assert next(a for a in p._actions if a.dest == "root").choices == ROOT_MODES
     batch = _parser().parse_args(["retarget", "x.bvh", "-o", "out", "--onto", "humanoid"])
     assert option_values(batch) == defaults and {f.name for f in fields(RetargetOptions)} <= set(vars(batch))
+
+
+def test_the_retarget_and_batch_help_load_neither_numba_nor_numpy():
+    """The flags come from core/retarget/options.py alone: `rigedit retarget --help` and
+    `rigedit batch retarget --help` start without the retarget's numeric modules (numba,
+    numpy, scipy) and still list every option's flag with its choices."""
+    code = (
+        "import sys, io, contextlib\n"
+        "import rigedit.retarget_flags, rigedit.retarget_cli, rigedit.batch_cli\n"
+        "from rigedit import cli\n"
+        "for argv in (['retarget', '--help'], ['batch', 'retarget', '--help'], ['batch', '--help']):\n"
+        "    out = io.StringIO()\n"
+        "    with contextlib.redirect_stdout(out):\n"
+        "        cli.main(argv)\n"
+        "    text = out.getvalue()\n"
+        "    print(argv[-2], all(f in text for f in ('--no-foot-lock', '--no-ground', '--no-arm-space', 'in_place')))\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'numba', 'numpy', 'scipy'}))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    # The flags are under `retarget` and `batch retarget` (batch's own help lists the kinds).
+    assert proc.stdout.split() == ["retarget", "True", "retarget", "True", "batch", "False", "[]"]

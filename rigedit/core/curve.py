@@ -33,9 +33,14 @@ class Key:
 
 def shape_weight(interpolation: str, u: float) -> float:
     """How far (0..1) along the segment's value change we are at fraction u of its time."""
-    if interpolation == "linear":
+    return shape(INTERPOLATIONS.index(interpolation), u)
+
+
+def shape(code: int, u: float) -> float:
+    """shape_weight of INTERPOLATIONS[code] (a compiled kernel's form: pose_kernel.py)."""
+    if code == 0:
         return u
-    if interpolation == "ease":
+    if code == 1:
         return u * u * (3.0 - 2.0 * u)
     return 0.0
 

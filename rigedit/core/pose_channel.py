@@ -4,19 +4,20 @@ A channel's keys are (time, value, interpolation), sorted, at least TIME_EPS apa
 value is a delta quaternion (x, y, z, w) for a joint or an offset (x, y, z) for the roots.
 The unkeyed value (`held`) holds at every time on a channel without keys (a static pose),
 and only at `held_time` on a keyed one: once the time moves the keys rule again (Blender's
-rule for an edit that was not keyed). `segment` says what to mix at a time; the layer
-mixes every joint's at once (slerp) and the roots' offset (lerp).
+rule for an edit that was not keyed). The layer evaluates every channel at once, compiled
+(pose_kernel.py: slerp for the joints, lerp for the roots' offset).
 
 `to_data` / `from_data` are the channel's plain JSON-able form; from_data raises
 FieldError naming the field (("keys", 2, "time"), ...) for the caller to put its path before.
 """
 from __future__ import annotations
 
-import bisect
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
-from .curve import DEFAULT_INTERPOLATION, INTERPOLATIONS, shape_weight
+import numpy as np
+
+from .curve import DEFAULT_INTERPOLATION, INTERPOLATIONS
 from .field_error import FieldError
 
 TIME_EPS = 1e-9  # seconds: two key times closer than this are the same key time
@@ -37,25 +38,26 @@ class Channel:
     keys: tuple[PoseKey, ...] = ()
     held: tuple | None = None
     held_time: float | None = None
+    # The keys as the compiled evaluation reads them (`packed`), made once: an edit of one
+    # joint makes one new channel, and a layer packs its channels' arrays together.
+    _packed: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def is_empty(self) -> bool:
         return not self.keys and self.held is None
 
-    def segment(self, time: float):
-        """(v0, v1, w): the value at `time` is v0 mixed toward v1 by w; None when empty."""
-        if self.held is not None and (self.held_time is None or abs(time - self.held_time) <= TIME_EPS):
-            return self.held, self.held, 0.0
-        keys = self.keys
-        if not keys:
-            return None
-        if time <= keys[0].time:
-            return keys[0].value, keys[0].value, 0.0
-        if time >= keys[-1].time:
-            return keys[-1].value, keys[-1].value, 0.0
-        i = bisect.bisect_right(keys, time, key=_time_of) - 1
-        k0, k1 = keys[i], keys[i + 1]
-        return k0.value, k1.value, shape_weight(k0.interpolation, (time - k0.time) / (k1.time - k0.time))
+    def packed(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The keys' times (k,), interpolations (k,) as curve.INTERPOLATIONS indexes them,
+        and values (k, 4) (an offset's fourth column 0), for pose_kernel.PackedLayer."""
+        if self._packed is None:
+            keys = self.keys
+            values = np.zeros((len(keys), 4))
+            if keys:
+                values[:, :len(keys[0].value)] = [k.value for k in keys]
+            out = (np.array([k.time for k in keys], dtype=np.float64),
+                   np.array([INTERPOLATIONS.index(k.interpolation) for k in keys], dtype=np.int64), values)
+            object.__setattr__(self, "_packed", out)
+        return self._packed
 
     def index_at(self, time: float) -> int | None:
         for i, k in enumerate(self.keys):
@@ -131,10 +133,6 @@ class Channel:
         if self.held_time is None or abs(self.held_time - time) <= TIME_EPS:
             return self
         return Channel(self.keys)
-
-
-def _time_of(key: PoseKey) -> float:
-    return key.time
 
 
 def _sorted(keys: list[PoseKey]) -> tuple[PoseKey, ...]:

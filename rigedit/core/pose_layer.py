@@ -14,11 +14,14 @@ slerp parameter, the default) or "constant"; before the first key and after the 
 channel holds its end value.
 
 `PoseLayer` is an immutable value: every edit returns a new layer, so undo is "keep the old
-one, put it back". `to_data` / `from_data` are its plain JSON-able form (presets, the editor).
+one, put it back", and its channels are packed once for the compiled evaluation
+(`packed`, pose_kernel.py: every frame of a drag, playback, the onion skin, the motion
+trails and a bake evaluates the layer). `to_data` / `from_data` are its plain JSON-able form (presets, the editor).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Iterable, Mapping
 
 import numpy as np
@@ -26,7 +29,7 @@ import numpy as np
 from .curve import INTERPOLATIONS
 from .field_error import FieldError
 from .pose_channel import TIME_EPS, Channel, PoseKey
-from .transforms import quat_slerp
+from .pose_kernel import PackedLayer
 
 __all__ = ["Channel", "IDENTITY", "PoseKey", "PoseLayer", "TIME_EPS"]
 
@@ -79,36 +82,23 @@ class PoseLayer:
         yield from self.joints.values()
         yield self.root
 
+    @cached_property
+    def packed(self) -> PackedLayer:
+        """The channels as the compiled kernels read them (pose_kernel.py), made once."""
+        return PackedLayer(self.joints, self.root)
+
     def rotations_at(self, time: float) -> dict[str, np.ndarray]:
-        """Joint name -> its delta quaternion at `time` (every joint with a channel), slerped
-        in one vectorised call."""
-        names, v0, v1, w = [], [], [], []
-        for name, ch in self.joints.items():
-            a, b, u = ch.segment(time)
-            names.append(name)
-            v0.append(a)
-            v1.append(b)
-            w.append(u)
-        if not names:
-            return {}
-        mixed = quat_slerp(np.array(v0), np.array(v1), np.array(w))
-        return dict(zip(names, mixed))
+        """Joint name -> its delta quaternion at `time` (every joint with a channel)."""
+        packed = self.packed
+        return dict(zip(packed.names, packed.values_at(np.array([time]))[0]))
 
     def rotation_at(self, name: str, time: float) -> np.ndarray:
         """One joint's delta at `time` (identity without a channel)."""
-        ch = self.joints.get(name)
-        got = None if ch is None else ch.segment(time)
-        if got is None:
-            return np.array(IDENTITY)
-        return quat_slerp(np.array(got[0]), np.array(got[1]), got[2])
+        return self.rotations_at(time).get(name, np.array(IDENTITY))
 
     def offset_at(self, time: float) -> np.ndarray:
         """The roots' translation offset at `time` (zero without one)."""
-        got = self.root.segment(time)
-        if got is None:
-            return np.zeros(3)
-        a, b = np.array(got[0]), np.array(got[1])
-        return a + (b - a) * got[2]
+        return self.packed.values_at(np.array([time]))[0, -1, :3]
 
     # -- edits (each returns a new layer) ------------------------------------------------------
 

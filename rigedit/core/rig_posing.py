@@ -24,27 +24,27 @@ def layered(layer: PoseLayer, pose: Pose, time: float, skeleton, roots: list[int
     """`pose` (the clip or rest pose at `time`) with the layer on it; `pose` is not changed."""
     if layer.is_empty:
         return pose
-    rot, trans = pose.rotations.copy(), pose.translations.copy()
-    deltas = layer.rotations_at(time)
-    if deltas:
-        idx = [skeleton.index(n) for n in deltas]
-        rot[idx] = quat_normalize(quat_mul(rot[idx], np.array(list(deltas.values()))))
-    if not layer.root.is_empty:
-        trans[roots] += layer.offset_at(time)
-    return Pose(rot, trans)
+    rot, trans = layered_frames(layer, pose.rotations[None], pose.translations[None], (time,), skeleton, roots)
+    return Pose(rot[0], trans[0])
+
+
+def layered_frames(layer: PoseLayer, rotations: np.ndarray, translations: np.ndarray, times, skeleton,
+                   roots: list[int], inverse: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Frames (F, n, 4) and (F, n, 3) with the layer on, frame f at times[f] (a bake's
+    frames in one compiled call, pose_kernel.py), as new arrays; `inverse`: taken off."""
+    rot = np.array(rotations, dtype=np.float64, order="C")
+    trans = np.array(translations, dtype=np.float64, order="C")
+    if not layer.is_empty:
+        packed = layer.packed
+        packed.put(times, rot, trans, packed.joints_of(skeleton), roots, inverse)
+    return rot, trans
 
 
 def unlayered(layer: PoseLayer, rotations: np.ndarray, translations: np.ndarray, time: float, skeleton, roots: list[int]):
     """The base (clip or rest) rotations and translations that `layered` turns into these
     (IK/FK matching writes shown rotations into the clip: the layer is taken off first)."""
-    rot, trans = rotations.copy(), translations.copy()
-    deltas = layer.rotations_at(time)
-    if deltas:
-        idx = [skeleton.index(n) for n in deltas]
-        rot[idx] = quat_normalize(quat_mul(rot[idx], quat_conj(np.array(list(deltas.values())))))
-    if not layer.root.is_empty:
-        trans[roots] -= layer.offset_at(time)
-    return rot, trans
+    rot, trans = layered_frames(layer, rotations[None], translations[None], (time,), skeleton, roots, inverse=True)
+    return rot[0], trans[0]
 
 
 class Posing:

@@ -4,8 +4,8 @@ worst foot skate, the biggest jerk spike and, while there is room, the deepest g
 penetration; at most MAX_STILLS, one per frame. A clip with none of these shows one frame of
 its middle, saying so. Plain data from the report's summary and tracks: no Qt here (the
 drawing is rigedit/app/stills.py's). Each still names the joints to mark: the feet of a skate or
-ground penetration, the limb joint nearest the deepest point of a self-penetration, the joint
-whose jerk spikes."""
+ground penetration, the limb joint nearest the deepest point (capsules) or vertex (mesh) of a
+self-penetration, the joint whose jerk spikes."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -49,7 +49,9 @@ def still_frames(summary: dict, tracks: dict, feet: dict[str, list[str]]) -> lis
 def _self_penetration(s: dict, h_mm: float) -> StillFrame | None:
     if s.get("mesh_penetration_frame") is not None and (s.get("mesh_penetration_max_height") or 0) > 0:
         depth = s["mesh_penetration_max_height"] * h_mm
-        return StillFrame(int(s["mesh_penetration_frame"]), f"deepest self-penetration of the mesh, a limb vertex {_mm(depth)} mm inside the body")
+        joint = s.get("mesh_penetration_joint")
+        return StillFrame(int(s["mesh_penetration_frame"]), f"deepest self-penetration of the mesh, a limb vertex {_mm(depth)} mm inside the body",
+                          (joint,) if joint else ())
     if s.get("self_penetration_frame") is not None and (s.get("self_penetration_max_height") or 0) > 0:
         depth = s["self_penetration_max_height"] * h_mm
         joint = s.get("self_penetration_joint")

@@ -49,6 +49,7 @@ class MeshPenetration:
     depth: np.ndarray  # (frames,) the deepest limb vertex inside, height units (0 when none)
     limb_vertices: int
     body_vertices: int
+    deepest_joint: int | None = None  # the limb joint nearest the deepest vertex, on deepest_frame (None when none)
 
 
 def _below(parents: np.ndarray, top: int) -> set[int]:
@@ -65,13 +66,20 @@ def _groups(body: Body, owner: np.ndarray) -> tuple[dict[str, np.ndarray], dict[
     """(limbs, obstacles): side-named vertex index arrays. Limbs "left_arm"..., obstacles
     "torso", "left_leg"... (a whole leg: a shin is also what the other leg must not enter)."""
     parents = body.skeleton.parents
-    limbs, obstacles = {}, {"torso": np.flatnonzero(np.isin(owner, body.spine))}
-    for side, arm in body.arms.items():
-        limbs[f"{side}_arm"] = np.flatnonzero(np.isin(owner, sorted(_below(parents, arm[-2]))))
+    limbs = {name: np.flatnonzero(np.isin(owner, joints)) for name, joints in _limb_joints(body).items()}
+    obstacles = {"torso": np.flatnonzero(np.isin(owner, body.spine))}
     for side, leg in body.legs.items():
-        limbs[f"{side}_leg"] = np.flatnonzero(np.isin(owner, sorted(_below(parents, leg[-2]))))
         obstacles[f"{side}_leg"] = np.flatnonzero(np.isin(owner, sorted(_below(parents, leg[0]))))
     return limbs, obstacles
+
+
+def _limb_joints(body: Body) -> dict[str, list[int]]:
+    """Limb ("left_arm"...) -> its joints: the elbow or knee and every joint below it (their
+    vertices are the limb's)."""
+    parents = body.skeleton.parents
+    tops = {f"{side}_arm": arm[-2] for side, arm in body.arms.items()}
+    tops.update({f"{side}_leg": leg[-2] for side, leg in body.legs.items()})
+    return {name: sorted(_below(parents, top)) for name, top in tops.items()}
 
 
 def _owner(mesh: Mesh) -> np.ndarray:
@@ -140,10 +148,11 @@ def mesh_self_penetration(body: Body, clip: Clip, mesh: Mesh) -> MeshPenetration
               for part, o in obstacles.items() if any(k != part for k in limbs) for a, e in spans]
     tested = [(surface, limb) for surface, limb in tested if len(surface.tris)]
     every = np.concatenate(list(limbs.values()))
+    limb_of = np.repeat(np.arange(len(limbs)), [len(v) for v in limbs.values()])  # per slot, its limb
     slot = np.full(len(mesh), -1)
     slot[every] = np.arange(len(every))
     depth = np.zeros(n)
-    inside_count = 0
+    inside_count, joint = 0, None
     for f in range(s, n):
         points, normals = skinner.pose(pos[f], mats[f])
         d = np.full(len(every), -np.inf)
@@ -154,8 +163,18 @@ def mesh_self_penetration(body: Body, clip: Clip, mesh: Mesh) -> MeshPenetration
         inside_count += int(inside.sum())
         if inside.any():
             depth[f] = float(d[inside].max())
+            if depth[f] > depth[:f].max(initial=0.0):  # the deepest so far (argmax's frame: the first)
+                k = int(np.argmax(np.where(inside, d, -np.inf)))
+                joint = _nearest_joint(body, list(limbs)[limb_of[k]], pos[f], points[every[k]])
     moving = max(n - s, 1)
     hit = depth > 0.0
     return MeshPenetration(inside_count / (len(every) * moving), float(hit.sum()) / moving, float(depth.max(initial=0.0)),
                            int(np.argmax(depth)) if hit.any() else None, depth, len(every),
-                           len(np.unique(np.concatenate([v for v in obstacles.values()]))))
+                           len(np.unique(np.concatenate([v for v in obstacles.values()]))), joint)
+
+
+def _nearest_joint(body: Body, limb: str, pos: np.ndarray, point: np.ndarray) -> int:
+    """The joint of `limb` ("left_arm": the elbow and below) nearest `point` in the frame's
+    joint positions `pos`: where the report's still marks a vertex inside."""
+    joints = _limb_joints(body)[limb]
+    return joints[int(np.linalg.norm(pos[joints] - point, axis=-1).argmin())]

@@ -21,6 +21,7 @@ e.g. no two legs found):
     mesh_penetration_vertex_share  forearm, hand, shin and foot vertices of the skinned mesh inside the
                                    torso or a leg, over all frames (mesh_contact.py; None without a mesh)
     mesh_penetration_frame_share, mesh_penetration_max_height, mesh_penetration_frame, mesh_limb_vertices
+    mesh_penetration_joint         the limb joint nearest the deepest vertex (the report's still marks it)
     jitter_mean_jerk_height_per_s3, jitter_spike_count, jitter_spike_frames, jitter_threshold_height_per_s3,
     jitter_spike_joints            per spike frame, the joint whose jerk spikes (the report's still marks it)
     limit_max_deg, limit_seconds, limit_share, limit_joints   (None without --rig's limits)

@@ -89,10 +89,12 @@ def _mesh(q) -> dict:
     m = q.mesh_pen
     if m is None:
         return dict.fromkeys(("mesh_penetration_vertex_share", "mesh_penetration_frame_share",
-                              "mesh_penetration_max_height", "mesh_penetration_frame", "mesh_limb_vertices"))
+                              "mesh_penetration_max_height", "mesh_penetration_frame", "mesh_limb_vertices",
+                              "mesh_penetration_joint"))
     return {"mesh_penetration_vertex_share": _r(m.vertex_share), "mesh_penetration_frame_share": _r(m.frame_share),
             "mesh_penetration_max_height": _r(m.deepest), "mesh_penetration_frame": m.deepest_frame,
-            "mesh_limb_vertices": m.limb_vertices}
+            "mesh_limb_vertices": m.limb_vertices,
+            "mesh_penetration_joint": None if m.deepest_joint is None else q.body.skeleton.names[m.deepest_joint]}
 
 
 def _list(a: np.ndarray, digits: int = 5) -> list:
