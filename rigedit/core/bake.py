@@ -35,8 +35,7 @@ from .clip_goals import clip_goal_frames
 from .frame_pack import FrameState, FrameTables, tables_key
 from .ik.frame_codes import I_GOAL, I_HAS_POLE, I_POLE, I_SIZE, I_WEIGHT
 from .rig_frame import compiled_kernel
-from .rig_posing import layered
-from .skeleton import Pose
+from .rig_posing import layered_frames
 from .transforms import quat_mul, quat_rotate
 
 # Progress: called with (steps done, steps in all); returning False cancels the bake.
@@ -183,12 +182,7 @@ def _frames(rig, timeline, frames=None):
         if pick.ndim != 1 or np.any(pick < 0) or np.any(pick >= len(times)):
             raise ValueError(f"bake frames must be frame numbers from {first} to {first + len(times) - 1}, got {frames!r}")
         rot, trans, times = rot[pick], trans[pick], times[pick]
-    layer = rig.pose_layer
-    if not layer.is_empty:
-        roots = rig.root_indices()
-        for f, t in enumerate(times):
-            shown = layered(layer, Pose(rot[f], trans[f]), float(t), rig.skeleton, roots)
-            rot[f], trans[f] = shown.rotations, shown.translations
+    rot, trans = layered_frames(rig.pose_layer, rot, trans, times, rig.skeleton, rig.root_indices())
     return rot, trans, times, frame_time
 
 
