@@ -31,6 +31,7 @@ from .fabrik_passes import TINY, _gap, _inline, _jit, _row3, backward, ccd, forw
 # ever smaller steps). Over several passes, never one: a limited pass can lose ground and
 # the next ones win it back.
 STALL_PASSES = 3
+COLD_WINDOW = 2
 STALL_RELATIVE = 1e-9
 LIMITED_STALL = 1e-3
 
@@ -69,7 +70,7 @@ def _copy_rows(src, dst):
 @_jit
 def iterate(
     best, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
-    err, tol, cap, min_gain, stall, ccd_when_above, cones_only, own_ref, errors, sweeps,
+    err, tol, cap, min_gain, stall, ccd_when_above, cones_only, own_ref, errors, sweeps, cold,
 ):  # fmt: skip
     """The one FABRIK loop, from the pose `best` at tip error `err` (the other poses are
     work space; `ref` receives the reference the limited passes read frames against). A
@@ -98,6 +99,7 @@ def iterate(
     mark = 0  # the step the stall window may start at
     restarted = own_ref  # the passes (re)started from the best pose, at error restart_e
     restart_e = err
+    window = COLD_WINDOW if cold else STALL_PASSES
     # A sweep after a pass that lost to the pass is kept (`memo`, its error memo_e): when the
     # next step starts from that pass's pose with the same reference, its sweep from the
     # step's start is that very sweep, and is not run again (a stalled chain's steps would
@@ -163,7 +165,8 @@ def iterate(
         if limited and not (cones_only and not sweeps and own_ref) and ce > tol:
             # From the nearest pose the step has seen: its start, when the passes and
             # sweeps lost ground (a run of such steps is then a Gauss-Newton descent).
-            if dls(cand if ce < work_e else work, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare):
+            src = cand if ce < work_e else work
+            if dls(src, src, kinds, params, root_dir, lengths, target, swept, sweep, spare):
                 se = _gap(spare[0], target)
                 if se < ce:
                     cand, spare = spare, cand
@@ -180,17 +183,17 @@ def iterate(
         count += 1
         # A step that lost ground: go on from the best pose with its own frames at once
         # (the frames the passes read may be what holds it back), not from the worse one.
-        restart = limited and not improved and not (restarted and restart_e == best_e) and not _turned_less(best[2], ref[2], lengths)
-        if not restart and count - mark >= STALL_PASSES:
-            i = count - STALL_PASSES
+        restart = limited and not cold and not improved and not (restarted and restart_e == best_e) and not _turned_less(best[2], ref[2], lengths)
+        if not restart and count - mark >= window:
+            i = count - window
             before = err if i == 0 else errors[i - 1]
-            floor = STALL_PASSES * stall * before
+            floor = window * stall * before
             if floor < min_gain:
                 floor = min_gain
             if before - best_e <= floor:
                 # Stalled; a restart that gained no more than the floor since ends it, and
                 # so does one whose reference is as good as the best pose's own frames.
-                if not limited or (restarted and restart_e - best_e <= floor) or _turned_less(best[2], ref[2], lengths):
+                if not limited or cold or (restarted and restart_e - best_e <= floor) or _turned_less(best[2], ref[2], lengths):
                     break
                 restart = True
         if restart:
@@ -228,11 +231,13 @@ def _turned_less(dirs, ref_dirs, lengths):
 # under its cap, goes on from up to SHAKES other starts (each a pose of random bone
 # directions conformed to the limits), keeping the nearest pose: the limits make the tip's
 # distance a function with more than one valley, and no local step leaves the one it started in.
-SHAKES = 6
+SHAKES = 10
 # Another start's pose replaces the best only when it reaches the target or ends nearer by
 # this factor: a pose in another valley only a hair nearer is a different posture for
 # nothing (a warm-started chain would jump to it).
 SHAKE_GAIN = 0.9
+# Steps a start is given before it must be nearer than the best pose to go on.
+TRIAL_SHARE = 4
 
 
 @_jit
@@ -241,6 +246,29 @@ def _hash01(x):
     to differ from one another and from solve to solve)."""
     s = math.sin(x) * 43758.5453
     return s - math.floor(s)
+
+
+@_inline
+def _start_aim(attempt, seed, root, target, lengths, aim):
+    """Points for another start's forward pass into `aim`: the first (attempt 0) straight
+    from the root toward the target (the valley a target out of the limits' reach is
+    nearest in, more often than not), the others random bone directions seeded by `seed`."""
+    m = lengths.shape[0]
+    x, y, z = root
+    aim[0, 0], aim[0, 1], aim[0, 2] = root
+    tx, ty, tz = target[0] - x, target[1] - y, target[2] - z
+    d = math.sqrt(tx * tx + ty * ty + tz * tz)
+    for k in range(m):
+        if attempt == 0 and d > TINY:
+            ux, uy, uz = tx / d, ty / d, tz / d
+        else:
+            h = _hash01(seed + 1.618 * (attempt * (m + 1) + k))
+            g = _hash01(seed - 2.718 * (attempt * (m + 1) + k))
+            c = 2.0 * h - 1.0
+            s = math.sqrt(max(0.0, 1.0 - c * c))
+            ux, uy, uz = s * math.cos(2.0 * math.pi * g), s * math.sin(2.0 * math.pi * g), c
+        x, y, z = x + lengths[k] * ux, y + lengths[k] * uy, z + lengths[k] * uz
+        aim[k + 1, 0], aim[k + 1, 1], aim[k + 1, 2] = x, y, z
 
 
 @_jit
@@ -258,29 +286,28 @@ def shake(
     root = _row3(best[0], 0)
     seed = 12.9898 * best[0][m, 0] + 78.233 * best[0][m, 1] + 37.719 * best[0][m, 2]
     attempt = 0
-    while best_e > tol and count < cap and attempt < SHAKES:
+    while best_e > tol and count < cap and attempt <= SHAKES:
+        _start_aim(attempt, seed, root, target, lengths, aim)
         attempt += 1
-        x, y, z = root
-        aim[0, 0], aim[0, 1], aim[0, 2] = root
-        for k in range(m):
-            h = _hash01(seed + 1.618 * (attempt * (m + 1) + k))
-            g = _hash01(seed - 2.718 * (attempt * (m + 1) + k))
-            c = 2.0 * h - 1.0
-            s = math.sqrt(max(0.0, 1.0 - c * c))
-            x += lengths[k] * s * math.cos(2.0 * math.pi * g)
-            y += lengths[k] * s * math.sin(2.0 * math.pi * g)
-            z += lengths[k] * c
-            aim[k + 1, 0], aim[k + 1, 1], aim[k + 1, 2] = x, y, z
         fabrik_passes.forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, True, run[0], run[1], run[2], run[3])
         run_e = _gap(run[0], target)
         steps = 0
         if run_e > tol:
+            # A trial of TRIAL_STEPS first; only a start that is then nearer than the best
+            # goes on (the passes' reference is the solve's start: `run` keeps its turns).
             run_e, steps = iterate(
                 run, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths,
-                target, True, run_e, tol, cap - count, min_gain, LIMITED_STALL, when, cones_only, False, errors[count:],
-                sweeps,
+                target, True, run_e, tol, max(1, (cap - count) // TRIAL_SHARE), min_gain, LIMITED_STALL, when, cones_only, False,
+                errors[count:], sweeps, True,
             )  # fmt: skip
-        taken = run_e <= tol or run_e < SHAKE_GAIN * best_e
+            if run_e > tol and run_e < best_e and count + steps < cap:
+                run_e, more = iterate(
+                    run, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths,
+                    target, True, run_e, tol, cap - count - steps, min_gain, LIMITED_STALL, when, cones_only, False,
+                    errors[count + steps:], sweeps, True,
+                )  # fmt: skip
+                steps += more
+        taken = run_e <= tol or run_e < best_e - tol
         for i in range(count, count + steps):
             if not (taken and errors[i] < best_e):
                 errors[i] = best_e

@@ -160,7 +160,7 @@ def solve_row(
         best_e, count = iterate(
             out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, True,
             err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL, when, cones_only, not (conform or arc_taken), errors,
-            sweeps,
+            sweeps, conform and reach <= total,
         )  # fmt: skip
         # Other starts only for a solve from a start not its own (conform): a warm start
         # from the last result would leap from valley to valley from frame to frame, and
@@ -173,7 +173,7 @@ def solve_row(
     else:
         best_e, count = _iterate_inlined(
             out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, False,
-            err, tol, cap, STALL_RELATIVE * total, 0.0, when, cones_only, not (conform or arc_taken), errors, False,
+            err, tol, cap, STALL_RELATIVE * total, 0.0, when, cones_only, not (conform or arc_taken), errors, False, False,
         )  # fmt: skip
     return best_e, count, moved or best_e < err
 
