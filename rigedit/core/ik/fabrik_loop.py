@@ -32,6 +32,8 @@ from .fabrik_passes import TINY, _gap, _inline, _jit, _row3, backward, ccd, forw
 # the next ones win it back.
 STALL_PASSES = 3
 COLD_WINDOW = 2
+COLD_STALL = 0.01
+COLD_TOLS = 0.5
 STALL_RELATIVE = 1e-9
 LIMITED_STALL = 1e-3
 
@@ -75,24 +77,19 @@ def iterate(
     """The one FABRIK loop, from the pose `best` at tip error `err` (the other poses are
     work space; `ref` receives the reference the limited passes read frames against). A
     step is a backward and a forward pass; limited, when that leaves more than
-    ccd_when_above of the error the step started from, also a CCD sweep after the pass and
-    one from where the step started (`cones_only`: only when the pass and the first sweep
-    got no nearer than the step's start), whichever ends nearest. The passes go on from the
-    step's pose; `best` takes it only when nearer, so errors[i], the best tip error after
-    step i, never grows. Stops within `tol`, after `cap` steps, or when the best error of
-    the last STALL_PASSES steps fell by no more than max(min_gain, STALL_PASSES * stall *
-    that error). Limited, a stall first restarts the passes from the best pose with its own frames as
-    the reference (what a warm-started call would do); only a stall right after such a
-    restart, with nothing better found since, ends the solve. `own_ref`: `best` is the
-    reference pose itself (a warm start from a solve's own result), as after a restart.
-    `sweeps` (CCD, `limited` True): the step is one CCD sweep (fabrik_passes.ccd) instead
-    of the passes, with the same limits, stall rule and restarts. Returns (error, steps)."""
+    ccd_when_above of the error the step started from, also CCD sweeps (`_try_sweeps`),
+    then the damped least-squares step (`_newton`). The passes go on from the step's pose;
+    `best` takes it only when nearer, so errors[i], the best tip error after step i, never
+    grows. Stops within `tol`, after `cap` steps, or on a stall (`_stalled`). `own_ref`:
+    `best` is the reference pose itself (a warm start from a solve's own result), as after
+    a restart. `sweeps` (CCD, `limited` True): the step is one CCD sweep
+    (fabrik_passes.ccd) instead of the passes, with the same limits, stall rule and
+    restarts. `cold`: a solve from a start not its own, that other starts follow
+    (fabrik_row.solve_row): no restarts with the pose's own frames, and the stall window
+    COLD_WINDOW. Returns (error, steps)."""
     _copy(best, work, limited)
     if limited:
-        _copy_rows(ref_dirs, ref[2])
-        _copy_rows(ref_axes, ref[1])
-        for k in range(ref[3].shape[0]):
-            ref[3][k, 0], ref[3][k, 1], ref[3][k, 2], ref[3][k, 3] = 0.0, 0.0, 0.0, 1.0
+        _reset_ref(ref, ref_dirs, ref_axes)
     root = _row3(best[0], 0)
     work_e = best_e = err
     count = 0
@@ -108,70 +105,25 @@ def iterate(
     memo_e = 0.0
     memo_ok = memo_own = False
     while best_e > tol and count < cap:
-        if sweeps:
-            ccd(work, ref, kinds, params, root_dir, lengths, target, swept, sweep, cand)
-        elif limited:
-            backward(work[0], work[1], kinds, params, work[2], lengths, target, True, aim)
-            aim[0, 0], aim[0, 1], aim[0, 2] = root
-            step(aim, ref, kinds, params, root_dir, lengths, cand)
-        else:
-            backward(work[0], work[1], kinds, params, ref_dirs, lengths, target, False, aim)
-            aim[0, 0], aim[0, 1], aim[0, 2] = root
-            forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, False, cand[0], cand[1], cand[2], cand[3])
+        _pass(
+            work, cand, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, root, limited,
+            sweeps,
+        )  # fmt: skip
         ce = _gap(cand[0], target)
         kept = False  # memo holds the sweep from this step's pass, which the step keeps
         if limited and not sweeps and ce > work_e * ccd_when_above:  # the pass is stalling: try the sweeps
-            ccd(cand, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare)
-            se = _gap(spare[0], target)
-            lost = not se < ce
-            if not lost:
-                cand, spare = spare, cand
-                ce = se
-            # Unless the sweep after the pass did it, the sweep from the step's start too:
-            # the other way on. With cones only, not when the pass and that sweep got
-            # nearer than the step's start either: there is no hinge plane for it to turn,
-            # the next step goes on from there, and a chain held short by its cones swept
-            # its start every step for next to nothing (on random cone chains the solves
-            # end as near; with hinges the second sweep is what turns a plane).
-            if ce > work_e * ccd_when_above and not (cones_only and ce < work_e):
-                if memo_ok:  # the last step's sweep from its pass: this step's start
-                    if memo_e < ce:
-                        cand, memo = memo, cand
-                        ce = memo_e
-                    elif lost:
-                        memo, spare = spare, memo
-                        memo_e, kept = se, True
-                else:
-                    if lost:
-                        if not memo_own:
-                            memo = (np.empty_like(spare[0]), np.empty_like(spare[1]), np.empty_like(spare[2]), np.empty_like(spare[3]))
-                            memo_own = True
-                        memo, spare = spare, memo
-                        memo_e, kept = se, True
-                    ccd(work, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare)
-                    se = _gap(spare[0], target)
-                    if se < ce:
-                        cand, spare = spare, cand
-                        ce = se
-                        kept = False
-        # A limited step (passes and sweeps, or CCD's sweep) that did not end within
-        # tolerance is followed by the damped least-squares step from the nearest pose it
-        # found: every joint at once, where the passes and sweeps move one at a time against
-        # the limits and creep in by a few per cent a step near the end (on random hinge/cone
-        # chains from rest, a median 2 steps where 5). Not for FABRIK with cones only going on
-        # from its own last solve (a rig's frame): a chain held short by its cones, as the
-        # humanoid's spine every frame of a drag, never ends within tolerance, and the step
-        # each pass made the frame half as slow again for nothing the passes do not find.
+            cand, spare, memo, ce, memo_e, kept, memo_own = _try_sweeps(
+                work, cand, spare, memo, ref, swept, sweep, kinds, params, root_dir, lengths, target, work_e, ce, memo_e,
+                memo_ok, memo_own, ccd_when_above, cones_only,
+            )  # fmt: skip
+        # Not for FABRIK with cones only going on from its own last solve (a rig's frame): a
+        # chain held short by its cones, as the humanoid's spine every frame of a drag, never
+        # ends within tolerance, and the step each pass made the frame half as slow again for
+        # nothing the passes do not find.
         if limited and not (cones_only and not sweeps and own_ref) and ce > tol:
-            # From the nearest pose the step has seen: its start, when the passes and
-            # sweeps lost ground (a run of such steps is then a Gauss-Newton descent).
-            src = cand if ce < work_e else work
-            if dls(src, src, kinds, params, root_dir, lengths, target, swept, sweep, spare):
-                se = _gap(spare[0], target)
-                if se < ce:
-                    cand, spare = spare, cand
-                    ce = se
-                    kept = False
+            cand, spare, ce, kept = _newton(
+                work, cand, spare, swept, sweep, kinds, params, root_dir, lengths, target, work_e, ce, kept
+            )  # fmt: skip
         memo_ok = kept
         work, cand = cand, work
         work_e = ce
@@ -181,29 +133,147 @@ def iterate(
             best_e = ce
         errors[count] = best_e
         count += 1
-        # A step that lost ground: go on from the best pose with its own frames at once
-        # (the frames the passes read may be what holds it back), not from the worse one.
-        restart = limited and not cold and not improved and not (restarted and restart_e == best_e) and not _turned_less(best[2], ref[2], lengths)
-        if not restart and count - mark >= window:
-            i = count - window
-            before = err if i == 0 else errors[i - 1]
-            floor = window * stall * before
-            if floor < min_gain:
-                floor = min_gain
-            if before - best_e <= floor:
-                # Stalled; a restart that gained no more than the floor since ends it, and
-                # so does one whose reference is as good as the best pose's own frames.
-                if not limited or cold or (restarted and restart_e - best_e <= floor) or _turned_less(best[2], ref[2], lengths):
-                    break
-                restart = True
-        if restart:
-            _copy(best, work, True)
-            _copy(best, ref, True)
-            work_e = restart_e = best_e
-            mark = count
-            restarted = True
-            memo_ok = False
+        restart, stop = _stalled(
+            limited, cold, improved, restarted, restart_e, best_e, best[2], ref[2], lengths, count, mark, window, err, errors,
+            stall, min_gain, tol,
+        )  # fmt: skip
+        if stop:
+            break
+        if limited:  # a literal False in the unlimited solve: numba drops the branch
+            if restart:
+                _copy(best, work, True)
+                _copy(best, ref, True)
+                work_e = restart_e = best_e
+                mark = count
+                restarted = True
+                memo_ok = False
     return best_e, count
+
+
+@_inline
+def _reset_ref(ref, ref_dirs, ref_axes):
+    """The passes' reference pose back to the solve's start: its directions and hinge axes,
+    no turn."""
+    _copy_rows(ref_dirs, ref[2])
+    _copy_rows(ref_axes, ref[1])
+    for k in range(ref[3].shape[0]):
+        ref[3][k, 0], ref[3][k, 1], ref[3][k, 2], ref[3][k, 3] = 0.0, 0.0, 0.0, 1.0
+
+
+@_inline
+def _pass(
+    work, cand, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, root, limited, sweeps,
+):  # fmt: skip
+    """The step's own move from `work` into `cand`: CCD's sweep, or FABRIK's backward and
+    forward passes (limited: the forward pass reading frames against `ref`)."""
+    if sweeps:
+        ccd(work, ref, kinds, params, root_dir, lengths, target, swept, sweep, cand)
+    elif limited:
+        backward(work[0], work[1], kinds, params, work[2], lengths, target, True, aim)
+        aim[0, 0], aim[0, 1], aim[0, 2] = root
+        step(aim, ref, kinds, params, root_dir, lengths, cand)
+    else:
+        backward(work[0], work[1], kinds, params, ref_dirs, lengths, target, False, aim)
+        aim[0, 0], aim[0, 1], aim[0, 2] = root
+        forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, False, cand[0], cand[1], cand[2], cand[3])
+
+
+@_inline
+def _try_sweeps(
+    work, cand, spare, memo, ref, swept, sweep, kinds, params, root_dir, lengths, target, work_e, ce, memo_e, memo_ok,
+    memo_own, ccd_when_above, cones_only,
+):  # fmt: skip
+    """A limited pass that is stalling (typically a hinge plane that has to turn): a CCD
+    sweep after the pass and one from the step's start `work`, whichever ends nearest in
+    `cand`. Returns (cand, spare, memo, error, memo_e, kept, memo_own); kept: `memo` holds
+    the sweep from this step's pass, which the step keeps (iterate's memo)."""
+    kept = False
+    ccd(cand, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare)
+    se = _gap(spare[0], target)
+    lost = not se < ce
+    if not lost:
+        cand, spare = spare, cand
+        ce = se
+    # Unless the sweep after the pass did it, the sweep from the step's start too: the other
+    # way on. With cones only, not when the pass and that sweep got nearer than the step's
+    # start either: there is no hinge plane for it to turn, the next step goes on from
+    # there, and a chain held short by its cones swept its start every step for next to
+    # nothing (on random cone chains the solves end as near; with hinges the second sweep
+    # is what turns a plane).
+    if ce > work_e * ccd_when_above and not (cones_only and ce < work_e):
+        if memo_ok:  # the last step's sweep from its pass: this step's start
+            if memo_e < ce:
+                cand, memo = memo, cand
+                ce = memo_e
+            elif lost:
+                memo, spare = spare, memo
+                memo_e, kept = se, True
+        else:
+            if lost:
+                if not memo_own:
+                    memo = (np.empty_like(spare[0]), np.empty_like(spare[1]), np.empty_like(spare[2]), np.empty_like(spare[3]))
+                    memo_own = True
+                memo, spare = spare, memo
+                memo_e, kept = se, True
+            ccd(work, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare)
+            se = _gap(spare[0], target)
+            if se < ce:
+                cand, spare = spare, cand
+                ce = se
+                kept = False
+    return cand, spare, memo, ce, memo_e, kept, memo_own
+
+
+@_inline
+def _newton(work, cand, spare, swept, sweep, kinds, params, root_dir, lengths, target, work_e, ce, kept):
+    """A limited step (passes and sweeps, or CCD's sweep) that did not end within tolerance
+    is followed by the damped least-squares step (fabrik_newton.dls) from the nearest pose
+    it found, into `cand` when nearer: every joint at once, where the passes and sweeps move
+    one at a time against the limits and creep in by a few per cent a step near the end (on
+    random hinge/cone chains from rest, a median 2 steps where 5). From the step's start
+    when the passes and sweeps lost ground (a run of such steps is then a Gauss-Newton
+    descent). Its frames are read against its own start: against a far reference a bone's
+    frame, one shortest arc from its reference direction, twists fast as it turns, and the
+    steps overshot. Returns (cand, spare, error, kept)."""
+    src = cand if ce < work_e else work
+    if dls(src, src, kinds, params, root_dir, lengths, target, swept, sweep, spare):
+        se = _gap(spare[0], target)
+        if se < ce:
+            cand, spare = spare, cand
+            ce = se
+            kept = False
+    return cand, spare, ce, kept
+
+
+@_inline
+def _stalled(
+    limited, cold, improved, restarted, restart_e, best_e, dirs, ref_dirs, lengths, count, mark, window, err, errors, stall,
+    min_gain, tol,
+):  # fmt: skip
+    """After step `count`: (restart, stop). A limited step that lost ground restarts at once
+    from the best pose with its own frames (the frames the passes read may be what holds it
+    back), not from the worse one. A stall: the best error of the last `window` steps fell
+    by no more than max(min_gain, window * stall * that error); limited, it first restarts
+    (what a warm-started call would do), and only a stall right after such a restart, with
+    nothing better found since, or one whose reference is as good as the best pose's own
+    frames, ends the solve. A cold solve neither restarts nor goes on after a stall: other
+    starts follow it."""
+    restart = limited and not cold and not improved and not (restarted and restart_e == best_e)
+    restart = restart and not _turned_less(dirs, ref_dirs, lengths)
+    if restart or count - mark < window:
+        return restart, False
+    i = count - window
+    before = err if i == 0 else errors[i - 1]
+    floor = window * stall * before
+    if cold and floor > window * COLD_TOLS * tol:
+        floor = window * COLD_TOLS * tol
+    if floor < min_gain:
+        floor = min_gain
+    if before - best_e > floor:
+        return False, False
+    if not limited or cold or (restarted and restart_e - best_e <= floor) or _turned_less(dirs, ref_dirs, lengths):
+        return False, True
+    return True, False
 
 
 # The same loop inlined, for the unlimited solve (fabrik_free, its one caller): a call passes
@@ -297,13 +367,13 @@ def shake(
             # goes on (the passes' reference is the solve's start: `run` keeps its turns).
             run_e, steps = iterate(
                 run, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths,
-                target, True, run_e, tol, max(1, (cap - count) // TRIAL_SHARE), min_gain, LIMITED_STALL, when, cones_only, False,
+                target, True, run_e, tol, max(1, (cap - count) // TRIAL_SHARE), min_gain, COLD_STALL, when, cones_only, False,
                 errors[count:], sweeps, True,
             )  # fmt: skip
             if run_e > tol and run_e < best_e and count + steps < cap:
                 run_e, more = iterate(
                     run, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths,
-                    target, True, run_e, tol, cap - count - steps, min_gain, LIMITED_STALL, when, cones_only, False,
+                    target, True, run_e, tol, cap - count - steps, min_gain, COLD_STALL, when, cones_only, False,
                     errors[count + steps:], sweeps, True,
                 )  # fmt: skip
                 steps += more

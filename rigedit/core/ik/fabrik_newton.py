@@ -25,7 +25,7 @@ from .fabrik_passes import CONE, HINGE, TINY, _jit, _row3, cross, dot, hinge_axi
 # Damping, relative to the tip's distance from the target: small enough that a step far from
 # the target goes most of the way, large enough that a joint near a singular pose (a chain
 # stretched straight) is not thrown about.
-DAMPING = 0.1
+DAMPING = 0.05
 # A turn per joint larger than this (radians) is scaled down: the Jacobian is a tangent, and
 # the loop keeps a step only when it ends nearer.
 MAX_TURN = 1.0

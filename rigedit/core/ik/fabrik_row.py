@@ -15,7 +15,7 @@ from .. import scalar_quat as sq
 from ..jitable import fresh_cache
 from . import fabrik_arc, fabrik_loop, fabrik_newton, fabrik_passes, limits
 from .fabrik_arc import arc_pose, hinge_bend_side
-from .fabrik_loop import LIMITED_STALL, STALL_RELATIVE, _copy, _copy_rows, _iterate_inlined, iterate, shake
+from .fabrik_loop import COLD_STALL, LIMITED_STALL, STALL_RELATIVE, _copy, _copy_rows, _iterate_inlined, iterate, shake
 from .fabrik_passes import HINGE, TINY, _gap, _inline, _jit, _row3, forward, unit_or
 
 # With limits, a pass that leaves more than this fraction of the error it started from is
@@ -157,15 +157,16 @@ def solve_row(
     cones_only = _no_hinge(kinds) if limited else True
     when = CONES_CCD_WHEN_ABOVE if cones_only else CCD_WHEN_ABOVE
     if limited:
+        cold = conform
         best_e, count = iterate(
             out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, True,
-            err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL, when, cones_only, not (conform or arc_taken), errors,
-            sweeps, conform and reach <= total,
+            err, tol, cap, STALL_RELATIVE * total, COLD_STALL if cold else LIMITED_STALL, when, cones_only,
+            not (conform or arc_taken), errors, sweeps, cold,
         )  # fmt: skip
         # Other starts only for a solve from a start not its own (conform): a warm start
         # from the last result would leap from valley to valley from frame to frame, and
         # the rig, whose chains warm-start, tries a start of its own when one stalls.
-        if conform and best_e > tol and count < cap and reach <= total:
+        if cold and best_e > tol and count < cap:
             best_e, count = shake(
                 out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target,
                 best_e, count, tol, cap, STALL_RELATIVE * total, cones_only, when, errors, sweeps,
