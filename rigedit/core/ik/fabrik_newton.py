@@ -189,7 +189,9 @@ def dls(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
     m = n - 1
     e = (target[0] - pts[m, 0], target[1] - pts[m, 1], target[2] - pts[m, 2])
     en = math.sqrt(dot(e, e))
-    ax, cols, side = np.zeros((2 * m, 3)), np.zeros((2 * m, 3)), np.zeros(2 * m)
+    # One allocation for the axes, the columns and the sides (a step of a drag makes several).
+    jac = np.zeros((2 * m, 7))
+    ax, cols, side = jac[:, 0:3], jac[:, 3:6], jac[:, 6]
     probe = (np.empty((n, 3)), np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 4)))
     _measure(pts, dirs, axes, ref, kinds, params, root_dir, lengths, e, swept, sweep, probe, ax, cols, side)
     for _ in range(ACTIVE_ROUNDS + 1):
