@@ -31,6 +31,9 @@ from .fabrik_passes import TINY, _gap, _inline, _jit, _row3, backward, ccd, forw
 # ever smaller steps). Over several passes, never one: a limited pass can lose ground and
 # the next ones win it back.
 STALL_PASSES = 3
+COLD_WINDOW = 2
+COLD_STALL = 0.01
+COLD_TOLS = 0.5
 STALL_RELATIVE = 1e-9
 LIMITED_STALL = 1e-3
 
@@ -69,35 +72,31 @@ def _copy_rows(src, dst):
 @_jit
 def iterate(
     best, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, limited,
-    err, tol, cap, min_gain, stall, ccd_when_above, cones_only, own_ref, errors, sweeps,
+    err, tol, cap, min_gain, stall, ccd_when_above, cones_only, own_ref, errors, sweeps, cold,
 ):  # fmt: skip
     """The one FABRIK loop, from the pose `best` at tip error `err` (the other poses are
     work space; `ref` receives the reference the limited passes read frames against). A
     step is a backward and a forward pass; limited, when that leaves more than
-    ccd_when_above of the error the step started from, also a CCD sweep after the pass and
-    one from where the step started (`cones_only`: only when the pass and the first sweep
-    got no nearer than the step's start), whichever ends nearest. The passes go on from the
-    step's pose; `best` takes it only when nearer, so errors[i], the best tip error after
-    step i, never grows. Stops within `tol`, after `cap` steps, or when the best error of
-    the last STALL_PASSES steps fell by no more than max(min_gain, STALL_PASSES * stall *
-    that error). Limited, a stall first restarts the passes from the best pose with its own frames as
-    the reference (what a warm-started call would do); only a stall right after such a
-    restart, with nothing better found since, ends the solve. `own_ref`: `best` is the
-    reference pose itself (a warm start from a solve's own result), as after a restart.
-    `sweeps` (CCD, `limited` True): the step is one CCD sweep (fabrik_passes.ccd) instead
-    of the passes, with the same limits, stall rule and restarts. Returns (error, steps)."""
+    ccd_when_above of the error the step started from, also CCD sweeps (`_try_sweeps`),
+    then the damped least-squares step (`_newton`). The passes go on from the step's pose;
+    `best` takes it only when nearer, so errors[i], the best tip error after step i, never
+    grows. Stops within `tol`, after `cap` steps, or on a stall (`_stalled`). `own_ref`:
+    `best` is the reference pose itself (a warm start from a solve's own result), as after
+    a restart. `sweeps` (CCD, `limited` True): the step is one CCD sweep
+    (fabrik_passes.ccd) instead of the passes, with the same limits, stall rule and
+    restarts. `cold`: a solve from a start not its own, that other starts follow
+    (fabrik_row.solve_row): no restarts with the pose's own frames, and the stall window
+    COLD_WINDOW. Returns (error, steps)."""
     _copy(best, work, limited)
     if limited:
-        _copy_rows(ref_dirs, ref[2])
-        _copy_rows(ref_axes, ref[1])
-        for k in range(ref[3].shape[0]):
-            ref[3][k, 0], ref[3][k, 1], ref[3][k, 2], ref[3][k, 3] = 0.0, 0.0, 0.0, 1.0
+        _reset_ref(ref, ref_dirs, ref_axes)
     root = _row3(best[0], 0)
     work_e = best_e = err
     count = 0
     mark = 0  # the step the stall window may start at
     restarted = own_ref  # the passes (re)started from the best pose, at error restart_e
     restart_e = err
+    window = COLD_WINDOW if cold else STALL_PASSES
     # A sweep after a pass that lost to the pass is kept (`memo`, its error memo_e): when the
     # next step starts from that pass's pose with the same reference, its sweep from the
     # step's start is that very sweep, and is not run again (a stalled chain's steps would
@@ -106,69 +105,25 @@ def iterate(
     memo_e = 0.0
     memo_ok = memo_own = False
     while best_e > tol and count < cap:
-        if sweeps:
-            ccd(work, ref, kinds, params, root_dir, lengths, target, swept, sweep, cand)
-        elif limited:
-            backward(work[0], work[1], kinds, params, work[2], lengths, target, True, aim)
-            aim[0, 0], aim[0, 1], aim[0, 2] = root
-            step(aim, ref, kinds, params, root_dir, lengths, cand)
-        else:
-            backward(work[0], work[1], kinds, params, ref_dirs, lengths, target, False, aim)
-            aim[0, 0], aim[0, 1], aim[0, 2] = root
-            forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, False, cand[0], cand[1], cand[2], cand[3])
+        _pass(
+            work, cand, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, root, limited,
+            sweeps,
+        )  # fmt: skip
         ce = _gap(cand[0], target)
         kept = False  # memo holds the sweep from this step's pass, which the step keeps
         if limited and not sweeps and ce > work_e * ccd_when_above:  # the pass is stalling: try the sweeps
-            ccd(cand, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare)
-            se = _gap(spare[0], target)
-            lost = not se < ce
-            if not lost:
-                cand, spare = spare, cand
-                ce = se
-            # Unless the sweep after the pass did it, the sweep from the step's start too:
-            # the other way on. With cones only, not when the pass and that sweep got
-            # nearer than the step's start either: there is no hinge plane for it to turn,
-            # the next step goes on from there, and a chain held short by its cones swept
-            # its start every step for next to nothing (on random cone chains the solves
-            # end as near; with hinges the second sweep is what turns a plane).
-            if ce > work_e * ccd_when_above and not (cones_only and ce < work_e):
-                if memo_ok:  # the last step's sweep from its pass: this step's start
-                    if memo_e < ce:
-                        cand, memo = memo, cand
-                        ce = memo_e
-                    elif lost:
-                        memo, spare = spare, memo
-                        memo_e, kept = se, True
-                else:
-                    if lost:
-                        if not memo_own:
-                            memo = (np.empty_like(spare[0]), np.empty_like(spare[1]), np.empty_like(spare[2]), np.empty_like(spare[3]))
-                            memo_own = True
-                        memo, spare = spare, memo
-                        memo_e, kept = se, True
-                    ccd(work, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare)
-                    se = _gap(spare[0], target)
-                    if se < ce:
-                        cand, spare = spare, cand
-                        ce = se
-                        kept = False
-        # A limited step (passes and sweeps, or CCD's sweep) that did not end within
-        # tolerance is followed by the damped least-squares step from the nearest pose it
-        # found: every joint at once, where the passes and sweeps move one at a time against
-        # the limits and creep in by a few per cent a step near the end (on random hinge/cone
-        # chains from rest, a median 2 steps where 5). Not for FABRIK with cones only going on
-        # from its own last solve (a rig's frame): a chain held short by its cones, as the
-        # humanoid's spine every frame of a drag, never ends within tolerance, and the step
-        # each pass made the frame half as slow again for nothing the passes do not find.
+            cand, spare, memo, ce, memo_e, kept, memo_own = _try_sweeps(
+                work, cand, spare, memo, ref, swept, sweep, kinds, params, root_dir, lengths, target, work_e, ce, memo_e,
+                memo_ok, memo_own, ccd_when_above, cones_only,
+            )  # fmt: skip
+        # Not for FABRIK with cones only going on from its own last solve (a rig's frame): a
+        # chain held short by its cones, as the humanoid's spine every frame of a drag, never
+        # ends within tolerance, and the step each pass made the frame half as slow again for
+        # nothing the passes do not find.
         if limited and not (cones_only and not sweeps and own_ref) and ce > tol:
-            # From the nearest pose the step has seen: its start, when the passes and
-            # sweeps lost ground (a run of such steps is then a Gauss-Newton descent).
-            if dls(cand if ce < work_e else work, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare):
-                se = _gap(spare[0], target)
-                if se < ce:
-                    cand, spare = spare, cand
-                    ce = se
-                    kept = False
+            cand, spare, ce, kept = _newton(
+                work, cand, spare, swept, sweep, kinds, params, root_dir, lengths, target, work_e, ce, kept
+            )  # fmt: skip
         memo_ok = kept
         work, cand = cand, work
         work_e = ce
@@ -178,29 +133,147 @@ def iterate(
             best_e = ce
         errors[count] = best_e
         count += 1
-        # A step that lost ground: go on from the best pose with its own frames at once
-        # (the frames the passes read may be what holds it back), not from the worse one.
-        restart = limited and not improved and not (restarted and restart_e == best_e) and not _turned_less(best[2], ref[2], lengths)
-        if not restart and count - mark >= STALL_PASSES:
-            i = count - STALL_PASSES
-            before = err if i == 0 else errors[i - 1]
-            floor = STALL_PASSES * stall * before
-            if floor < min_gain:
-                floor = min_gain
-            if before - best_e <= floor:
-                # Stalled; a restart that gained no more than the floor since ends it, and
-                # so does one whose reference is as good as the best pose's own frames.
-                if not limited or (restarted and restart_e - best_e <= floor) or _turned_less(best[2], ref[2], lengths):
-                    break
-                restart = True
-        if restart:
-            _copy(best, work, True)
-            _copy(best, ref, True)
-            work_e = restart_e = best_e
-            mark = count
-            restarted = True
-            memo_ok = False
+        restart, stop = _stalled(
+            limited, cold, improved, restarted, restart_e, best_e, best[2], ref[2], lengths, count, mark, window, err, errors,
+            stall, min_gain, tol,
+        )  # fmt: skip
+        if stop:
+            break
+        if limited:  # a literal False in the unlimited solve: numba drops the branch
+            if restart:
+                _copy(best, work, True)
+                _copy(best, ref, True)
+                work_e = restart_e = best_e
+                mark = count
+                restarted = True
+                memo_ok = False
     return best_e, count
+
+
+@_inline
+def _reset_ref(ref, ref_dirs, ref_axes):
+    """The passes' reference pose back to the solve's start: its directions and hinge axes,
+    no turn."""
+    _copy_rows(ref_dirs, ref[2])
+    _copy_rows(ref_axes, ref[1])
+    for k in range(ref[3].shape[0]):
+        ref[3][k, 0], ref[3][k, 1], ref[3][k, 2], ref[3][k, 3] = 0.0, 0.0, 0.0, 1.0
+
+
+@_inline
+def _pass(
+    work, cand, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, root, limited, sweeps,
+):  # fmt: skip
+    """The step's own move from `work` into `cand`: CCD's sweep, or FABRIK's backward and
+    forward passes (limited: the forward pass reading frames against `ref`)."""
+    if sweeps:
+        ccd(work, ref, kinds, params, root_dir, lengths, target, swept, sweep, cand)
+    elif limited:
+        backward(work[0], work[1], kinds, params, work[2], lengths, target, True, aim)
+        aim[0, 0], aim[0, 1], aim[0, 2] = root
+        step(aim, ref, kinds, params, root_dir, lengths, cand)
+    else:
+        backward(work[0], work[1], kinds, params, ref_dirs, lengths, target, False, aim)
+        aim[0, 0], aim[0, 1], aim[0, 2] = root
+        forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, False, cand[0], cand[1], cand[2], cand[3])
+
+
+@_inline
+def _try_sweeps(
+    work, cand, spare, memo, ref, swept, sweep, kinds, params, root_dir, lengths, target, work_e, ce, memo_e, memo_ok,
+    memo_own, ccd_when_above, cones_only,
+):  # fmt: skip
+    """A limited pass that is stalling (typically a hinge plane that has to turn): a CCD
+    sweep after the pass and one from the step's start `work`, whichever ends nearest in
+    `cand`. Returns (cand, spare, memo, error, memo_e, kept, memo_own); kept: `memo` holds
+    the sweep from this step's pass, which the step keeps (iterate's memo)."""
+    kept = False
+    ccd(cand, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare)
+    se = _gap(spare[0], target)
+    lost = not se < ce
+    if not lost:
+        cand, spare = spare, cand
+        ce = se
+    # Unless the sweep after the pass did it, the sweep from the step's start too: the other
+    # way on. With cones only, not when the pass and that sweep got nearer than the step's
+    # start either: there is no hinge plane for it to turn, the next step goes on from
+    # there, and a chain held short by its cones swept its start every step for next to
+    # nothing (on random cone chains the solves end as near; with hinges the second sweep
+    # is what turns a plane).
+    if ce > work_e * ccd_when_above and not (cones_only and ce < work_e):
+        if memo_ok:  # the last step's sweep from its pass: this step's start
+            if memo_e < ce:
+                cand, memo = memo, cand
+                ce = memo_e
+            elif lost:
+                memo, spare = spare, memo
+                memo_e, kept = se, True
+        else:
+            if lost:
+                if not memo_own:
+                    memo = (np.empty_like(spare[0]), np.empty_like(spare[1]), np.empty_like(spare[2]), np.empty_like(spare[3]))
+                    memo_own = True
+                memo, spare = spare, memo
+                memo_e, kept = se, True
+            ccd(work, ref, kinds, params, root_dir, lengths, target, swept, sweep, spare)
+            se = _gap(spare[0], target)
+            if se < ce:
+                cand, spare = spare, cand
+                ce = se
+                kept = False
+    return cand, spare, memo, ce, memo_e, kept, memo_own
+
+
+@_inline
+def _newton(work, cand, spare, swept, sweep, kinds, params, root_dir, lengths, target, work_e, ce, kept):
+    """A limited step (passes and sweeps, or CCD's sweep) that did not end within tolerance
+    is followed by the damped least-squares step (fabrik_newton.dls) from the nearest pose
+    it found, into `cand` when nearer: every joint at once, where the passes and sweeps move
+    one at a time against the limits and creep in by a few per cent a step near the end (on
+    random hinge/cone chains from rest, a median 2 steps where 5). From the step's start
+    when the passes and sweeps lost ground (a run of such steps is then a Gauss-Newton
+    descent). Its frames are read against its own start: against a far reference a bone's
+    frame, one shortest arc from its reference direction, twists fast as it turns, and the
+    steps overshot. Returns (cand, spare, error, kept)."""
+    src = cand if ce < work_e else work
+    if dls(src, src, kinds, params, root_dir, lengths, target, swept, sweep, spare):
+        se = _gap(spare[0], target)
+        if se < ce:
+            cand, spare = spare, cand
+            ce = se
+            kept = False
+    return cand, spare, ce, kept
+
+
+@_inline
+def _stalled(
+    limited, cold, improved, restarted, restart_e, best_e, dirs, ref_dirs, lengths, count, mark, window, err, errors, stall,
+    min_gain, tol,
+):  # fmt: skip
+    """After step `count`: (restart, stop). A limited step that lost ground restarts at once
+    from the best pose with its own frames (the frames the passes read may be what holds it
+    back), not from the worse one. A stall: the best error of the last `window` steps fell
+    by no more than max(min_gain, window * stall * that error); limited, it first restarts
+    (what a warm-started call would do), and only a stall right after such a restart, with
+    nothing better found since, or one whose reference is as good as the best pose's own
+    frames, ends the solve. A cold solve neither restarts nor goes on after a stall: other
+    starts follow it."""
+    restart = limited and not cold and not improved and not (restarted and restart_e == best_e)
+    restart = restart and not _turned_less(dirs, ref_dirs, lengths)
+    if restart or count - mark < window:
+        return restart, False
+    i = count - window
+    before = err if i == 0 else errors[i - 1]
+    floor = window * stall * before
+    if cold and floor > window * COLD_TOLS * tol:
+        floor = window * COLD_TOLS * tol
+    if floor < min_gain:
+        floor = min_gain
+    if before - best_e > floor:
+        return False, False
+    if not limited or cold or (restarted and restart_e - best_e <= floor) or _turned_less(dirs, ref_dirs, lengths):
+        return False, True
+    return True, False
 
 
 # The same loop inlined, for the unlimited solve (fabrik_free, its one caller): a call passes
@@ -228,11 +301,13 @@ def _turned_less(dirs, ref_dirs, lengths):
 # under its cap, goes on from up to SHAKES other starts (each a pose of random bone
 # directions conformed to the limits), keeping the nearest pose: the limits make the tip's
 # distance a function with more than one valley, and no local step leaves the one it started in.
-SHAKES = 6
+SHAKES = 10
 # Another start's pose replaces the best only when it reaches the target or ends nearer by
 # this factor: a pose in another valley only a hair nearer is a different posture for
 # nothing (a warm-started chain would jump to it).
 SHAKE_GAIN = 0.9
+# Steps a start is given before it must be nearer than the best pose to go on.
+TRIAL_SHARE = 4
 
 
 @_jit
@@ -241,6 +316,29 @@ def _hash01(x):
     to differ from one another and from solve to solve)."""
     s = math.sin(x) * 43758.5453
     return s - math.floor(s)
+
+
+@_inline
+def _start_aim(attempt, seed, root, target, lengths, aim):
+    """Points for another start's forward pass into `aim`: the first (attempt 0) straight
+    from the root toward the target (the valley a target out of the limits' reach is
+    nearest in, more often than not), the others random bone directions seeded by `seed`."""
+    m = lengths.shape[0]
+    x, y, z = root
+    aim[0, 0], aim[0, 1], aim[0, 2] = root
+    tx, ty, tz = target[0] - x, target[1] - y, target[2] - z
+    d = math.sqrt(tx * tx + ty * ty + tz * tz)
+    for k in range(m):
+        if attempt == 0 and d > TINY:
+            ux, uy, uz = tx / d, ty / d, tz / d
+        else:
+            h = _hash01(seed + 1.618 * (attempt * (m + 1) + k))
+            g = _hash01(seed - 2.718 * (attempt * (m + 1) + k))
+            c = 2.0 * h - 1.0
+            s = math.sqrt(max(0.0, 1.0 - c * c))
+            ux, uy, uz = s * math.cos(2.0 * math.pi * g), s * math.sin(2.0 * math.pi * g), c
+        x, y, z = x + lengths[k] * ux, y + lengths[k] * uy, z + lengths[k] * uz
+        aim[k + 1, 0], aim[k + 1, 1], aim[k + 1, 2] = x, y, z
 
 
 @_jit
@@ -258,29 +356,28 @@ def shake(
     root = _row3(best[0], 0)
     seed = 12.9898 * best[0][m, 0] + 78.233 * best[0][m, 1] + 37.719 * best[0][m, 2]
     attempt = 0
-    while best_e > tol and count < cap and attempt < SHAKES:
+    while best_e > tol and count < cap and attempt <= SHAKES:
+        _start_aim(attempt, seed, root, target, lengths, aim)
         attempt += 1
-        x, y, z = root
-        aim[0, 0], aim[0, 1], aim[0, 2] = root
-        for k in range(m):
-            h = _hash01(seed + 1.618 * (attempt * (m + 1) + k))
-            g = _hash01(seed - 2.718 * (attempt * (m + 1) + k))
-            c = 2.0 * h - 1.0
-            s = math.sqrt(max(0.0, 1.0 - c * c))
-            x += lengths[k] * s * math.cos(2.0 * math.pi * g)
-            y += lengths[k] * s * math.sin(2.0 * math.pi * g)
-            z += lengths[k] * c
-            aim[k + 1, 0], aim[k + 1, 1], aim[k + 1, 2] = x, y, z
         fabrik_passes.forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, True, run[0], run[1], run[2], run[3])
         run_e = _gap(run[0], target)
         steps = 0
         if run_e > tol:
+            # A trial of TRIAL_STEPS first; only a start that is then nearer than the best
+            # goes on (the passes' reference is the solve's start: `run` keeps its turns).
             run_e, steps = iterate(
                 run, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths,
-                target, True, run_e, tol, cap - count, min_gain, LIMITED_STALL, when, cones_only, False, errors[count:],
-                sweeps,
+                target, True, run_e, tol, max(1, (cap - count) // TRIAL_SHARE), min_gain, COLD_STALL, when, cones_only, False,
+                errors[count:], sweeps, True,
             )  # fmt: skip
-        taken = run_e <= tol or run_e < SHAKE_GAIN * best_e
+            if run_e > tol and run_e < best_e and count + steps < cap:
+                run_e, more = iterate(
+                    run, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths,
+                    target, True, run_e, tol, cap - count - steps, min_gain, COLD_STALL, when, cones_only, False,
+                    errors[count + steps:], sweeps, True,
+                )  # fmt: skip
+                steps += more
+        taken = run_e <= tol or run_e < best_e - tol
         for i in range(count, count + steps):
             if not (taken and errors[i] < best_e):
                 errors[i] = best_e

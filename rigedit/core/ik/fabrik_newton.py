@@ -25,10 +25,10 @@ from .fabrik_passes import CONE, HINGE, TINY, _jit, _row3, cross, dot, hinge_axi
 # Damping, relative to the tip's distance from the target: small enough that a step far from
 # the target goes most of the way, large enough that a joint near a singular pose (a chain
 # stretched straight) is not thrown about.
-DAMPING = 0.1
+DAMPING = 0.05
 # A turn per joint larger than this (radians) is scaled down: the Jacobian is a tangent, and
 # the loop keeps a step only when it ends nearer.
-MAX_TURN = 0.5
+MAX_TURN = 1.0
 # A joint within this (radians) of its limit counts as on it.
 ON_LIMIT = 1e-6
 # The turn (radians) by which a joint is probed for its column of the Jacobian: the
@@ -40,22 +40,28 @@ BACKTRACK = 3
 fresh_cache(__file__, sq, limits, fabrik_passes)
 
 
+# Rounds of dropping the joints on a limit that the step would push past it, and solving again.
+ACTIVE_ROUNDS = 2
+
+
 @_jit
 def _columns(kind, lo_cos, hi, u, parent, axis_row, r, e):
-    """The joint's rotation axes (up to two, as (axis, used)) and their tip motions a x r; an
-    axis whose turn would push the joint past its limit, as the tip error e wants it, is
-    left out."""
+    """The joint's rotation axes (up to two, as (axis, used)) and, for the first, which way
+    of turning about it pushes past the limit the joint is on (`out`: +1, -1, or 0 when on
+    none); an axis whose turn would push the joint past its limit, as the tip error e
+    wants it (a x r . e), is left out."""
     a1 = a2 = (0.0, 0.0, 0.0)
     use1 = use2 = False
+    out = 0.0
     if kind == HINGE:
         found, a = hinge_axis_found(axis_row, parent)
         if found:
             b = cross(a, parent)
-            th = math.atan2(dot(u, b), dot(u, parent))
-            g = dot(cross(a, r), e)  # > 0: the error wants the angle to grow
-            if not ((g > 0.0 and th >= hi - ON_LIMIT) or (g < 0.0 and th <= lo_cos + ON_LIMIT)):
+            th = math.atan2(dot(u, b), dot(u, parent))  # turning about a by t adds t to it
+            out = 1.0 if th >= hi - ON_LIMIT else -1.0 if th <= lo_cos + ON_LIMIT else 0.0
+            if not out * dot(cross(a, r), e) > 0.0:
                 a1, use1 = a, True
-        return a1, use1, a2, use2
+        return a1, use1, out, a2, use2
     n = cross(parent, u)  # turning about n takes u away from the parent
     nn = math.sqrt(dot(n, n))
     if nn > TINY:
@@ -63,33 +69,25 @@ def _columns(kind, lo_cos, hi, u, parent, axis_row, r, e):
     else:
         a1 = perpendicular(u)
     a2 = cross(u, a1)  # turning about it keeps u's angle to the parent
-    use2 = True
-    use1 = True
-    if kind == CONE and dot(u, parent) <= lo_cos + ON_LIMIT and dot(cross(a1, r), e) > 0.0:
-        use1 = False
-    return a1, use1, a2, use2
+    use1 = use2 = True
+    if kind == CONE and dot(u, parent) <= lo_cos + ON_LIMIT:
+        out = 1.0
+        use1 = not dot(cross(a1, r), e) > 0.0
+    return a1, use1, out, a2, use2
 
 
 @_jit
-def dls(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
-    """One damped least-squares step from the pose `src` into `out` (`swept`, `sweep`: work
-    space as for fabrik_passes.ccd). Each column of the Jacobian is measured, not derived:
-    the tip's motion when that joint alone turns a little about that axis and the pose is
-    rebuilt as the step rebuilds it (turn_and_step), for every joint with a hinge beyond it.
-    A turn carries the bones beyond rigidly, but the rebuilt pose carries their frames by
-    shortest arcs and projects each bone back into its own hinge plane: the rigid columns
-    (a x r) missed that twist, and the steps they gave crept in by a per cent a step where
-    a hinge hung below a turning joint."""
-    pts, axes, dirs, turns = src
-    n = pts.shape[0]
-    m = n - 1
-    tip = (pts[m, 0], pts[m, 1], pts[m, 2])
-    e = (target[0] - tip[0], target[1] - tip[1], target[2] - tip[2])
-    en = math.sqrt(dot(e, e))
-    # Per joint up to two axes (rows 2k and 2k + 1 of `ax`, zero when not used) and their
-    # measured tip motions (`cols`); a probe pose and its turns.
-    ax, cols = np.zeros((2 * m, 3)), np.zeros((2 * m, 3))
-    probe = (np.empty((n, 3)), np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 4)))
+def _measure(pts, dirs, axes, ref, kinds, params, root_dir, lengths, e, swept, sweep, probe, ax, cols, out):
+    """The Jacobian's columns into `cols` (row 2k, 2k + 1: joint k's axes, in `ax`; zero
+    rows for an axis not used) and `out` (_columns' side of each first axis). Each column
+    is measured, not derived: the tip's motion when that joint alone turns a little about
+    that axis and the pose is rebuilt as the step rebuilds it (turn_and_step), for every
+    joint with a hinge beyond it. A turn carries the bones beyond rigidly, but the rebuilt
+    pose carries their frames by shortest arcs and projects each bone back into its own
+    hinge plane: the rigid columns (a x r) missed that twist, and the steps they gave crept
+    in by a per cent a step where a hinge hung below a turning joint."""
+    m = pts.shape[0] - 1
+    tip = _row3(pts, m)
     # Only a hinge beyond a joint reads the frames its turn carries: the joints from the last
     # hinge on take their rigid columns (a x r), exactly what a probe would measure.
     last_hinge = 0
@@ -97,15 +95,15 @@ def dls(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
         sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = 0.0, 0.0, 0.0, 1.0
         if kinds[k] == HINGE:
             last_hinge = k
-    a00 = a01 = a02 = a11 = a12 = a22 = 0.0
     for k in range(m):
         if lengths[k] <= TINY:
             continue
         r = (tip[0] - pts[k, 0], tip[1] - pts[k, 1], tip[2] - pts[k, 2])
         parent = (root_dir[0], root_dir[1], root_dir[2]) if k == 0 else _row3(dirs, k - 1)
-        a1, use1, a2, use2 = _columns(kinds[k], params[k, 0], params[k, 1], _row3(dirs, k), parent, _row3(axes, k), r, e)
+        a1, use1, side, a2, use2 = _columns(kinds[k], params[k, 0], params[k, 1], _row3(dirs, k), parent, _row3(axes, k), r, e)
         if kinds[k] == 0 or kinds[k] == 3:  # no limit, or a cone of 180 degrees: both axes always
-            use1 = True
+            use1, side = True, 0.0
+        out[2 * k] = side
         for a, used, row in ((a1, use1, 2 * k), (a2, use2, 2 * k + 1)):
             if not used:
                 continue
@@ -120,42 +118,92 @@ def dls(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
                 c = ((probe[0][m, 0] - tip[0]) / h, (probe[0][m, 1] - tip[1]) / h, (probe[0][m, 2] - tip[2]) / h)
             ax[row, 0], ax[row, 1], ax[row, 2] = a
             cols[row, 0], cols[row, 1], cols[row, 2] = c
-            a00 += c[0] * c[0]
-            a01 += c[0] * c[1]
-            a02 += c[0] * c[2]
-            a11 += c[1] * c[1]
-            a12 += c[1] * c[2]
-            a22 += c[2] * c[2]
-    lam = (DAMPING * en) ** 2
-    a00 += lam
-    a11 += lam
-    a22 += lam
-    # y = (J J^T + lam I)^-1 e, by Cramer's rule (symmetric 3 x 3, positive definite).
+
+
+@_jit
+def _solve(cols, lam, e):
+    """y = (J J^T + lam I)^-1 e, J's columns the rows of `cols`, by Cramer's rule (symmetric
+    3 x 3, positive definite). Returns (ok, y)."""
+    a00 = a11 = a22 = lam
+    a01 = a02 = a12 = 0.0
+    for row in range(cols.shape[0]):
+        c = _row3(cols, row)
+        a00 += c[0] * c[0]
+        a01 += c[0] * c[1]
+        a02 += c[0] * c[2]
+        a11 += c[1] * c[1]
+        a12 += c[1] * c[2]
+        a22 += c[2] * c[2]
     c00, c01, c02 = a11 * a22 - a12 * a12, a02 * a12 - a01 * a22, a01 * a12 - a02 * a11
     det = a00 * c00 + a01 * c01 + a02 * c02
     if not det > 0.0:
-        return False
+        return False, (0.0, 0.0, 0.0)
     c11, c12, c22 = a00 * a22 - a02 * a02, a01 * a02 - a00 * a12, a00 * a11 - a01 * a01
     y = (
         (c00 * e[0] + c01 * e[1] + c02 * e[2]) / det,
         (c01 * e[0] + c11 * e[1] + c12 * e[2]) / det,
         (c02 * e[0] + c12 * e[1] + c22 * e[2]) / det,
     )
-    # Each joint's turn: the sum of its axes times their angles (column . y), as a rotation
-    # vector (kept in `ax`'s first row of the joint).
+    return True, y
+
+
+@_jit
+def _drop_pushing(cols, out, y):
+    """Leave out (zero) each first axis of a joint on a limit whose turn in the step (its
+    column . y) pushes past that limit: the gradient let it in, but the joints' coupling
+    turned the step outward, and the clamp would undo that share of the step. Returns
+    whether any was left out."""
+    dropped = False
+    for row in range(0, cols.shape[0], 2):
+        if out[row] != 0.0 and out[row] * (cols[row, 0] * y[0] + cols[row, 1] * y[1] + cols[row, 2] * y[2]) > 0.0:
+            cols[row, 0], cols[row, 1], cols[row, 2] = 0.0, 0.0, 0.0
+            out[row] = 0.0
+            dropped = True
+    return dropped
+
+
+@_jit
+def _turns(ax, cols, y):
+    """Each joint's turn, the sum of its axes times their angles (column . y), as a rotation
+    vector into ax's first row of the joint. Returns the largest angle."""
     biggest = 0.0
-    for k in range(m):
+    for k in range(ax.shape[0] // 2):
         w = (0.0, 0.0, 0.0)
         for row in (2 * k, 2 * k + 1):
             t = cols[row, 0] * y[0] + cols[row, 1] * y[1] + cols[row, 2] * y[2]
             w = (w[0] + t * ax[row, 0], w[1] + t * ax[row, 1], w[2] + t * ax[row, 2])
         ax[2 * k, 0], ax[2 * k, 1], ax[2 * k, 2] = w
         biggest = max(biggest, math.sqrt(dot(w, w)))
+    return biggest
+
+
+@_jit
+def dls(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
+    """One damped least-squares step from the pose `src` into `out` (`swept`, `sweep`: work
+    space as for fabrik_passes.ccd), its frames read against `ref` (the loop passes `src`
+    itself: against a far reference, a bone's frame, one shortest arc from its reference
+    direction, twists fast as it turns, and the steps overshot). Returns whether a step
+    was made."""
+    pts, axes, dirs, turns = src
+    n = pts.shape[0]
+    m = n - 1
+    e = (target[0] - pts[m, 0], target[1] - pts[m, 1], target[2] - pts[m, 2])
+    en = math.sqrt(dot(e, e))
+    # One allocation for the axes, the columns and the sides (a step of a drag makes several).
+    jac = np.zeros((2 * m, 7))
+    ax, cols, side = jac[:, 0:3], jac[:, 3:6], jac[:, 6]
+    probe = (np.empty((n, 3)), np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 4)))
+    _measure(pts, dirs, axes, ref, kinds, params, root_dir, lengths, e, swept, sweep, probe, ax, cols, side)
+    for _ in range(ACTIVE_ROUNDS + 1):
+        ok, y = _solve(cols, (DAMPING * en) ** 2, e)
+        if not ok:
+            return False
+        if not _drop_pushing(cols, side, y):
+            break
+    biggest = _turns(ax, cols, y)
     scale = MAX_TURN / biggest if biggest > MAX_TURN else 1.0
     # Each joint's turn carries the rest of the chain, as in the CCD sweep. A step that ends
-    # farther off is halved (BACKTRACK times at most): far from the reference pose a
-    # bone's frame (a shortest arc from its reference direction) turns fast with it, and
-    # the tangent overshoots.
+    # farther off is halved (BACKTRACK times at most): the Jacobian is a tangent.
     for _ in range(BACKTRACK + 1):
         for k in range(m):
             w = (ax[2 * k, 0] * scale, ax[2 * k, 1] * scale, ax[2 * k, 2] * scale)

@@ -15,7 +15,7 @@ from .. import scalar_quat as sq
 from ..jitable import fresh_cache
 from . import fabrik_arc, fabrik_loop, fabrik_newton, fabrik_passes, limits
 from .fabrik_arc import arc_pose, hinge_bend_side
-from .fabrik_loop import LIMITED_STALL, STALL_RELATIVE, _copy, _copy_rows, _iterate_inlined, iterate, shake
+from .fabrik_loop import COLD_STALL, LIMITED_STALL, STALL_RELATIVE, _copy, _copy_rows, _iterate_inlined, iterate, shake
 from .fabrik_passes import HINGE, TINY, _gap, _inline, _jit, _row3, forward, unit_or
 
 # With limits, a pass that leaves more than this fraction of the error it started from is
@@ -98,74 +98,39 @@ def solve_row(
     total = 0.0
     for k in range(m):
         total += lengths[k]
-    moved = arc_taken = False
-    if conform:
-        forward(start, kinds, params, ref_dirs, ref_axes, root_dir, lengths, True, limited, out[0], out[1], out[2], out[3])
-        moved = True
-    else:
-        _copy_rows(start, out[0])
-        if limited:
-            _copy_rows(ref_axes, out[1])
-            _copy_rows(ref_dirs, out[2])
-            for k in range(m):
-                out[3][k, 0], out[3][k, 1], out[3][k, 2], out[3][k, 3] = 0.0, 0.0, 0.0, 1.0
+    _start_pose(start, kinds, params, ref_dirs, ref_axes, root_dir, lengths, limited, conform, out)
+    moved = conform
     reach = math.sqrt(toward[0] * toward[0] + toward[1] * toward[1] + toward[2] * toward[2])
     if not limited and reach > total:
-        # Out of reach: straight toward the target (no limit can forbid it), no passes.
-        u = (toward[0] / reach, toward[1] / reach, toward[2] / reach)
-        pts = out[0]
-        x, y, z = root
-        for k in range(m):
-            l = lengths[k]
-            x, y, z = x + l * u[0], y + l * u[1], z + l * u[2]
-            pts[k + 1, 0], pts[k + 1, 1], pts[k + 1, 2] = x, y, z
-        return _gap(pts, target), 0, True
+        return _straight_free(root, toward, reach, lengths, target, out[0]), 0, True
     if sweeps and reach > total and _no_limit(kinds):
-        # CCD with no limit, out of reach: the same, its pose (frames too) by a forward pass.
-        x, y, z = root
-        aim[0, 0], aim[0, 1], aim[0, 2] = x, y, z
-        for k in range(m):
-            l = lengths[k] / reach
-            x, y, z = x + l * toward[0], y + l * toward[1], z + l * toward[2]
-            aim[k + 1, 0], aim[k + 1, 1], aim[k + 1, 2] = x, y, z
-        forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, True, out[0], out[1], out[2], out[3])
-        return _gap(out[0], target), 0, True
+        return _straight_ccd(root, toward, reach, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, aim, out), 0, True
     err = _gap(out[0], target)
     if err <= tol or cap <= 0:
         return err, 0, moved
+    arc_taken = False
     if arc_start and total > TINY:
-        dx, dy, dz = out[0][m, 0] - root[0], out[0][m, 1] - root[1], out[0][m, 2] - root[2]
-        span = math.sqrt(dx * dx + dy * dy + dz * dz)
-        if span >= total * (1.0 - STRAIGHT_RELATIVE):
-            straight = (dx / span, dy / span, dz / span)
-            side, found = (hint[0], hint[1], hint[2]), has_hint
-            if not found and limited:
-                found, side = hinge_bend_side(kinds, params, ref_axes, toward)
-            arc_pose(root, target, lengths, total, straight, side, found, tol, aim)
-            if limited:
-                forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, True, cand[0], cand[1], cand[2], cand[3])
-            else:
-                _copy_rows(aim, cand[0])
-            arc_err = _gap(cand[0], target)
-            if arc_err < err - ARC_GAIN_RELATIVE * total:
-                _copy(cand, out, limited)
-                err = arc_err
-                moved = arc_taken = True
+        err, arc_taken = _arc_start(
+            root, toward, target, lengths, total, kinds, params, ref_dirs, ref_axes, root_dir, limited, tol, hint, has_hint,
+            err, aim, cand, out,
+        )  # fmt: skip
+        moved = moved or arc_taken
     # Through a call, not a flag set True then False in a loop: numba typed `iterate` for the
     # flag's first value (the literal True) and again for bool, compiling the limited loop,
     # the largest function here, twice.
     cones_only = _no_hinge(kinds) if limited else True
     when = CONES_CCD_WHEN_ABOVE if cones_only else CCD_WHEN_ABOVE
     if limited:
+        cold = conform
         best_e, count = iterate(
             out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, True,
-            err, tol, cap, STALL_RELATIVE * total, LIMITED_STALL, when, cones_only, not (conform or arc_taken), errors,
-            sweeps,
+            err, tol, cap, STALL_RELATIVE * total, COLD_STALL if cold else LIMITED_STALL, when, cones_only,
+            not (conform or arc_taken), errors, sweeps, cold,
         )  # fmt: skip
         # Other starts only for a solve from a start not its own (conform): a warm start
         # from the last result would leap from valley to valley from frame to frame, and
         # the rig, whose chains warm-start, tries a start of its own when one stalls.
-        if conform and best_e > tol and count < cap and reach <= total:
+        if cold and best_e > tol and count < cap:
             best_e, count = shake(
                 out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target,
                 best_e, count, tol, cap, STALL_RELATIVE * total, cones_only, when, errors, sweeps,
@@ -173,9 +138,81 @@ def solve_row(
     else:
         best_e, count = _iterate_inlined(
             out, work, cand, spare, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, False,
-            err, tol, cap, STALL_RELATIVE * total, 0.0, when, cones_only, not (conform or arc_taken), errors, False,
+            err, tol, cap, STALL_RELATIVE * total, 0.0, when, cones_only, not (conform or arc_taken), errors, False, False,
         )  # fmt: skip
     return best_e, count, moved or best_e < err
+
+
+@_inline
+def _start_pose(start, kinds, params, ref_dirs, ref_axes, root_dir, lengths, limited, conform, out):
+    """The solve's start into `out`: `start` conformed (rebuilt from its root along its
+    frames' directions with these lengths and limits), or as it is, with its reference
+    frames (limited)."""
+    if conform:
+        forward(start, kinds, params, ref_dirs, ref_axes, root_dir, lengths, True, limited, out[0], out[1], out[2], out[3])
+        return
+    _copy_rows(start, out[0])
+    if limited:
+        _copy_rows(ref_axes, out[1])
+        _copy_rows(ref_dirs, out[2])
+        for k in range(lengths.shape[0]):
+            out[3][k, 0], out[3][k, 1], out[3][k, 2], out[3][k, 3] = 0.0, 0.0, 0.0, 1.0
+
+
+@_inline
+def _straight_free(root, toward, reach, lengths, target, pts):
+    """An unlimited chain out of reach: straight toward the target (no limit can forbid it),
+    no passes. Returns the tip's error."""
+    u = (toward[0] / reach, toward[1] / reach, toward[2] / reach)
+    x, y, z = root
+    for k in range(lengths.shape[0]):
+        l = lengths[k]
+        x, y, z = x + l * u[0], y + l * u[1], z + l * u[2]
+        pts[k + 1, 0], pts[k + 1, 1], pts[k + 1, 2] = x, y, z
+    return _gap(pts, target)
+
+
+@_inline
+def _straight_ccd(root, toward, reach, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, aim, out):
+    """CCD with no limit, out of reach: straight toward the target as _straight_free, its
+    pose (frames too) by a forward pass. Returns the tip's error."""
+    x, y, z = root
+    aim[0, 0], aim[0, 1], aim[0, 2] = x, y, z
+    for k in range(lengths.shape[0]):
+        l = lengths[k] / reach
+        x, y, z = x + l * toward[0], y + l * toward[1], z + l * toward[2]
+        aim[k + 1, 0], aim[k + 1, 1], aim[k + 1, 2] = x, y, z
+    forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, True, out[0], out[1], out[2], out[3])
+    return _gap(out[0], target)
+
+
+@_inline
+def _arc_start(
+    root, toward, target, lengths, total, kinds, params, ref_dirs, ref_axes, root_dir, limited, tol, hint, has_hint, err,
+    aim, cand, out,
+):  # fmt: skip
+    """A straight start (within STRAIGHT_RELATIVE of full reach) gives FABRIK no bend plane:
+    the arc toward the target (fabrik_arc.arc_pose, bulging toward `hint`, or the hinges'
+    bend side) replaces it in `out` when nearer. Returns (error, taken)."""
+    m = lengths.shape[0]
+    dx, dy, dz = out[0][m, 0] - root[0], out[0][m, 1] - root[1], out[0][m, 2] - root[2]
+    span = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if span < total * (1.0 - STRAIGHT_RELATIVE):
+        return err, False
+    straight = (dx / span, dy / span, dz / span)
+    side, found = (hint[0], hint[1], hint[2]), has_hint
+    if not found and limited:
+        found, side = hinge_bend_side(kinds, params, ref_axes, toward)
+    arc_pose(root, target, lengths, total, straight, side, found, tol, aim)
+    if limited:
+        forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, True, cand[0], cand[1], cand[2], cand[3])
+    else:
+        _copy_rows(aim, cand[0])
+    arc_err = _gap(cand[0], target)
+    if arc_err < err - ARC_GAIN_RELATIVE * total:
+        _copy(cand, out, limited)
+        return arc_err, True
+    return err, False
 
 
 @_jit
