@@ -7,9 +7,10 @@ editor start-up that never solves should not pay.
 
 A call is kept cheap (it runs once per limb per dragged frame): numpy float64 (3,) inputs
 go straight to the kernel, which checks shapes and finiteness itself. Anything else (tuples,
-lists, ints, float32) is converted here first, all five points in one array: handed to the
-kernel, such arguments fail its one signature, and numba's refusal alone costs 0.2-0.3 ms.
-What does not convert takes the slow path, which names what is wrong.
+lists) is converted here first, all five points in one array: handed to the kernel, such
+arguments fail its one signature, and numba's refusal alone costs 0.2-0.3 ms. Only the root
+is looked at, to keep the common call at one check: arrays of another kind (float32) or a mix
+pay that refusal, then convert on the slow path, which also names what is wrong.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ import numpy as np
 from .two_bone_codes import AT_ROOT, BAD_EPS, BAD_SHAPE, CONE, HINGE, NO_LIMIT, OK, ON_LINE, OVERFLOW, REACHED, STRAIGHT_RAD, TOO_FAR  # noqa: F401
 
 _empty = np.empty
-_ND, _F8 = np.ndarray, np.dtype(np.float64)
+_ND = np.ndarray
 _tuple_new = tuple.__new__
 _kernel = None
 
@@ -55,9 +56,7 @@ def two_bone_ik(root, mid, end, target, pole=None, *, eps: float = 1e-6) -> TwoB
     k = _kernel or kernel()
     if pole is None:
         pole = root  # a pole on the root lies on the reach line: it keeps the bend plane
-    if not (root.__class__ is _ND and mid.__class__ is _ND and end.__class__ is _ND and target.__class__ is _ND
-            and pole.__class__ is _ND and root.dtype is _F8 and mid.dtype is _F8 and end.dtype is _F8
-            and target.dtype is _F8 and pole.dtype is _F8):
+    if root.__class__ is not _ND:  # one check on the hot path: arrays are the common call
         root, mid, end, target, pole = _rows(root, mid, end, target, pole)
     new_mid, new_end = _empty(3), _empty(3)
     try:
