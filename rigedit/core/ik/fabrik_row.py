@@ -13,9 +13,10 @@ import numpy as np
 
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache
-from . import fabrik_arc, fabrik_loop, fabrik_newton, fabrik_passes, limits
+from . import fabrik_arc, fabrik_loop, fabrik_newton, fabrik_passes, fabrik_starts, limits
 from .fabrik_arc import arc_pose, hinge_bend_side
-from .fabrik_loop import COLD_STALL, LIMITED_STALL, STALL_RELATIVE, _copy, _copy_rows, _iterate_inlined, iterate, shake
+from .fabrik_loop import COLD_STALL, LIMITED_STALL, STALL_RELATIVE, _copy, _copy_rows, _iterate_inlined, iterate
+from .fabrik_starts import shake
 from .fabrik_passes import HINGE, TINY, _gap, _inline, _jit, _row3, forward, unit_or
 
 # With limits, a pass that leaves more than this fraction of the error it started from is
@@ -32,7 +33,7 @@ STRAIGHT_RELATIVE = 1e-6
 # length: a tie (one real bone whose target is on the root) keeps the start.
 ARC_GAIN_RELATIVE = 1e-12
 
-fresh_cache(__file__, sq, limits, fabrik_passes, fabrik_newton, fabrik_loop, fabrik_arc)
+fresh_cache(__file__, sq, limits, fabrik_passes, fabrik_newton, fabrik_loop, fabrik_starts, fabrik_arc)
 
 
 # --- the row -----------------------------------------------------------------------------------
