@@ -78,7 +78,14 @@ def iterate(
     work space; `ref` receives the reference the limited passes read frames against). A
     step is a backward and a forward pass; limited, when that leaves more than
     ccd_when_above of the error the step started from, also CCD sweeps (`_try_sweeps`),
-    then the damped least-squares step (`_newton`). The passes go on from the step's pose;
+    then, short of `tol`, the damped least-squares step (fabrik_newton.dls) from the
+    nearest pose the step has seen, its start when the passes and sweeps lost ground (a run
+    of such steps is then a Gauss-Newton descent): every joint at once, where the passes
+    and sweeps move one at a time against the limits and creep in by a few per cent a step
+    near the end (on random hinge/cone chains from rest, a median 2 steps where 5). Its
+    frames are read against its own start: against a far reference a bone's frame, one
+    shortest arc from its reference direction, twists fast as it turns, and the steps
+    overshot. The passes go on from the step's pose;
     `best` takes it only when nearer, so errors[i], the best tip error after step i, never
     grows. Stops within `tol`, after `cap` steps, or on a stall (`_stalled`). `own_ref`:
     `best` is the reference pose itself (a warm start from a solve's own result), as after
@@ -105,10 +112,20 @@ def iterate(
     memo_e = 0.0
     memo_ok = memo_own = False
     while best_e > tol and count < cap:
-        _pass(
-            work, cand, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, root, limited,
-            sweeps,
-        )  # fmt: skip
+        # The step's own move, written here and not in an inlined helper: numba's inlining
+        # gives each array argument a variable of its own, a reference count up and down per
+        # array per step that its pruning leaves in (22 arrays: a warm cone chain's step, the
+        # humanoid spine's every frame, took 7% longer).
+        if sweeps:  # CCD's sweep
+            ccd(work, ref, kinds, params, root_dir, lengths, target, swept, sweep, cand)
+        elif limited:  # FABRIK's passes, the forward one reading frames against `ref`
+            backward(work[0], work[1], kinds, params, work[2], lengths, target, True, aim)
+            aim[0, 0], aim[0, 1], aim[0, 2] = root
+            step(aim, ref, kinds, params, root_dir, lengths, cand)
+        else:
+            backward(work[0], work[1], kinds, params, ref_dirs, lengths, target, False, aim)
+            aim[0, 0], aim[0, 1], aim[0, 2] = root
+            forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, False, cand[0], cand[1], cand[2], cand[3])
         ce = _gap(cand[0], target)
         kept = False  # memo holds the sweep from this step's pass, which the step keeps
         if limited and not sweeps and ce > work_e * ccd_when_above:  # the pass is stalling: try the sweeps
@@ -116,14 +133,19 @@ def iterate(
                 work, cand, spare, memo, ref, swept, sweep, kinds, params, root_dir, lengths, target, work_e, ce, memo_e,
                 memo_ok, memo_own, ccd_when_above, cones_only,
             )  # fmt: skip
-        # Not for FABRIK with cones only going on from its own last solve (a rig's frame): a
-        # chain held short by its cones, as the humanoid's spine every frame of a drag, never
-        # ends within tolerance, and the step each pass made the frame half as slow again for
+        # The least-squares step (written here for the reason the passes are). Not for
+        # FABRIK with cones only going on from its own last solve (a rig's frame): a chain
+        # held short by its cones, as the humanoid's spine every frame of a drag, never ends
+        # within tolerance, and the step each pass made the frame half as slow again for
         # nothing the passes do not find.
         if limited and not (cones_only and not sweeps and own_ref) and ce > tol:
-            cand, spare, ce, kept = _newton(
-                work, cand, spare, swept, sweep, kinds, params, root_dir, lengths, target, work_e, ce, kept
-            )  # fmt: skip
+            src = cand if ce < work_e else work
+            if dls(src, src, kinds, params, root_dir, lengths, target, swept, sweep, spare):
+                se = _gap(spare[0], target)
+                if se < ce:
+                    cand, spare = spare, cand
+                    ce = se
+                    kept = False
         memo_ok = kept
         work, cand = cand, work
         work_e = ce
@@ -158,24 +180,6 @@ def _reset_ref(ref, ref_dirs, ref_axes):
     _copy_rows(ref_axes, ref[1])
     for k in range(ref[3].shape[0]):
         ref[3][k, 0], ref[3][k, 1], ref[3][k, 2], ref[3][k, 3] = 0.0, 0.0, 0.0, 1.0
-
-
-@_inline
-def _pass(
-    work, cand, ref, aim, swept, sweep, kinds, params, ref_dirs, ref_axes, root_dir, lengths, target, root, limited, sweeps,
-):  # fmt: skip
-    """The step's own move from `work` into `cand`: CCD's sweep, or FABRIK's backward and
-    forward passes (limited: the forward pass reading frames against `ref`)."""
-    if sweeps:
-        ccd(work, ref, kinds, params, root_dir, lengths, target, swept, sweep, cand)
-    elif limited:
-        backward(work[0], work[1], kinds, params, work[2], lengths, target, True, aim)
-        aim[0, 0], aim[0, 1], aim[0, 2] = root
-        step(aim, ref, kinds, params, root_dir, lengths, cand)
-    else:
-        backward(work[0], work[1], kinds, params, ref_dirs, lengths, target, False, aim)
-        aim[0, 0], aim[0, 1], aim[0, 2] = root
-        forward(aim, kinds, params, ref_dirs, ref_axes, root_dir, lengths, False, False, cand[0], cand[1], cand[2], cand[3])
 
 
 @_inline
@@ -222,27 +226,6 @@ def _try_sweeps(
                 ce = se
                 kept = False
     return cand, spare, memo, ce, memo_e, kept, memo_own
-
-
-@_inline
-def _newton(work, cand, spare, swept, sweep, kinds, params, root_dir, lengths, target, work_e, ce, kept):
-    """A limited step (passes and sweeps, or CCD's sweep) that did not end within tolerance
-    is followed by the damped least-squares step (fabrik_newton.dls) from the nearest pose
-    it found, into `cand` when nearer: every joint at once, where the passes and sweeps move
-    one at a time against the limits and creep in by a few per cent a step near the end (on
-    random hinge/cone chains from rest, a median 2 steps where 5). From the step's start
-    when the passes and sweeps lost ground (a run of such steps is then a Gauss-Newton
-    descent). Its frames are read against its own start: against a far reference a bone's
-    frame, one shortest arc from its reference direction, twists fast as it turns, and the
-    steps overshot. Returns (cand, spare, error, kept)."""
-    src = cand if ce < work_e else work
-    if dls(src, src, kinds, params, root_dir, lengths, target, swept, sweep, spare):
-        se = _gap(spare[0], target)
-        if se < ce:
-            cand, spare = spare, cand
-            ce = se
-            kept = False
-    return cand, spare, ce, kept
 
 
 @_inline
