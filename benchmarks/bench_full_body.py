@@ -68,7 +68,7 @@ def body_share(base, n: int) -> float:
 def kernel_call(rig):
     """The kernel call Rig.solve makes for `rig`'s current goals, as a closure over its
     prepared arrays (warm from the rig's last solve, or cold from the animated pose)."""
-    from rigedit.core.rig_eval import animated
+    from rigedit.core.rig_anim import animated
 
     tables = rig_full_body.tables_of(rig)
     goals, poles, has_pole, pulls, tols, clamps, softs, active, _ = rig_full_body.chain_arrays(rig, tables)
@@ -149,7 +149,7 @@ def batch_seconds(base, rows: int) -> float:
     rig = base.copy()
     rig.full_body = True
     rig.solve()
-    from rigedit.core.rig_eval import animated
+    from rigedit.core.rig_anim import animated
 
     tables = rig_full_body.tables_of(rig)
     goals, poles, has_pole, pulls, tols, clamps, softs, active, _ = rig_full_body.chain_arrays(rig, tables)

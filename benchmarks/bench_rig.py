@@ -27,9 +27,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rigedit.core import rig_eval  # noqa: E402
-from rigedit.core import rig_chain  # noqa: E402
-from rigedit.core import solve_methods  # noqa: E402
 from rigedit.core.ik import frame_kernel  # noqa: E402
 from rigedit.core.rig import BUNDLED_PRESETS  # noqa: E402
 from rigedit.io.preset import load_preset  # noqa: E402
@@ -53,14 +50,9 @@ def _timed(fn):
     return run
 
 
-# The solver calls, where Rig.solve looks them up: the compiled frame (rig_frame.py calls
-# ik/frame_kernel.solve_frame, every chain of the usual frame in one call), and for the frames it
-# hands to the Python walk (rig_eval.py, rig_chain.py, the solvers' methods in solve_methods.py)
-# the compiled limb, the compiled warm-started limited FABRIK, and the general FABRIK and two-bone paths.
-_SOLVERS = {
-    "solve_frame": frame_kernel, "solve_limb": rig_eval, "fabrik_warm": rig_chain, "fabrik_chain": solve_methods,
-    "two_bone_chain": solve_methods,
-}  # fmt: skip
+# The solver call, where Rig.solve looks it up: the compiled frame (rig_frame.py calls
+# ik/frame_kernel.solve_frame, every chain of every frame in one call).
+_SOLVERS = {"solve_frame": frame_kernel}
 _PLAIN = {name: getattr(module, name) for name, module in _SOLVERS.items()}
 _TIMED = {name: _timed(fn) for name, fn in _PLAIN.items()}
 

@@ -79,7 +79,6 @@ def exercise_others() -> None:
     from rigedit.core.ik.two_bone import two_bone_ik
     from rigedit.core.ik.two_bone_batch import two_bone_ik_batch
     from rigedit.core.rig_posing import unlayered
-    from rigedit.core.rig_uses import look_at_frames
     from rigedit.core.skeleton import Pose
 
     rows = np.random.default_rng(0).normal(size=(8, 3))
@@ -87,13 +86,11 @@ def exercise_others() -> None:
     two_bone_ik_batch(rows, rows + 1.0, rows + 2.0, rows + 0.5)
     two_bone_ik(rows[0], rows[0] + 1.0, rows[0] + 2.0, rows[0] + 0.5, rows[0] - 1.0)
     # The look-at kernel: the rig's one-frame call runs in exercise_rigs (the look_at
-    # preset); a whole clip at once (bake), and the cone and roll helpers.
+    # preset); a whole clip at once (solve_look_at), and the cone and roll helpers.
     rig = rigedit.Rig.default()
     clip = np.broadcast_to(rig.skeleton.rest_pose().rotations, (4, len(rig.skeleton), 4))
     pose = Pose(clip, np.broadcast_to(rig.skeleton.rest_pose().translations, (4, len(rig.skeleton), 3)))
     solve_look_at(rig.skeleton, pose, ["Neck", "Head"], [0.4, 0.6], rows[:4] + (0.0, 1.6, 2.0), max_twist_deg=5.0)
-    look = rig.add_chain("look", ["Neck", "Head"], solver="look_at")
-    look_at_frames(rig.skeleton, look, rig.skeleton.chain_indices(["Neck", "Head"]), pose.rotations, pose.translations, rows[:4])
     head_roll(rows, rows + 1.0, rows - 1.0)
     clamp_to_cone(rows, rows + 1.0, 0.5)
     # Full-body IK (issue 16): a rig frame (rig_full_body.py), reaching past the arm.

@@ -12,8 +12,8 @@ and bone twist follows the animation. (The editor's live solve warm-starts each 
 its last solution, so during playback twist and FABRIK's answer can drift from the bake.)
 The frames go through Rig.solve's own compiled frame (ik/frame_kernel.solve_frames: the
 rig's chains packed once, frame_pack.FrameTables, every frame solved cold in one call per
-block of frames), so the bake has no solver path of its own; a frame the compiled frame
-hands back (input a solver refuses) is solved by Rig.solve on a copy, which raises its error.
+block of frames), so the bake has no solver path of its own; input a solver refuses stops
+the bake with the error Rig.solve would raise, naming the frame.
 
 With every weight 0 the baked clip is the input clip, bit for bit. The pose layer (issue 25,
 rig_posing.py) is on each frame's animated pose, evaluated at the frame's time.
@@ -33,8 +33,8 @@ import numpy as np
 from .clip import Clip
 from .clip_goals import clip_goal_frames
 from .frame_pack import FrameState, FrameTables, tables_key
-from .ik.frame_codes import I_GOAL, I_HAS_POLE, I_POLE, I_SIZE, I_WEIGHT
-from .rig_frame import compiled_kernel
+from .ik.frame_codes import I_GOAL, I_HAS_POLE, I_POLE, I_SIZE, I_WEIGHT, STOP_SPAN
+from .rig_frame import compiled_kernel, refused
 from .rig_posing import layered_frames
 from .transforms import quat_mul, quat_rotate
 
@@ -77,12 +77,7 @@ def bake(rig, *, timeline=None, progress: Progress | None = None, frames=None) -
     offsets = {name: [tuple(v) for v in first[plan.idx].tolist()] for name, plan in rig.plans.items()}
     tables = FrameTables(rig, tables_key(rig, rig.frame_board.stamps), offsets)
     out = np.zeros((len(times),) + tables.out.shape)
-    if tables.ok:
-        _solve_frames(rig, timeline, tables, inputs, rot, trans, times, out, progress)
-    else:  # a solver with no compiled row (its method's frame_row None): Rig.solve frame by frame
-        for f, t in enumerate(times):
-            rot[f], out[f] = _solve_in_python(rig, timeline, float(t), out.shape[2])
-            _report(progress, f + 1, len(times))
+    _solve_frames(rig, tables, inputs, rot, trans, times, out, progress)
     errors = {name: out[:, c, 0].copy() for c, name in enumerate(names)}
     reached = {name: errors[name] <= rig.chain(name).tolerance for name in names}
     return BakeResult(Clip(rot, trans, frame_time), errors, reached)
@@ -91,39 +86,23 @@ def bake(rig, *, timeline=None, progress: Progress | None = None, frames=None) -
 BLOCK = 64  # frames a compiled call: progress is reported, and a cancel heard, between blocks
 
 
-def _solve_frames(rig, timeline, tables, inputs, rot, trans, times, out, progress: Progress | None) -> None:
+def _solve_frames(rig, tables, inputs, rot, trans, times, out, progress: Progress | None) -> None:
     """Every frame through the compiled frame (frame_kernel.solve_frames), cold, in blocks;
-    `rot` becomes the solved poses and `out` the reports. A frame it stops at is solved by
-    Rig.solve on a copy (which raises the solver's error, or solves it in Python)."""
+    `rot` becomes the solved poses and `out` the reports."""
     kernel = compiled_kernel()
     fresh = FrameState(tables)
     n, f = len(times), 0
+    span = len(tables.names) * STOP_SPAN
     _report(progress, 0, n)
     while f < n:
         end = min(n, f + BLOCK)
         stopped = kernel.solve_frames(tables.table, tables.floats, inputs[f:end], rot[f:end], trans[f:end], fresh.state,
                                       fresh.slots, out[f:end])  # fmt: skip
         if stopped >= 0:
-            end = f + stopped // len(tables.names)
-            rot[end], out[end] = _solve_in_python(rig, timeline, float(times[end]), out.shape[2])
-            end += 1
+            at, code = divmod(stopped, span)
+            raise ValueError(f"frame {f + at} (time {float(times[f + at]):.6g} s): {refused(rig, tables.names, code)}")
         f = end
         _report(progress, f, n)
-
-
-def _solve_in_python(rig, timeline, t: float, width: int):
-    """One frame as `rig.reset(); rig.solve()` gives it at time t: (rotations, reports)."""
-    work = rig.copy()
-    if timeline is not None:
-        timeline.apply(work, t)
-    else:
-        work.time = t
-    work.reset()
-    reports = work.solve()
-    row = np.zeros((len(reports), width))
-    for c, name in enumerate(work.chain_names):
-        row[c, 0] = reports[name].error
-    return work.pose.rotations, row
 
 
 def _inputs(rig, timeline, rot, trans, times) -> np.ndarray:

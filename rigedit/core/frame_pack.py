@@ -21,7 +21,7 @@ from .ik.frame_codes import (
 )
 from .ik.chain_frames import LimitPlan, PreparedLimits
 from .rig_chain import ChainState, LimitedWarm, SolveInputs, make
-from .rig_solve import ChainSetup
+from .chain_setup import ChainSetup
 
 
 def tables_key(rig, stamps: list) -> tuple:
@@ -39,14 +39,12 @@ def follows_clip(rig) -> bool:
 
 
 class FrameTables:
-    """The chains as the compiled frame takes them (frame_codes.py gives the layout): `ok`
-    is False when some chain's method has no compiled row: rig_eval.py solves those frames."""
+    """The chains as the compiled frame takes them (frame_codes.py gives the layout)."""
 
     def __init__(self, rig, key: tuple, offsets: dict) -> None:
         chains = rig.chains_by_name
         self.key, self.names = key, tuple(chains)
         self.parents = np.array(rig.parents, dtype=np.int64)
-        self.ok = all(ch.kind.method.frame_row is not None for ch in chains.values())
         self.settings = [(ch.solver, ch.tolerance, ch.max_iterations, ch.reach_clamp, ch.softness) for ch in chains.values()]
         self.limits = [ch.limit_key for ch in chains.values()]
         idx = [rig.plans[n].idx for n in self.names]
@@ -55,23 +53,22 @@ class FrameTables:
         self.static: list = []  # (first slot, columns, values) set in every FrameState: aims' shares and rests, limit plans
         ints = np.zeros((len(idx), C_SIZE), np.int64)
         floats = np.zeros((len(idx), F_SIZE))
-        if self.ok:
-            for c, (name, ch) in enumerate(chains.items()):
-                plan = rig.plans[name]
-                ints[c, C_ROW] = ch.kind.method.frame_row
-                ints[c, C_SLOT], ints[c, C_N], ints[c, C_PARENT] = self.slots[c], len(plan.idx), plan.parent
-                ints[c, C_CAP], ints[c, C_FOLLOW] = ch.max_iterations, key[0] and ch.follow_clip
-                setup = ChainSetup(ch, offsets[name])
-                floats[c] = ch.kind.method.frame_floats(ch, setup)
-                shares = ch.kind.method.frame_shares(ch)
-                if shares is not None:
-                    self.static.append((self.slots[c], J_SHARE, np.asarray(shares, dtype=np.float64)[:, None]))
-                    self.static.append((self.slots[c], J_REST, rig.skeleton.rest_rotations[plan.idx]))
-                if setup.plan is not None:  # a cold start prepares its limits from it (ik/frame_cold.py)
-                    ints[c, C_LIMITED], ints[c, C_ROOT_LIMITED] = 1, setup.root_limited
-                    kinds, params, axes = _plan_codes(setup.plan)
-                    self.static += [(self.slots[c], J_PLAN_KIND, kinds[:, None]), (self.slots[c], J_PLAN_PARAMS, params),
-                                    (self.slots[c], J_LOCAL_AXIS, axes)]
+        for c, (name, ch) in enumerate(chains.items()):
+            plan = rig.plans[name]
+            ints[c, C_ROW] = ch.kind.method.frame_row
+            ints[c, C_SLOT], ints[c, C_N], ints[c, C_PARENT] = self.slots[c], len(plan.idx), plan.parent
+            ints[c, C_CAP], ints[c, C_FOLLOW] = ch.max_iterations, key[0] and ch.follow_clip
+            setup = ChainSetup(ch, offsets[name])
+            floats[c] = ch.kind.method.frame_floats(ch, setup)
+            shares = ch.kind.method.frame_shares(ch)
+            if shares is not None:
+                self.static.append((self.slots[c], J_SHARE, np.asarray(shares, dtype=np.float64)[:, None]))
+                self.static.append((self.slots[c], J_REST, rig.skeleton.rest_rotations[plan.idx]))
+            if setup.plan is not None:  # a cold start prepares its limits from it (ik/frame_cold.py)
+                ints[c, C_LIMITED], ints[c, C_ROOT_LIMITED] = 1, setup.root_limited
+                kinds, params, axes = _plan_codes(setup.plan)
+                self.static += [(self.slots[c], J_PLAN_KIND, kinds[:, None]), (self.slots[c], J_PLAN_PARAMS, params),
+                                (self.slots[c], J_LOCAL_AXIS, axes)]
         self.ints, self.floats = ints, floats
         table = np.zeros((max(len(self.parents), len(self.joints), len(idx)), T_SIZE), np.int64)
         table[:len(self.parents), T_PARENT], table[:len(self.joints), T_JOINT] = self.parents, self.joints
@@ -109,17 +106,14 @@ class FrameState:
             self.slots[s:s + len(values), col:col + values.shape[1]] = values
         self.ahead = False
 
-    def pack(self, states: dict) -> bool:
-        """Fill from the rig's ChainStates; False when one cannot be packed (a saved solution
-        put back and not yet placed: rig_eval.py places it)."""
+    def pack(self, states: dict) -> None:
+        """Fill from the rig's ChainStates."""
         t = self.tables
         st, js = self.state, self.slots
         for c, name in enumerate(t.names):
             state = states.get(name)
             if state is None:
                 continue
-            if type(state) is not ChainState or state.inputs is None:
-                return False
             s, m = t.slots[c], t.slots[c + 1] - t.slots[c] - 1
             js[s:s + m, J_IK:J_IK + 4] = state.ik
             inputs = state.inputs
@@ -139,7 +133,6 @@ class FrameState:
             start = state.start
             if start is not None and limits_same and start.offsets == inputs.offsets:
                 self._pack_warm(c, s, m, start)
-        return True
 
     def _pack_warm(self, c: int, s: int, m: int, start: LimitedWarm) -> None:
         st, js = self.state, self.slots
@@ -153,7 +146,7 @@ class FrameState:
         st[c, S_ROOT_DIR:S_ROOT_DIR + 3] = root_dir
 
     def unpack(self) -> dict:
-        """The ChainStates of the chains solved (rig_chain.ChainState, as rig_eval keeps them)."""
+        """The ChainStates of the chains solved (rig_chain.ChainState, as RigState.states hands them out)."""
         t = self.tables
         st, js = self.state, self.slots
         out = {}

@@ -15,7 +15,7 @@ from .autochains.figure import Figure
 from .autochains.limbs import cut_limb, leg_hubs
 from .ik.limits import ConeLimit, HingeLimit
 from .rig_goals import goal_and_pole, placed_goals
-from .rig_solve import _limit_params
+from .chain_setup import _limit_params
 from .solve_methods import FULL_BODY_LIMB
 
 ARM_PULL = 0.4

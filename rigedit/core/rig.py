@@ -2,8 +2,8 @@
 
 This is the model: its structure, settings, pose and files. Its chains in solve order and
 their plans are a RigChains (rig_chains.py); everything a solve changes (the shown pose, warm
-starts, caches) is one RigState (rig_state.py). Solving a frame (order, warm start, blend by
-weight, write-back) is rig_eval.py's. The rig's modules reach these through the read-only
+starts, caches) is one RigState (rig_state.py). Solving a frame is rig_eval.py's, which hands
+every frame to the compiled frame (rig_frame.py) or, under full body, to rig_full_body.py. The rig's modules reach these through the read-only
 properties of the "rig package" section below, never through the rig's private fields.
 """
 from __future__ import annotations

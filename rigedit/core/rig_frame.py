@@ -4,20 +4,19 @@ The chains are packed once per shape and settings (frame_pack.FrameTables, kept 
 rig's RigState with their last solves as arrays); each frame hands the compiled frame
 (ik/frame_kernel.solve_frame) the animated rotations and the frame's goals, poles and
 weights, and gets the solved pose, the next warm starts and every chain's report. That
-frame calls each solver's own compiled row; there is no second implementation.
-
-What it does not take is solved by rig_eval.py's chain walk in Python: a saved solution
-being shown or placed (Rig.restore_state), and input a solver refuses (the Python path
-raises its error). Every chain of every solver is compiled otherwise: look-at, two-bone
-limbs, FABRIK and CCD, limited or not, following the clip or not, on their own warm starts
-or cold (ik/frame_cold.py), stalls retried (ik/frame_reach.py), grounded feet's soles.
+frame calls each solver's own compiled row; there is no second implementation and no other
+path: look-at, two-bone limbs, FABRIK and CCD, limited or not, following the clip or not,
+on their own warm starts or cold (ik/frame_cold.py), stalls retried (ik/frame_reach.py),
+grounded feet's soles, and saved solutions put back and shown as saved (Rig.restore_state).
+Input a solver refuses stops the call with nothing kept, and `refused` raises the error.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .frame_pack import FrameTables, follows_clip, tables_key
-from .ik.frame_codes import input_row
+from .ik.frame_codes import S_SHOW, STOP_HINGE, STOP_LIMB, STOP_ROOT, STOP_SPAN, input_row
+from .ik.two_bone_codes import BAD_EPS, OVERFLOW, TOO_FAR
 from .rig_state import SettledFrame
 from .rig_chain import make
 from .skeleton import Pose
@@ -25,15 +24,13 @@ from .skeleton import Pose
 _kernel = None
 
 
-def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
-    """The frame solved in one compiled call, or None (nothing changed) when rig_eval's
-    Python walk must take it; `report` makes a ChainReport. A frame whose inputs (the
-    tables, the animated frame, the goals, poles and weights) are those of the last one,
-    which left every chain final, returns that one's reports at once (as rig_eval does)."""
+def compiled_frame(rig, anim, placed: dict, report, show: dict | None = None) -> dict:
+    """The frame solved in one compiled call; `report` makes a ChainReport. A frame whose
+    inputs (the tables, the animated frame, the goals, poles and weights) are those of the
+    last one, which left every chain final, returns that one's reports at once. `show`
+    (Rig.restore_state): chain name -> frame_codes.SHOW_*, what this frame does with those
+    chains instead of solving them; the next frame finds every base afresh."""
     cache = rig.solve_state
-    if cache.skip > 0:
-        cache.skip -= 1
-        return None
     # The chains as the chains keep them for the frame (Rig.frame_board, written by their
     # setters): their stamps, which the tables are checked by, and their goals, poles and
     # weights as the kernel's input rows, packed (frame_codes.input_row): `flat`.
@@ -51,15 +48,12 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
     settled = cache.settled
     # The same tables (so the same chains and settings), animated frame and goals as a
     # frame that left every chain final: its reports, at once.
-    if settled is not None and settled.key[0] is tables and settled.key[1] is anim and settled.key[2] == flat:
+    if show is None and settled is not None and settled.key[0] is tables and settled.key[1] is anim and settled.key[2] == flat:
         return cache.report_idle()
-    if not tables.ok:
-        return None
-    packed = cache.frame
-    if packed is None or packed.tables is not tables:
-        packed = cache.packed(tables)
-        if packed is None:
-            return None
+    packed = cache.packed(tables)
+    if show:
+        for c, name in enumerate(tables.names):
+            packed.state[c, S_SHOW] = show.get(name, 0.0)
     tables.input_bytes[:] = flat  # (FrameTables.input_bytes says why)
     got = cache.anim_rot
     if got is None or got[0] is not anim:
@@ -69,7 +63,8 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
         tables.table, tables.floats, tables.inputs, rot, anim.translations, packed.state, packed.slots, tables.out
     )
     if stopped >= 0:
-        return None  # input a solver refuses: the Python walk raises its error (nothing kept)
+        packed.state[:, S_SHOW] = 0.0
+        raise refused(rig, tables.names, stopped)
     packed.ahead = True
     reports = {}
     settled = True
@@ -83,11 +78,30 @@ def compiled_frame(rig, anim, placed: dict, report) -> dict | None:
             reports[name] = report(name, error, count, reached != 0.0, errors[count](out, at))
         else:
             reports[name] = report(name, error, 0, reached != 0.0)
-    if cache.outputs_key is not None:
-        cache.outputs, cache.outputs_key = {}, None  # the Python walk's records: it starts afresh
     cache.show(Pose(rot, trans))
+    settled = settled and show is None
     cache.settled = make(SettledFrame, ((tables, anim, flat), tables.names, reports)) if settled else None
     return reports
+
+
+def refused(rig, names: tuple, stopped: int) -> ValueError:
+    """The error for the chain the compiled frame stopped at (`stopped`: chain * STOP_SPAN +
+    why, frame_codes.STOP_*), naming the chain, the joint where there is one, and the problem."""
+    c, why = divmod(stopped, STOP_SPAN)
+    name = names[c]
+    if why >= STOP_HINGE:
+        k = why - STOP_HINGE
+        joint = rig.chain(name).joints[k]
+        problem = f"the hinge on joint {k} ({joint!r}) has its axis parallel to the parent bone, leaving no plane to bend in"
+    elif why == STOP_ROOT:
+        problem = "a limit on the chain's root joint needs the bone entering it, which has zero length"
+    elif why == STOP_LIMB + OVERFLOW:
+        problem = f"its limb or target is not finite or lies farther than {TOO_FAR:g} m"
+    elif why == STOP_LIMB + BAD_EPS:
+        problem = "its tolerance is not positive"
+    else:
+        problem = f"its solver refused the input (code {why})"
+    return ValueError(f"chain {name!r} cannot be solved: {problem}")
 
 
 def frame_rows(rig, placed: dict, soles: dict | None = None) -> bytes:
@@ -131,7 +145,7 @@ def compiled_kernel():
 
 def _load():
     global _kernel
-    from .ik import frame_kernel  # numba's import waits for the first solve (as rig_limb's)
+    from .ik import frame_kernel  # numba's import waits for the first solve
 
     _kernel = frame_kernel
     return _kernel

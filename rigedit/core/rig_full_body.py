@@ -59,7 +59,7 @@ def kernel():
 
 
 def solve_frame(rig, anim, show: bool = False) -> dict:
-    """Rig.solve with full_body on (rig_eval hands over the animated frame it made).
+    """Rig.solve with full_body on (rig_eval.solve_frame hands over the animated frame it made).
     `show` (restore_state): a saved solution put back is shown as it was, not solved."""
     tables = tables_of(rig)
     key = solve_key(rig, anim, tables)

@@ -6,7 +6,8 @@ animated tip (rigedit.core.ground.ground_feet: a foot's lift above the flat floo
 was made on is kept above the terrain), and the root (pelvis) is lowered by pelvis_drop so
 every grounded leg can reach. The result is a function of the animated pose and the ground
 alone, so the rig computes it once per animated frame, with the animated pose. After the
-legs are solved, each foot takes its sole's grounded rotation (turn_soles).
+legs are solved, each foot takes its sole's grounded rotation (the compiled frame's soles,
+ik/frame_kernel._soles).
 """
 from __future__ import annotations
 
@@ -14,11 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import scalar_quat as sq
 from .ground import HeightField, flat_ground, ground_feet, pelvis_drop, slope_ground
 from .skeleton import Pose, Skeleton
-from .rig_solve import world_of
-from .transforms import quat_mul, quat_slerp
+from .transforms import quat_mul
 
 GROUND_KINDS = ("flat", "slope")
 
@@ -80,23 +79,3 @@ def ground_frame(skeleton: Skeleton, anim: Pose, ground: Ground, legs: list) -> 
     lift *= max(weights, default=0.0)  # 1.0 * lift is lift to the bit: full weight as before
     as_tuple = lambda v: tuple(float(x) for x in v)  # noqa: E731
     return lift - drop, {n: as_tuple(t) for n, t in zip(names, targets)}, {n: as_tuple(q) for n, q in zip(names, soles)}
-
-
-def turn_soles(rig, soles: dict, rot: list, trans: list, world: list) -> None:
-    """Ground-feet chains' tips take their grounded world rotation (the sole on the
-    ground), blended by the chain's weight, under the legs as solved."""
-    parents = rig.parents
-    for name, sole in soles.items():
-        ch, plan = rig.chains_by_name[name], rig.plans[name]
-        tip = plan.idx[-1]
-        if ch.weight == 0.0:
-            continue
-        for span, nones in plan.stale:
-            world[span] = nones
-        _, parent_rot = world_of(parents[tip], parents, rot, trans, world)
-        local = sq.qnormalize(sq.qmul(sq.qconj(parent_rot), sole))
-        if ch.weight < 1.0:
-            local = tuple(quat_slerp(np.array(rot[tip]), np.array(local), ch.weight).tolist())
-        rot[tip] = local
-        for span, nones in plan.stale:
-            world[span] = nones

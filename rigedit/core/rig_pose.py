@@ -5,8 +5,9 @@ What a frame shows depends on history: every chain warm-starts from its own last
 lands where its past solves led it, and a fresh solve of the same settings lands elsewhere.
 A saved rig therefore keeps each chain's last solution (`SolvedChain`) with what it was
 solved for: the base it stood on and whether the chain's settings and animated offsets are
-still the ones it was solved with (`current`). Opening it (`Rig.restore_state`) shows those
-rotations without solving (rig_eval.show_saved), and the next solve goes on from them
+still the ones it was solved with (`current`). Opening it (`Rig.restore_state`) puts each
+back as the state the saving rig had (`put_back`) and shows those rotations without
+solving (the compiled frame's show, rig_frame.py), and the next solve goes on from them
 exactly as the saving rig's would: a current solution on an unchanged base is that
 solve's answer when it was final (and its warm start when FABRIK was still closing in); a
 solution of other settings is only the warm start of their solve, never their answer.
@@ -27,6 +28,8 @@ import numpy as np
 from . import scalar_quat as sq
 from .ik.chain_frames import PreparedLimits, packed_limits
 from .rig_chain import ChainState, LimitedWarm, SolveInputs, make
+from .chain_setup import ChainSetup
+from .skeleton import Pose
 from .bone_turns import chain_pose
 
 # A saved solution fits its chain when its rotations put the tip within this of where the
@@ -36,7 +39,7 @@ from .bone_turns import chain_pose
 FIT_M = 1e-7
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays: compared by value below
 class LimitedStart:
     """A limited FABRIK chain's next warm start as its last solve left it: the solved
     points (n, 3), its bones' world frames (n - 1, 4) and its limits' reference bone
@@ -49,6 +52,14 @@ class LimitedStart:
     dirs: np.ndarray
     axes: np.ndarray
     lengths: tuple | None = None  # floats: compared by value
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, LimitedStart):
+            return NotImplemented
+        mine, theirs = (self.points, self.frames, self.dirs, self.axes), (other.points, other.frames, other.dirs, other.axes)
+        return self.lengths == other.lengths and all(np.array_equal(a, b) for a, b in zip(mine, theirs))
+
+    __hash__ = None
 
 
 @dataclass(frozen=True)
@@ -113,13 +124,10 @@ STALE = _Stale()
 def exported(state: ChainState, now: tuple) -> SolvedChain:
     """A chain state as data (sharing its arrays: states are never changed in place).
     `now`: the chain's (offsets, settings, limits) as they are (solved_for's order)."""
-    if isinstance(state, PendingState):
-        saved, then = state.saved, state.solved_for
-    else:
-        inputs = state.inputs
-        then = (inputs.offsets, inputs.settings, state.limits)
-        saved = SolvedChain(tuple(tuple(q) for q in state.ik), float(state.error), bool(state.reached),
-                            bool(state.final), _limited(state.start), tuple(inputs.base_pos) + tuple(inputs.base_rot))
+    inputs = state.inputs
+    then = (inputs.offsets, inputs.settings, state.limits)
+    saved = SolvedChain(tuple(tuple(q) for q in state.ik), float(state.error), bool(state.reached),
+                        bool(state.final), _limited(state.start), tuple(inputs.base_pos) + tuple(inputs.base_rot))
     current = then[0] == now[0] and then[1] == now[1] and then[2] == now[2]
     # A limited warm start is used only on the offsets and limits it was made with.
     keep = saved.limited is not None and then[0] == now[0] and then[2] == now[2]
@@ -151,30 +159,38 @@ def _rows(value, width: int) -> np.ndarray:
     return np.asarray(value, dtype=np.float64).reshape(-1, width)
 
 
-class PendingState(ChainState):
-    """A saved solution put back but not yet placed: the rig's next solve places it
-    (placed) as the state the saving rig had. `solved_for`: the chain's (offsets,
-    settings, limits) it was solved for, as the rig had them when it was put back
-    (settings STALE when it was not current)."""
-
-    __slots__ = ("saved", "solved_for")
-
-    def __init__(self, saved: SolvedChain, solved_for: tuple) -> None:
-        super().__init__([tuple(q) for q in saved.rotations], None, None, saved.error, saved.reached, saved.settled)
-        self.saved, self.solved_for = saved, solved_for
-
-
-def pending(rig, solved: SolvedPose, now: dict) -> dict[str, ChainState]:
-    """The states to put back: one per saved solution that fits its chain's shape (a
+def put_back(rig, solved: SolvedPose, now: dict, anim) -> dict[str, ChainState]:
+    """The rig's states from saved solutions: each one that fits its chain's shape (a
     chain of the rig, not look_at, one rotation per joint but the tip, a limited start
-    only on a limited FABRIK chain, everything finite and unit where it must be).
-    `now`: each chain's (offsets, settings, limits) as the rig has them."""
+    only on a limited loop-solver chain, everything finite and unit where it must be) and,
+    where current, its chain (`placed`). `now`: each chain's (offsets, settings, limits)
+    as the rig has them, what a solution is taken to be solved for (settings STALE where it
+    was not current); `anim`: the animated frame, whose pose gives the base of a solution
+    saved without one (an older file)."""
     out: dict[str, ChainState] = {}
+    world = None
     for name, saved in solved.chains.items():
-        if name in rig.chain_names and fits_shape(rig.chain(name), saved):
-            offsets, settings, limits = now[name]
-            out[name] = PendingState(saved, (offsets, settings if saved.current else STALE, limits))
+        if name not in rig.chain_names or not fits_shape(rig.chain(name), saved):
+            continue
+        ch = rig.chain(name)
+        offsets, settings, limits = now[name]
+        base = saved.base
+        if base is None:
+            if world is None:
+                world = rig.skeleton.fk(Pose(np.asarray(anim.rot, dtype=np.float64).reshape(-1, 4), anim.translations))
+            base = _base_in(world, rig.plans[name].parent)
+        state = placed(saved, ch, (offsets, settings if saved.current else STALE, limits), base, ChainSetup(ch, offsets))
+        if state is not None:
+            out[name] = state
     return out
+
+
+def _base_in(world: tuple, parent: int) -> tuple:
+    """(x, y, z, qx, qy, qz, qw) of joint `parent` in the world FK `world` (the origin for none)."""
+    if parent < 0:
+        return (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+    pos, rot = world
+    return tuple(pos[parent].tolist()) + tuple(rot[parent].tolist())
 
 
 def fits_shape(ch, saved: SolvedChain) -> bool:
@@ -206,20 +222,17 @@ def fits_shape(ch, saved: SolvedChain) -> bool:
     return all(math.isfinite(float(a.sum())) for a in (lim.points, lim.frames, lim.dirs, lim.axes))
 
 
-def placed(state: PendingState, ch, inputs: SolveInputs, setup) -> ChainState | None:
-    """A pending saved solution as the state the saving rig had: solved on its saved base
-    (the base in `inputs` for an older file) for what it was solved for, so the solve
-    compares it with `inputs` as that rig would. None when a current solution does not
-    fit there (an edited file): its rotations must put the tip where its saved error says."""
-    saved = state.saved
-    offsets, settings, limits = state.solved_for
-    if saved.base is None:
-        base_pos, base_rot = inputs.base_pos, inputs.base_rot
-    else:
-        base_pos, base_rot = saved.base[:3], saved.base[3:]
+def placed(saved: SolvedChain, ch, solved_for: tuple, base: tuple, setup) -> ChainState | None:
+    """A saved solution as the state the saving rig had: solved on `base` for `solved_for`
+    ((offsets, settings, limits)), so the next solve compares it with its inputs as that rig
+    would. None when a current solution does not fit there (an edited file): its rotations
+    must put the tip where its saved error says."""
+    offsets, settings, limits = solved_for
+    base_pos, base_rot = tuple(base[:3]), tuple(base[3:])
+    ik = [tuple(q) for q in saved.rotations]
     if settings is not STALE:
         target = settings[1]
-        points, _ = chain_pose(base_pos, base_rot, offsets, state.ik)
+        points, _ = chain_pose(base_pos, base_rot, offsets, ik)
         size = 1.0 + setup.total + sq.dist(points[0], target)
         if abs(sq.dist(points[-1], target) - saved.error) > FIT_M * size:
             return None
@@ -229,12 +242,11 @@ def placed(state: PendingState, ch, inputs: SolveInputs, setup) -> ChainState | 
             return None
         start = LimitedWarm(base_pos, base_rot, offsets, *_limited_start(saved.limited, setup, base_rot, offsets))
     solved_on = make(SolveInputs, (base_pos, base_rot, offsets, settings))
-    return ChainState(state.ik, solved_on, limits, saved.error, saved.reached, saved.settled, start)
+    return ChainState(ik, solved_on, limits, saved.error, saved.reached, saved.settled, start)
 
 
 def _limited_start(lim: LimitedStart, setup, base_rot, offsets) -> tuple:
-    """(points, frames, PreparedLimits) as rig_chain.solve_chain keeps them for a limited
-    warm start: the limits' per-chain part from the chain's plan (what planned_limits
+    """(points, frames, PreparedLimits) as a limited warm start keeps them (LimitedWarm): the limits' per-chain part from the chain's plan (what planned_limits
     gives), their reference directions and axes as the saved solve left them."""
     pts = lim.points
     if lim.lengths is not None:

@@ -4,10 +4,11 @@ the rig that saved it would (the data and its checks are rig_pose.py's)."""
 from __future__ import annotations
 
 from .chain_settings import ChainReport
+from .ik.frame_codes import SHOW_NONE, SHOW_SAVED
 from .rig_anim import animated
 from .rig_eval import solve_frame, solved_for_now
-from .full_body_saved import exported as body_exported, put_back
-from .rig_pose import SolvedPose, exported, pending
+from .full_body_saved import exported as body_exported, put_back as body_put_back
+from .rig_pose import SolvedPose, exported, put_back
 
 
 def solved_state(rig) -> SolvedPose:
@@ -24,13 +25,15 @@ def solved_state(rig) -> SolvedPose:
 def restore_state(rig, solved: SolvedPose, solve: bool) -> dict[str, ChainReport] | None:
     """The warm starts replaced by the saved solutions; shown as they were unless `solve`
     is False (then the reports are None). A solution that does not fit its chain is
-    dropped (rig_pose.pending): that chain is solved afresh."""
+    dropped (rig_pose.put_back): that chain is solved afresh. A chain the saving rig had
+    not solved is left as animated until the next solve, as that rig's would be."""
     state = rig.solve_state
-    state.states = pending(rig, solved, solved_for_now(rig))
-    put_back(rig, solved.full_body, animated(rig))
+    anim = animated(rig)
+    state.states = put_back(rig, solved, solved_for_now(rig), anim)
+    body_put_back(rig, solved.full_body, anim)
     state.forget_frame()
-    state.outputs = {}
-    unsaved = frozenset(name for name in rig.chain_names if name not in solved.chains)
     if not solve:
         return None
-    return solve_frame(rig, show=unsaved)
+    show = {name: SHOW_SAVED for name in state.states}
+    show.update((name, SHOW_NONE) for name in rig.chain_names if name not in solved.chains)
+    return solve_frame(rig, show=show)

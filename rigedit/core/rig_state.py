@@ -1,7 +1,7 @@
 """The rig's solve state, one declared object (RigState) the Rig owns: the pose it shows,
-and what it keeps between solves (Rig.solve, rig_eval.py): each chain's warm start and what
-the last frame wrote, so that a chain whose inputs have not changed is not solved again and
-a frame whose inputs all match the last settled one returns at once. The rig's modules
+and what it keeps between solves (Rig.solve, rig_frame.py): each chain's warm start, so
+that a chain whose inputs have not changed is not solved again, and the last settled
+frame, so that a frame whose inputs all match it returns at once. The rig's modules
 (rig_eval, rig_frame, rig_full_body, rig_goals, rig_anim, rig_match) read and write it
 through `Rig.solve_state`; nothing else about a solve is kept anywhere.
 
@@ -20,24 +20,13 @@ from .chain_settings import ChainReport
 from .frame_pack import FrameState, FrameTables
 from .rig_anim import AnimatedFrame
 from .rig_chain import ChainState
-from .rig_solve import ChainSetup
 from .skeleton import Pose, Skeleton
 
 
-class ChainOutput(NamedTuple):
-    """What a frame's solve left for one chain: its state (None for look_at), the weight it
-    blended with, the rotations it wrote (empty for weight 0), and whether those are the
-    very ones the frame before wrote (its downstream chains' bases did not move)."""
-
-    state: ChainState | None
-    weight: float
-    written: list | tuple
-    unchanged: bool
-
-
 class SettledFrame(NamedTuple):
-    """A solve that left every chain final: its inputs (rig_eval.frame_key), the chain order
-    and the reports, returned again while those inputs hold."""
+    """A solve that left every chain final: its inputs (the frame's tables, animated frame
+    and input rows, rig_frame.py), the chain order and the reports, returned again while
+    those inputs hold."""
 
     key: tuple
     order: tuple
@@ -73,11 +62,10 @@ class BodyCache:
 @dataclass(slots=True)
 class RigState:
     """The pose shown (`pose`: the last solve's, or one adopted; its world positions
-    `world`, worked out on demand and dropped with it). Per chain, its last solve (`states`), its solver setup (`setups`, rebuilt when it no
-    longer fits) and what the last frame wrote (`outputs`, valid on the animated frame whose
-    key is `outputs_key`); the animated frame of the current clip and time (`anim`), the
-    goals the frame placed (`goals`: grounded feet, follow-clip chains), and the last
-    settled frame (`settled`).
+    `world`, worked out on demand and dropped with it). Per chain, its last solve
+    (`states`); the animated frame of the current clip and time (`anim`), the goals the
+    frame placed (`goals`: grounded feet, follow-clip chains), and the last settled frame
+    (`settled`).
 
     The compiled frame (rig_frame.py) keeps the chains' last solves as arrays (`frame`, a
     frame_pack.FrameState on the tables `tables`); `states` unpacks them into ChainStates
@@ -86,13 +74,9 @@ class RigState:
     pose: Pose | None = None
     world: np.ndarray | None = None
     _states: dict[str, ChainState] = field(default_factory=dict)
-    setups: dict[str, ChainSetup] = field(default_factory=dict)
-    outputs: dict[str, ChainOutput] = field(default_factory=dict)
-    outputs_key: tuple | None = None
     anim: AnimatedFrame | None = None
     goals: dict = field(default_factory=dict)  # the goals the last solve aimed at (rig_goals.py)
     settled: SettledFrame | None = None
-    skip: int = 0  # frames left for the Python walk before the compiled frame is tried (tests compare the two)
     body: BodyCache = field(default_factory=BodyCache)
     frame: FrameState | None = None
     tables: FrameTables | None = None
@@ -139,37 +123,33 @@ class RigState:
         self.frame = None
         return states
 
-    def packed(self, tables: FrameTables) -> FrameState | None:
-        """The chains' last solves packed for `tables`, or None when one cannot be (a saved
-        solution put back, not yet placed: the Python frame places it)."""
+    def packed(self, tables: FrameTables) -> FrameState:
+        """The chains' last solves packed for `tables`."""
         frame = self.frame
         if frame is not None and frame.tables is tables:
             return frame
         frame = FrameState(tables)
-        if not frame.pack(self.drop_packed()):
-            return None
+        frame.pack(self.drop_packed())
         self.frame = frame
         return frame
 
     def forget_frame(self) -> None:
         """What chains read has changed (structure, pose, saved states): the next solve is
         a full pass, warm-started from the states."""
-        self.settled = self.outputs_key = None
+        self.settled = None
 
     def forget_animation(self) -> None:
         """The clip or ground changed: the animated pose is read afresh too."""
-        self.anim = self.settled = self.outputs_key = None
+        self.anim = self.settled = None
 
     def drop(self, name: str) -> None:
         self.drop_packed().pop(name, None)
-        self.setups.pop(name, None)
 
     def copy(self) -> "RigState":
         """The pose and the warm starts (states are never changed in place), nothing about
         the last frame but the full-body solve's (shared: its parts are replaced, never
         changed)."""
-        # `skip` too: a copy takes the path this rig takes (the two agree to round-off, not to the bit).
-        return RigState(pose=self.pose.copy(), _states=dict(self.states), body=replace(self.body), skip=self.skip)
+        return RigState(pose=self.pose.copy(), _states=dict(self.states), body=replace(self.body))
 
     def report_idle(self) -> dict[str, ChainReport]:
         """The settled frame's reports as a solve that ran no pass gives them."""

@@ -1,7 +1,8 @@
 """Quaternion (x, y, z, w) and vector helpers on plain Python floats, for one joint at a time.
 
-The rig solves one short chain at a time. For a handful of joints, a numpy call (~1 us here)
-costs more than the arithmetic it does, so the per-chain walk stays in floats. The formulas
+The compiled kernels compile these same functions (jitable.py), and Python code that handles
+one short chain (a saved pose put back, rig_pose.py) calls them as they are: for a handful of
+joints, a numpy call (~1 us here) costs more than the arithmetic it does. The formulas
 are those of `transforms.py` (same shortest arc, same half-turn choice), so results agree with
 the vectorised forms to round-off.
 """

@@ -5,7 +5,8 @@ asking which solver it is.
 
 Three methods cover the solvers: a closed-form limb (two-bone), a reaching solver that runs
 passes of a step through the shared iteration loop (FABRIK; CCD joins as another entry with
-its own kernels), and an aim (look-at). `Method` names every part a method must give and
+its own step's frame row), and an aim (look-at). Every rig frame is solved in one compiled
+call (rig_frame.py), which runs each chain's `frame_row`. `Method` names every part a method must give and
 raises NotImplementedError for any it lacks: a solver whose method misses a part fails
 where that part is asked for, it never runs another solver's code in its place.
 """
@@ -13,15 +14,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import scalar_quat as sq
-from .ik.fabrik import fabrik, fabrik_kernel, limited_kernel
+from .ik.fabrik import fabrik
 from .ik.frame_codes import (
     F_AXIS, F_CLAMP, F_EPS, F_FWD, F_HI, F_KIND, F_LO, F_MAX_ANGLE, F_MAX_TWIST, F_SIZE, F_SOFT, F_TOL, F_UP, ROW_AIM,
     ROW_CCD, ROW_FABRIK, ROW_LIMB,
 )
 from .ik.two_bone_codes import NO_LIMIT
 from .ik.two_bone import two_bone_ik
-from .rig_solve import fabrik_chain, two_bone_chain
 from .rig_uses import look_params
 
 # The chain kinds the compiled full-body kernel knows (full_body_kernel.py's `kinds`).
@@ -49,20 +48,11 @@ class Method:
         the solved points (n, 3)."""
         return self._missing("single")
 
-    def solve(self, aim, pole, tolerance, max_iterations, setup, base_rot, points, frames, root_dir, errors):
-        """One chain of the rig solved from `points`/`frames` toward `aim` (rig_chain._solve):
-        (solved points, twists or None, passes run, limits prepared or None, limited result
-        or None as fabrik_chain gives it)."""
-        return self._missing("solve")
-
-    def final(self, reached: bool, iterations: int) -> bool:
-        """Whether solving the same inputs again could change nothing (the rig stops there)."""
-        return self._missing("final")
-
     # Asked per chain per frame: subclasses give these as class attributes (a lookup, not a call).
     @property
     def limb(self) -> bool:
-        """Whether the rig's one-call limb path (rig_limb.solve_limb) solves it."""
+        """Whether it is a closed-form three-joint limb (the editor draws its pole; the
+        clip linter measures its bend)."""
         return self._missing("limb")
 
     @property
@@ -71,9 +61,8 @@ class Method:
         return self._missing("warm_limited")
 
     @property
-    def frame_row(self) -> int | None:
-        """The compiled row the rig's one-call frame runs for it (ik/frame_codes.py ROW_*),
-        or None: the frame is solved in Python (rig_eval.py) while a chain of it is in the rig."""
+    def frame_row(self) -> int:
+        """The compiled row the rig's one-call frame runs for it (ik/frame_codes.py ROW_*)."""
         return self._missing("frame_row")
 
     def frame_floats(self, ch, setup) -> np.ndarray:
@@ -110,13 +99,6 @@ class ClosedLimb(Method):
         r = two_bone_ik(p[0], p[1], p[2], target, pole, eps=min(1e-6, tolerance))
         return np.stack([p[0], r.mid, r.end])
 
-    def solve(self, aim, pole, tolerance, max_iterations, setup, base_rot, points, frames, root_dir, errors):
-        solved, twists = two_bone_chain(aim, pole, tolerance, setup.mid_limit, points, frames)
-        return solved, twists, 0, None, None
-
-    def final(self, reached, iterations):
-        return True  # exact: the same inputs give the same answer
-
     limb = True
 
     warm_limited = False
@@ -125,7 +107,7 @@ class ClosedLimb(Method):
 
     def frame_floats(self, ch, setup):
         row = _settings_row(ch)
-        row[F_EPS] = min(1e-6, ch.tolerance)  # two_bone_ik's eps, as rig_limb.solve_limb takes it
+        row[F_EPS] = min(1e-6, ch.tolerance)  # two_bone_ik's eps for the chain's tolerance
         kind, axis, lo, hi = (NO_LIMIT, (0.0, 0.0, 0.0), 0.0, 0.0) if setup.mid_limit is None else setup.mid_limit
         row[F_KIND], row[F_AXIS:F_AXIS + 3], row[F_LO], row[F_HI] = kind, axis, lo, hi
         return row
@@ -143,14 +125,13 @@ class ClosedLimb(Method):
 
 class ReachLoop(Method):
     """A reaching solver that runs passes of its step through the shared iteration loop,
-    with limits on every joint but the tip. `free` and `limited` give its compiled kernels
-    (the loop with its step, unlimited and limited), as ik/fabrik.py's fabrik_kernel and
-    limited_kernel give FABRIK's; `api` is its single-chain function (fabrik's signature)."""
+    with limits on every joint but the tip. `api` is its single-chain function (fabrik's
+    signature); `frame_row` the rig frame's row that runs its step (frame_codes.ROW_*)."""
 
     reaches = True
 
-    def __init__(self, name: str, free, limited, api, frame_row: int) -> None:
-        self.name, self.free, self.limited, self.api = name, free, limited, api
+    def __init__(self, name: str, api, frame_row: int) -> None:
+        self.name, self.api = name, api
         self._frame_row = frame_row
 
     @property
@@ -162,20 +143,6 @@ class ReachLoop(Method):
 
     def single(self, points, target, pole=None, *, tolerance=1e-3, max_iterations=10):
         return self.api(points, target, tolerance=tolerance, max_iterations=max_iterations).points
-
-    def solve(self, aim, pole, tolerance, max_iterations, setup, base_rot, points, frames, root_dir, errors):
-        if sq.dist(points[-1], aim) <= tolerance:
-            # Already there from its own last solution (no pass would run): keep the
-            # rotations exactly rather than re-derive them with round-off.
-            return points, None, 0, None, None
-        solved, iterations, prep, result = fabrik_chain(
-            aim, tolerance, max_iterations, pole, setup.plan, setup.hinged, base_rot, points, frames, root_dir, errors,
-            kernels=(self.free, self.limited),
-        )
-        return solved, None, iterations, prep, result
-
-    def final(self, reached, iterations):
-        return reached or iterations == 0
 
     limb = False
 
@@ -197,9 +164,6 @@ class Aim(Method):
 
     name = "aim"
     reaches = False
-
-    def final(self, reached, iterations):
-        return True
 
     limb = False
 
@@ -233,5 +197,5 @@ def _settings_row(ch) -> np.ndarray:
     return row
 
 
-FABRIK = ReachLoop("FABRIK loop", fabrik_kernel, limited_kernel, fabrik, ROW_FABRIK)
+FABRIK = ReachLoop("FABRIK loop", fabrik, ROW_FABRIK)
 CCD_ROW = ROW_CCD  # the frame row a CCD entry names (ik/registry.py)

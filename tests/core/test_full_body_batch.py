@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from rigedit.core import full_body_batch, rig_full_body
-from rigedit.core.rig_eval import animated
+from rigedit.core.rig_anim import animated
 from tests.core.full_body_cases import humanoid, reach_goals
 
 # Each row is the single-row function itself, run in another thread: the same operations.

@@ -84,7 +84,7 @@ def test_a_method_missing_a_part_fails_loudly():
         name = "half"
         reaches = True
 
-    with pytest.raises(NotImplementedError, match="the half method has no solve"):
-        Half().solve(None, None, 1e-3, 10, None, None, [], [], None, [])
+    with pytest.raises(NotImplementedError, match="the half method has no frame_row"):
+        Half().frame_row
     with pytest.raises(NotImplementedError, match="has no full_body_kind"):
         Half().full_body_kind()

@@ -6,9 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rigedit.core.ik.limits import ConeLimit
 from rigedit.core.rig import BUNDLED_PRESETS, Rig
-from rigedit.core.rig_solve import ChainSetup
 
 
 def _spine_rig() -> Rig:
@@ -33,27 +31,9 @@ def test_equal_limits_given_anew_keep_the_warm_start():
     np.testing.assert_allclose(rig.world_positions(), before, rtol=0, atol=1e-12)
 
 
-def _setup_and_offsets(ch):
-    offsets = [(0.0, 0.1, 0.0)] * len(ch.joints)
-    return ChainSetup(ch, offsets), offsets
-
-
-def test_a_chain_setup_fits_equal_limits_given_anew_and_not_changed_ones():
-    rig = Rig.load(BUNDLED_PRESETS / "humanoid.json")
-    ch = rig.chain("spine")
-    setup, offsets = _setup_and_offsets(ch)
-    ch.limits = dict(ch.limits)  # a new mapping of equal limits
-    assert setup.fits(ch, offsets)
-    limits = dict(ch.limits)
-    name = next(iter(limits))
-    limits[name] = ConeLimit(limits[name].max_deg / 2)
-    ch.limits = limits
-    assert not setup.fits(ch, offsets)
-
-
 @pytest.mark.parametrize("preset", sorted(p.stem for p in BUNDLED_PRESETS.glob("*.json")))
 def test_a_warm_rig_solves_as_a_copy_that_keeps_only_its_warm_starts(preset):
-    # The cache's shortcuts (setups, last frame's outputs, the settled frame, the animated
+    # The cache's shortcuts (the packed tables, the settled frame, the animated
     # pose) are pure shortcuts: a copy keeps the chains' states and nothing else, and
     # solves every drag frame to the same pose.
     rig = Rig.load(BUNDLED_PRESETS / f"{preset}.json")

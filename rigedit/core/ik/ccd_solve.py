@@ -14,13 +14,10 @@ iteration loop (fabrik_loop.iterate) in place of FABRIK's passes: the same stop 
 same frames and limits. This module checks the input (fabrik's checks) and packs a chain
 with no limits as one whose every joint is free.
 
-`ccd_kernel` and `ccd_limited_kernel` give the rig CCD's compiled entry points under the
-names the shared loop's callers use for FABRIK's (rig_solve.fabrik_chain, fabrik_warm):
-its registry entry's `free` and `limited` (solve_methods.ReachLoop).
+In a rig, CCD's chains run the same step in the compiled frame's rows (frame_codes.ROW_CCD:
+ik/frame_cold.py and ik/frame_reach.py).
 """
 from __future__ import annotations
-
-from types import SimpleNamespace
 
 import numpy as np
 
@@ -54,25 +51,3 @@ def ccd(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, limi
         pts, tgt, ls, kinds, params, dirs, axes, root_dir, frames, prep is not None, tol, cap, True, errors, *out, out_frames
     )
     return FabrikResult(out[0], count, err, errors, err <= tol, None if prep is None else out_frames)
-
-
-def ccd_kernel():
-    """CCD's unlimited rig entry point as fabrik_kernel() names FABRIK's (rig_free), compiled
-    in fabrik_limited.py and imported on first use."""
-    global _free
-    if _free is None:
-        _free = SimpleNamespace(rig_free=limited_kernel().ccd_rig_free)
-    return _free
-
-
-def ccd_limited_kernel():
-    """CCD's limited rig entry points as limited_kernel() names FABRIK's (fabrik_limited,
-    rig_limited, turned_locals)."""
-    global _limited
-    if _limited is None:
-        k = limited_kernel()
-        _limited = SimpleNamespace(fabrik_limited=k.ccd_rig_row, rig_limited=k.ccd_rig_limited, turned_locals=k.turned_locals)
-    return _limited
-
-
-_free = _limited = None

@@ -1,9 +1,9 @@
 """FABRIK, written once and compiled: every FABRIK solve in rigedit runs
 `fabrik_row.solve_row`. This module holds the unlimited one, `fabrik_free`, and what calls
 it: `fabrik()` (straight from Python, or through fabrik_given), the batch (fabrik_rows: the
-same solve over rows, in parallel) and the rig's unlimited chains (rig_free);
-fabrik_limited.py holds the limited solve. Callers (fabrik.py, fabrik_batch.py,
-fabrik_pose.py, rig_solve.py) check their input, hand plain arrays here and read plain
+same solve over rows, in parallel) and the rig's unlimited chains (rig_free, from the
+compiled frame's cold start, frame_cold.py); fabrik_limited.py holds the limited solve.
+Python callers (fabrik.py, fabrik_batch.py, fabrik_pose.py) check their input, hand plain arrays here and read plain
 arrays back.
 
 The parts, one concept a module: fabrik_passes (one joint's limit, the backward and forward

@@ -21,9 +21,9 @@ fresh_cache(__file__, sq, limits, soft, fabrik_passes, fabrik_newton, fabrik_loo
 jitable(soft.soft_distance_float, soft.effective_target_float)
 
 
-# The limited solve, compiled once for fabrik_limited and rig_limited (inlined into each, it
-# was typed, lowered and optimised twice: a fifth of the kernels' compile). Typed, so the
-# literal flags rig_limited passes do not compile it again.
+# The limited solve, compiled once for fabrik_limited and the rig's rows (inlined into each,
+# it was typed, lowered and optimised twice: a fifth of the kernels' compile). Typed, so the
+# literal flags the rig's rows pass do not compile it again.
 _LIMITED_SIG = (
     "Tuple((float64, int64, boolean))(float64[:, ::1], float64[::1], float64[::1], int64[::1], float64[:, ::1],"
     " float64[:, ::1], float64[:, ::1], float64[::1], boolean, float64, int64, float64[::1], boolean, boolean,"
@@ -75,7 +75,7 @@ def ccd_rig_row(
     pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, has_frames, tol, cap, hint, has_hint,
     arc_start, conform, errors, out_pts, out_axes, out_dirs, out_turns, out_frames,
 ):  # fmt: skip
-    """fabrik_limited's signature with CCD's step, for a rig's CCD chain (rig_solve.fabrik_chain):
+    """fabrik_limited's signature with CCD's step, for a rig's CCD chain started cold (frame_cold.py):
     the hint and arc start are not CCD's and are left unused."""
     return _row_with_frames(
         pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, has_frames, tol, cap, root_dir, False,
@@ -121,55 +121,25 @@ def _row_with_frames(
     return err, count, moved
 
 
-@_jit
-def rig_limited(
-    pts, tx, ty, tz, total, clamp, softness, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, bx, by, bz, bw,
-    tol, cap, px, py, pz, has_pole, errors, out_pts, out_axes, out_dirs, out_turns, out_locals, out_world,
-):  # fmt: skip
-    """A rig chain's limited solve in one call, warm-started from its own last result
-    (which meets its limits): solve_row toward the goal (tx, ty, tz) as the reach clamp and
-    soft IK over the chain's length `total` move it (the aim), the arc start bulging toward
-    the pole (px, py, pz) when has_pole, then (when the pose moved) `turned_locals` from
-    the root parent's world rotation (bx, by, bz, bw) and the bones' warm-start world
-    frames. Floats, not arrays, where they are few: numba takes a float for less than it
-    takes an array. Returns (tip error to the aim, steps, moved, tip error to the goal,
-    distance from the root to the aim): what the rig reports and checks for a stall, worked
-    out here rather than in Python floats (a microsecond of a drag frame)."""
-    # Grouped into tuples: a call of over 30 arguments is one with *args, which numba does not inline.
-    return _rig_row(
-        pts, (tx, ty, tz), (total, clamp, softness), lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames,
-        (bx, by, bz, bw), tol, cap, (px, py, pz), has_pole, errors, (out_pts, out_axes, out_dirs, out_turns), out_locals,
-        out_world, False,
-    )  # fmt: skip
-
-
-@_jit
-def ccd_rig_limited(
-    pts, tx, ty, tz, total, clamp, softness, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, bx, by, bz, bw,
-    tol, cap, px, py, pz, has_pole, errors, out_pts, out_axes, out_dirs, out_turns, out_locals, out_world,
-):  # fmt: skip
-    """rig_limited with CCD's step: a CCD chain's warm-started solve (no arc start and no
-    pole: a sweep bends a straight chain itself)."""
-    # Grouped into tuples: a call of over 30 arguments is one with *args, which numba does not inline.
-    return _rig_row(
-        pts, (tx, ty, tz), (total, clamp, softness), lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames,
-        (bx, by, bz, bw), tol, cap, (px, py, pz), has_pole, errors, (out_pts, out_axes, out_dirs, out_turns), out_locals,
-        out_world, True,
-    )  # fmt: skip
-
-
 @fabrik_passes._inline
 def _rig_row(
     pts, goal, reach, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, base, tol, cap, pole, has_pole, errors,
     out, out_locals, out_world, sweeps,
 ):  # fmt: skip
+    """A rig chain's limited solve, warm-started from its own last result (which meets its
+    limits; frame_reach.loop): the solve toward `goal` as the reach clamp and soft IK over
+    the chain's length move it (reach: total, clamp, softness), the arc start bulging toward
+    the pole when has_pole (FABRIK; `sweeps`: CCD's step, no arc start), then (when the pose
+    moved) `turned_locals` from the root parent's world rotation `base` and the bones'
+    warm-start world frames. Returns (tip error to the aim, steps, moved, tip error to the
+    goal, distance from the root to the aim): what the rig reports and checks for a stall."""
     tx, ty, tz = goal
     total, clamp, softness = reach
     px, py, pz = pole
     out_pts, out_turns = out[0], out[3]
     root = (pts[0, 0], pts[0, 1], pts[0, 2])
     aim = (tx, ty, tz)
-    if clamp < 1.0 or softness > 0.0:  # rig_uses.reach_is_plain, inline
+    if clamp < 1.0 or softness > 0.0:  # neither the reach clamp nor soft IK moves it otherwise
         aim = soft.effective_target_float(root, aim, total, clamp, softness)
     target = np.array(aim)
     hint = np.array((px - root[0], py - root[1], pz - root[2]))
@@ -190,7 +160,7 @@ def _rig_row(
 def turned_locals(bx, by, bz, bw, frames, turns, out, world):
     """The local rotations of a limited result's joints (all but the tip) and its bones'
     world frames: each bone's reference frame turned by the turn its forward pass carried,
-    then seen from its parent's new frame (rig_solve.turned_locals). Written to `out` and
+    then seen from its parent's new frame. Written to `out` and
     `world`, from the root parent's world rotation (bx, by, bz, bw)."""
     m = turns.shape[0]
     parent = (bx, by, bz, bw)

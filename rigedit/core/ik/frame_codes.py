@@ -47,15 +47,20 @@ def input_row(goal: tuple, pole: tuple | None, weight: float, sole: tuple | None
 
 # Per chain, its last solve (chains, S_SIZE): solved at all, settings as now, error,
 # reached, final; the base, goal, pole it was solved for; whether it has a limited warm
-# start and the base that stands on, and its limits' root direction.
+# start and the base that stands on, and its limits' root direction; and what the next frame
+# does with it instead of solving (S_SHOW, cleared by that frame: SHOW_SAVED, a saved
+# solution put back is shown as it was; SHOW_NONE, a chain the saving rig had not solved
+# is left as animated; Rig.restore_state).
 S_LAST, S_SAME_SETTINGS, S_ERROR, S_REACHED, S_FINAL, S_BASE, S_GOAL, S_POLE, S_HAS_POLE, S_WARM, S_WARM_BASE, S_ROOT_DIR = (
     0, 1, 2, 3, 4, 5, 12, 15, 18, 19, 20, 27,
 )
-S_SIZE = 30
+S_SHOW = 30
+S_SIZE = 31
+SHOW_SAVED, SHOW_NONE = 1.0, 2.0
 
 # Per joint slot (slots, J_SIZE): the last solve's local rotation and offset; a reaching
 # chain's limited warm start there: point, bone frame, reference direction and hinge axis,
-# limit kind and parameters, bone length (fabrik_limited.rig_limited's arrays, row by row);
+# limit kind and parameters, bone length (fabrik_limited._rig_row's arrays, row by row);
 # the chain's limit plan (set once: kind code, parameters, hinge axis in the parent's frame),
 # from which a cold start prepares its limits (frame_cold.py).
 J_IK, J_OFFSET, J_POINT, J_FRAME, J_DIR, J_AXIS, J_PARAMS, J_LENGTH, J_KIND = 0, 4, 7, 10, 14, 17, 20, 22, 23
@@ -64,10 +69,13 @@ J_PLAN_KIND, J_PLAN_PARAMS, J_LOCAL_AXIS = 24, 25, 27
 J_SHARE, J_REST = J_LENGTH, J_FRAME
 J_SIZE = 30
 
-# Why the compiled frame stopped at a chain (it returns 2 * chain + this): a stall to retry
-# from the animated pose, or input a solver refuses (rig_eval.py raises its error); the
-# next frame goes on compiled.
-STOP_ONCE = 0
+# Input a solver refuses stops the frame, nothing of it kept: the frame returns
+# chain * STOP_SPAN + why, and rig_frame.refused raises the error `why` names: STOP_LIMB plus
+# the two-bone kernel's status (two_bone_codes), STOP_ROOT (a limit on the chain's root
+# joint with no bone entering it), STOP_HINGE plus the joint whose hinge axis lies along
+# its parent bone. 0 is never a reason (the solvers' OK).
+STOP_LIMB, STOP_ROOT, STOP_HINGE = 0, 8, 16
+STOP_SPAN = 1 << 24
 
 # rig_chain.STALL_GAIN: a solve of unchanged inputs gaining less than this share has stalled.
 STALL_GAIN = 1e-6

@@ -2,7 +2,7 @@
 this base (docs/ARCHITECTURE.md, core: one frame evaluation): its first solve, a chain
 without limits, a follow-clip chain, a base a clip moved, every frame of a bake.
 
-What rig_chain._solve does on that path, in the frame's one call: the warm start's pose on
+What a cold start takes, in the frame's one call: the warm start's pose on
 the chain's base (bone_turns.chain_pose), the aim the reach clamp and soft IK make of the
 goal, the limits prepared there from the chain's plan (chain_frames.planned_limits: bone
 directions, hinge axes in the parent bones' frames), the solver's own row (FABRIK's or
@@ -26,7 +26,7 @@ from .fabrik_passes import _jit
 from .frame_codes import (
     C_CAP, C_LIMITED, C_N, C_ROOT_LIMITED, C_ROW, F_CLAMP, F_SOFT, F_TOL, I_GOAL, I_HAS_POLE, I_POLE, J_AXIS,
     J_DIR, J_FRAME, J_IK, J_KIND, J_LENGTH, J_LOCAL_AXIS, J_PARAMS, J_PLAN_KIND, J_PLAN_PARAMS, J_POINT,
-    ROW_CCD, S_ROOT_DIR, S_WARM, S_WARM_BASE,
+    ROW_CCD, STOP_HINGE, STOP_ROOT, S_ROOT_DIR, S_WARM, S_WARM_BASE,
 )
 from .frame_math import put, put_cols, quat_at, vec_at
 
@@ -92,9 +92,9 @@ def _directions(pts, root_dir, has_root, toward):
 
 @_jit
 def _prepare(rows, pts, frames, base_rot, root_dir, has_root, aim):
-    """chain_frames.planned_limits from the plan in the chain's slots: (ok, lengths, kind
-    codes, params, reference directions, hinge axes); ok False where planned_limits
-    raises (a hinge axis along its parent bone: rig_eval.py raises the error)."""
+    """chain_frames.planned_limits from the plan in the chain's slots: (why, lengths, kind
+    codes, params, reference directions, hinge axes); why 0, or STOP_HINGE + the joint
+    whose hinge axis lies along its parent bone (where planned_limits raises)."""
     m = frames.shape[0]
     lengths, kinds, params, axes = np.empty(m), np.zeros(m, np.int64), np.zeros((m, 2)), np.zeros((m, 3))
     for k in range(m):
@@ -110,9 +110,9 @@ def _prepare(rows, pts, frames, base_rot, root_dir, has_root, aim):
             axis = sq.qrot(base_rot if k == 0 else quat_at(frames, k - 1, 0), vec_at(rows, k, J_LOCAL_AXIS))
             found, _ = limits.hinge_axis_found(axis, parent)
             if not found:
-                return False, lengths, kinds, params, dirs, axes
+                return STOP_HINGE + k, lengths, kinds, params, dirs, axes
             put(axes, k, 0, axis)
-    return True, lengths, kinds, params, dirs, axes
+    return 0, lengths, kinds, params, dirs, axes
 
 
 @_jit
@@ -150,21 +150,21 @@ def _turned(base_rot, warm, offs, solved):
 @_jit
 def cold(c, ints, fl, inp, st, rows, warm, offs, base_pos, base_rot, total, errors):
     """Chain c solved from the local rotations `warm` on its base (see the module
-    docstring); `rows`: its joint slots, `offs` its joints' offsets. Returns (ok, steps,
-    error to the goal, stalled); the rotations go into its slots' J_IK. ok False: input
-    the solver refuses (rig_eval.py raises its error)."""
+    docstring); `rows`: its joint slots, `offs` its joints' offsets. Returns (why, steps,
+    error to the goal, stalled); the rotations go into its slots' J_IK. why 0, or why the
+    solver refuses the input (frame_codes.STOP_*; rig_frame.refused raises the error)."""
     n, cap, tol = ints[c, C_N], ints[c, C_CAP], fl[c, F_TOL]
     m = n - 1
     pts, frames = chain_pose(base_pos, base_rot, warm, offs)
     goal, root = vec_at(inp, c, I_GOAL), vec_at(pts, 0, 0)
     aim = goal
-    if fl[c, F_CLAMP] < 1.0 or fl[c, F_SOFT] > 0.0:  # rig_uses.reach_is_plain, inline
+    if fl[c, F_CLAMP] < 1.0 or fl[c, F_SOFT] > 0.0:  # neither the reach clamp nor soft IK moves it otherwise
         aim = soft.effective_target_float(root, goal, total, fl[c, F_CLAMP], fl[c, F_SOFT])
     st[c, S_WARM] = 0.0
     put_cols(rows, J_IK, warm)
     tip = vec_at(pts, m, 0)
     if sq.dist(tip, aim) <= tol:  # already there (solve_methods.ReachLoop.solve): kept as it is
-        return True, 0, sq.dist(tip, goal), False
+        return 0, 0, sq.dist(tip, goal), False
     has_pole = inp[c, I_HAS_POLE] != 0.0
     hint = np.zeros(3)
     if has_pole:
@@ -181,18 +181,18 @@ def cold(c, ints, fl, inp, st, rows, warm, offs, base_pos, base_rot, total, erro
         solved = out
         stalled = False
     else:
-        ok, count, solved, stalled = _limited(c, ints, st, rows, pts, frames, base_pos, base_rot, offs, target, hint, has_pole, errs, tol, cap, ccd, total)  # fmt: skip
-        if not ok:
-            return False, 0, 0.0, False
+        why, count, solved, stalled = _limited(c, ints, st, rows, pts, frames, base_pos, base_rot, offs, target, hint, has_pole, errs, tol, cap, ccd, total)  # fmt: skip
+        if why:
+            return why, 0, 0.0, False
     for k in range(count):
         errors[c, k] = errs[k]
     error = sq.dist(vec_at(solved, m, 0), goal)
-    return True, count, error, stalled and error > tol
+    return 0, count, error, stalled and error > tol
 
 
 @_jit
 def _limited(c, ints, st, rows, pts, frames, base_pos, base_rot, offs, target, hint, has_pole, errs, tol, cap, ccd, total):
-    """cold's limited branch (rig_solve.fabrik_chain with a limit plan): (ok, steps, solved
+    """cold's limited branch (a limit plan prepared on the warm start): (why, steps, solved
     points, stalled short of the aim)."""
     n = pts.shape[0]
     m = n - 1
@@ -201,12 +201,12 @@ def _limited(c, ints, st, rows, pts, frames, base_pos, base_rot, offs, target, h
         v = sq.qrot(base_rot, vec_at(offs, 0, 0))
         d = sq.norm(v)
         if d <= TINY:
-            return False, 0, pts, False  # a root limit with no bone entering the root
+            return STOP_ROOT, 0, pts, False  # a root limit with no bone entering the root
         root_dir, has_root = (v[0] / d, v[1] / d, v[2] / d), True
     aim = (target[0], target[1], target[2])
-    ok, lengths, kinds, params, dirs, axes = _prepare(rows, pts, frames, base_rot, root_dir, has_root, aim)
-    if not ok:
-        return False, 0, pts, False
+    why, lengths, kinds, params, dirs, axes = _prepare(rows, pts, frames, base_rot, root_dir, has_root, aim)
+    if why:
+        return why, 0, pts, False
     out = (np.empty((n, 3)), np.zeros((m, 3)), np.empty((m, 3)), np.empty((m, 4)))
     none = np.zeros((0, 4))
     root_arr = np.array(root_dir)
@@ -229,4 +229,4 @@ def _limited(c, ints, st, rows, pts, frames, base_pos, base_rot, offs, target, h
     solved = out[0]
     # Held short of an aim within reach before the cap (cold adds: and short of the goal).
     stalled = 0 < count < cap and sq.dist(vec_at(solved, m, 0), aim) > tol and sq.dist(vec_at(solved, 0, 0), aim) <= total
-    return True, count, solved, stalled
+    return 0, count, solved, stalled

@@ -13,8 +13,9 @@ The rig packs its chains once per shape and settings (core/frame_pack.py: the ta
 state arrays whose layout the constants below give); each frame hands in the animated
 rotations, the translations and the goals, and gets the solved rotations, the next warm
 starts and each chain's report numbers. A chain whose input its solver refuses stops the
-call before anything is kept: it returns that chain's index and the rig solves the frame in
-Python (rig_eval.py), which raises the solver's own error.
+call before anything is kept: it returns that chain and why (rig_frame.refused raises the
+error). A saved solution put back (Rig.restore_state) is shown by the next frame as it was
+saved, unsolved (S_SHOW).
 `solve_frames` is the same frame over many frames from their animated poses (the bake).
 """
 from __future__ import annotations
@@ -32,8 +33,8 @@ from .fabrik_passes import _jit
 from .frame_codes import (
     C_FOLLOW, C_N, C_PARENT, C_ROW, C_SLOT, F_AXIS, F_CLAMP, F_EPS, F_FWD, F_HI, F_KIND, F_LO, F_MAX_ANGLE, F_MAX_TWIST,
     F_SOFT, F_TOL, F_UP, I_GOAL, I_HAS_POLE, I_HAS_SOLE, I_POLE, I_SOLE, I_WEIGHT, J_IK, J_OFFSET, J_REST, J_SHARE, ROW_AIM,
-    ROW_LIMB, STALL_GAIN, STOP_ONCE, S_BASE, S_ERROR, S_FINAL, S_GOAL, S_HAS_POLE, S_LAST, S_POLE, S_REACHED,
-    S_SAME_SETTINGS, T_CHAIN, T_JOINT, T_PARENT,
+    ROW_LIMB, SHOW_SAVED, STALL_GAIN, STOP_LIMB, STOP_SPAN, S_BASE, S_ERROR, S_FINAL, S_GOAL, S_HAS_POLE, S_LAST, S_POLE,
+    S_REACHED, S_SAME_SETTINGS, S_SHOW, T_CHAIN, T_JOINT, T_PARENT,
 )
 from .frame_math import (
     chain_length, offsets_same, put, put_cols, quat_at, same_inputs, slerp, vec_at, warm_here, world_of,
@@ -70,7 +71,7 @@ def _limb(c, ints, fl, inp, joints, rot, trans, slots, base_pos, base_rot, warm_
 @_jit
 def _aim(c, ints, fl, inp, parents, joints, rot, trans, slots):
     """Chain c as an aim (look-at) over the pose built so far: look_at_kernel.aim_chain on
-    the path from the skeleton's root to its aiming joint (rig_uses.look_at_rotations),
+    the path from the skeleton's root to its aiming joint,
     blended into the pose by weight. Returns the miss."""
     s, n = ints[c, C_SLOT], ints[c, C_N]
     depth, k = 0, joints[s + n - 1]
@@ -152,13 +153,22 @@ def _chain_rows(c, ints, joints, rot, trans, slots, st):
 
 @_jit
 def _chain(c, tables, inp, rot, trans, st, slots, report, errors):
-    """Chain c of the frame (see the module docstring): -1 done, else 2 c + STOP_* (the
-    rig's Python path must take the frame)."""
+    """Chain c of the frame (see the module docstring): -1 done, else c * STOP_SPAN + why
+    the solver refused its input (frame_codes.STOP_*)."""
     parents, joints, ints, fl = tables
     s, n = ints[c, C_SLOT], ints[c, C_N]
     if ints[c, C_ROW] == ROW_AIM:  # aimed afresh every frame: no state, final
         miss = _aim(c, ints, fl, inp, parents, joints, rot, trans, slots)
         report[c, 0], report[c, 1], report[c, 2], report[c, 3] = miss, 0.0, 1.0 if miss <= fl[c, F_TOL] else 0.0, 1.0
+        return -1
+    show = st[c, S_SHOW]
+    if show != 0.0:  # put back by Rig.restore_state: shown as saved (or left as animated), not solved
+        st[c, S_SHOW] = 0.0
+        if show == SHOW_SAVED:
+            report[c, 0], report[c, 1], report[c, 2], report[c, 3] = st[c, S_ERROR], 0.0, st[c, S_REACHED], 0.0
+            _write(c, ints, joints, slots, rot, inp[c, I_WEIGHT])
+        else:
+            report[c, 0], report[c, 1], report[c, 2], report[c, 3] = np.nan, 0.0, 0.0, 0.0
         return -1
     if ints[c, C_PARENT] >= 0:
         base_pos, base_rot = world_of(ints[c, C_PARENT], parents, rot, trans)
@@ -172,7 +182,7 @@ def _chain(c, tables, inp, rot, trans, st, slots, report, errors):
         own = st[c, S_LAST] != 0.0 and ints[c, C_FOLLOW] == 0
         status, error = _limb(c, ints, fl, inp, joints, rot, trans, slots, base_pos, base_rot, own)
         if status != two_bone_codes.OK:
-            return 2 * c + STOP_ONCE  # two_bone_ik's own error, raised from the Python path
+            return c * STOP_SPAN + STOP_LIMB + status
         reached, final = error <= fl[c, F_TOL], True
     else:
         total, rows = chain_length(joints, trans, s, n), slots[s:s + n]
@@ -180,14 +190,14 @@ def _chain(c, tables, inp, rot, trans, st, slots, report, errors):
             count, error, stalled = frame_reach.loop(c, ints, fl, inp, st, rows, base_pos, base_rot, errors, total)
         else:  # no limited warm start of its own here: from its last rotations, or the pose's
             warm, _, offs = _chain_rows(c, ints, joints, rot, trans, slots, st)
-            ok, count, error, stalled = frame_cold.cold(c, ints, fl, inp, st, rows, warm, offs, base_pos, base_rot, total, errors)
-            if not ok:
-                return 2 * c + STOP_ONCE  # the solver's own error, raised from the Python path
+            why, count, error, stalled = frame_cold.cold(c, ints, fl, inp, st, rows, warm, offs, base_pos, base_rot, total, errors)
+            if why:
+                return c * STOP_SPAN + why
         if stalled and same and ints[c, C_FOLLOW] == 0:  # held still and short: from the animated pose too
             _, anim, offs = _chain_rows(c, ints, joints, rot, trans, slots, st)
-            ok, count, error = frame_reach.retry(c, ints, fl, inp, st, rows, anim, offs, base_pos, base_rot, total, errors, count, error)  # fmt: skip
-            if not ok:
-                return 2 * c + STOP_ONCE
+            why, count, error = frame_reach.retry(c, ints, fl, inp, st, rows, anim, offs, base_pos, base_rot, total, errors, count, error)  # fmt: skip
+            if why:
+                return c * STOP_SPAN + why
         reached = error <= fl[c, F_TOL]
         final = reached or count == 0  # ReachLoop.final
         if same and error >= st[c, S_ERROR] * (1.0 - STALL_GAIN):
@@ -201,7 +211,7 @@ def _chain(c, tables, inp, rot, trans, st, slots, report, errors):
 @_jit
 def _soles(tables, inp, rot, trans):
     """Grounded feet, after every chain: each tip takes its sole's world rotation under
-    its leg as solved, blended by the chain's weight (rig_ground.turn_soles)."""
+    its leg as solved, blended by the chain's weight (rig_ground.py places the soles)."""
     parents, joints, ints, fl = tables
     for c in range(fl.shape[0]):  # (the int table has a row per joint too)
         w = inp[c, I_WEIGHT]
@@ -221,8 +231,8 @@ def solve_frame(table, floats, inp, rot, trans, state, slots, out):
     (frame_codes.py: `table`'s columns, `floats`) and this frame's inputs `inp`. `rot` (the
     animated rotations) becomes the solved pose; `state` and `slots` (frame_pack.FrameState's)
     the next warm starts, changed only when the whole frame was solved here. `out` (chains,
-    4 + cap): error, steps, reached, final, then each pass's error. Returns -1, or 2 c + STOP_*
-    for the first chain c the frame stopped at and why (nothing kept)."""
+    4 + cap): error, steps, reached, final, then each pass's error. Returns -1, or
+    c * STOP_SPAN + why for the first chain c whose input its solver refused (nothing kept)."""
     tables = (table[:, T_PARENT], table[:, T_JOINT], table[:, T_CHAIN:], floats)
     report, errors = out[:, :4], out[:, 4:]
     st, sl = state.copy(), slots.copy()
@@ -241,15 +251,16 @@ def solve_frames(table, floats, inp, rot, trans, state, slots, out):
     """solve_frame over frames (the bake): frame f from its animated pose `rot[f]`, `trans[f]`
     and inputs `inp[f]`, every chain cold (`state`, `slots`: a FrameState never solved).
     `rot` becomes the solved poses, `out[f]` frame f's reports. Returns -1, or
-    f * chains + c for the first frame f it stopped at (chain c: the bake solves that frame
-    in Python and goes on from f + 1)."""
+    f * chains * STOP_SPAN + c * STOP_SPAN + why for the first frame f and chain c whose
+    input its solver refused (the bake raises the error)."""
     chains = floats.shape[0]
     for f in range(rot.shape[0]):
         st, sl = state.copy(), slots.copy()
         tables = (table[:, T_PARENT], table[:, T_JOINT], table[:, T_CHAIN:], floats)
         report, errors = out[f, :, :4], out[f, :, 4:]
         for c in range(chains):
-            if _chain(c, tables, inp[f], rot[f], trans[f], st, sl, report, errors) >= 0:
-                return f * chains + c
+            got = _chain(c, tables, inp[f], rot[f], trans[f], st, sl, report, errors)
+            if got >= 0:
+                return f * chains * STOP_SPAN + got
         _soles(tables, inp[f], rot[f], trans[f])
     return -1

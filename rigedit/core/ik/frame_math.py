@@ -21,7 +21,7 @@ from .frame_codes import (
 
 @_jit
 def world_of(j, parents, rot, trans):
-    """World (position, rotation) of joint j in the pose `rot`, `trans` (rig_solve.world_of's
+    """World (position, rotation) of joint j in the pose `rot`, `trans` (FK's
     operations, from the root down: the chains above have just written their joints)."""
     px, py, pz = 0.0, 0.0, 0.0
     q = (0.0, 0.0, 0.0, 1.0)
@@ -41,7 +41,7 @@ def world_of(j, parents, rot, trans):
 
 @_jit
 def chain_length(joints, trans, s, n):
-    """A chain's length from its joints' offsets, summed as rig_solve.ChainSetup sums it."""
+    """A chain's length from its joints' offsets, summed as chain_setup.ChainSetup sums it."""
     total = 0.0
     for k in range(1, n):
         j = joints[s + k]

@@ -1,11 +1,12 @@
 """A reaching chain of the rig's compiled frame on its own limited warm start, and a stall
 retried from the animated pose (docs/ARCHITECTURE.md, core: one frame evaluation).
 
-`loop` is rig_chain._solve's warm path (fabrik_limited._rig_row: FABRIK's or CCD's step from
-the points, frames and limit directions the chain's last solve left on this base). `retry`
-is rig_chain.solve_chain's: a limited chain held still and short once its inputs stop
-moving is also solved from the animated pose (and once more on from there), and the nearer
-answer is kept. frame_cold.py solves a chain with no warm start of its own.
+`loop` is the warm path (fabrik_limited._rig_row: FABRIK's or CCD's step from the points,
+frames and limit directions the chain's last solve left on this base): every frame of a
+drag. `retry`: a limited chain held still and short once its inputs stop moving (its
+frames, carried from frame to frame, may have twisted so that its hinges cannot bend toward
+the target any more) is also solved from the animated pose (and once more on from there),
+and the nearer answer is kept. frame_cold.py solves a chain with no warm start of its own.
 """
 from __future__ import annotations
 
@@ -64,15 +65,15 @@ def loop(c, ints, fl, inp, st, rows, base_pos, base_rot, errors, total):
 
 @_jit
 def retry(c, ints, fl, inp, st, rows, anim, offs, base_pos, base_rot, total, errors, count, error):
-    """rig_chain.solve_chain's retry after a stalled solve (`count` passes, `error`, its
+    """The retry after a stalled solve (`count` passes, `error`, its
     result in `rows` and st[c]): a cold solve from the animated rotations `anim`, one warm
     solve on from it when that is still short, and the nearer of the two answers kept
-    (its passes' errors in errors[c], up to two caps of them). Returns (ok, steps, error);
-    ok False: the cold solve refused its input (rig_eval.py raises the error)."""
+    (its passes' errors in errors[c], up to two caps of them). Returns (why, steps, error);
+    why 0, or why the cold solve refused its input (frame_codes.STOP_*)."""
     kept_st, kept_rows, kept_errs = st[c].copy(), rows.copy(), errors[c, :count].copy()
-    ok, got, far, _ = frame_cold.cold(c, ints, fl, inp, st, rows, anim, offs, base_pos, base_rot, total, errors)
-    if not ok:
-        return False, count, error
+    why, got, far, _ = frame_cold.cold(c, ints, fl, inp, st, rows, anim, offs, base_pos, base_rot, total, errors)
+    if why:
+        return why, count, error
     again = errors[c, :got].copy()
     if far > fl[c, F_TOL] and st[c, S_WARM] != 0.0:
         # A cold start is often a straight bind pose that a first solve only unbends: one
@@ -86,7 +87,7 @@ def retry(c, ints, fl, inp, st, rows, anim, offs, base_pos, base_rot, total, err
             st[c], rows[:] = cold_st, cold_rows
     if far < error:  # nearer: the next solves go on from there
         errors[c, :got] = again
-        return True, got, far
+        return 0, got, far
     st[c], rows[:] = kept_st, kept_rows
     errors[c, :count] = kept_errs
-    return True, count, error
+    return 0, count, error

@@ -1,6 +1,6 @@
 """The look-at solve, compiled: one frame (`aim_row`) or every frame of a clip (`aim_rows`),
-on plain arrays. `look_at.solve_look_at`, the rig's look_at chains (rig_uses) and the bake
-all call it; look_at.py's docstring says why the turns are swings and how the cone is placed.
+on plain arrays. `look_at.solve_look_at` and the rig's look_at chains (the compiled frame's aim row)
+call it; look_at.py's docstring says why the turns are swings and how the cone is placed.
 
 A frame is the joints on the path from the skeleton's root to the aiming joint (the head,
 last): their local rotations (x, y, z, w) and offsets. The look-at joints are given by their
@@ -227,12 +227,6 @@ def aim_rows(rot, trans, at, shares, rest, target, fwd, up, max_angle, max_twist
         h, d = aim_row(rot[f], trans[f], at, shares, rest, row3(target, f), fwd, up, max_angle, max_twist, blend, cone_rest, out[f])
         heads[f, 0], heads[f, 1], heads[f, 2] = h
         fwds[f, 0], fwds[f, 1], fwds[f, 2] = d
-
-
-@_jit
-def ray_misses(heads, fwds, targets, out):
-    for f in range(heads.shape[0]):
-        out[f] = ray_miss(row3(heads, f), row3(fwds, f), row3(targets, f))
 
 
 @_jit

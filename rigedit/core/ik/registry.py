@@ -2,14 +2,15 @@
 behaviour, so no module compares solver names or asks "is this two-bone?" of its own.
 
 An entry says which chains and limits it takes (validation, the property dock, the import
-dialog), and its `method` (core/solve_methods.py) how it works: how Rig.solve and the bake
-solve a chain of it (its closed form, or its step's kernels through the shared iteration
-loop), when a solve is final, how full body packs it, and what the status line says. A
+dialog), and its `method` (core/solve_methods.py) how it works: which compiled row the rig
+frame runs for it (its closed form, or its step through the shared iteration loop), how
+the frame packs its settings, how full body packs it, and what the status line says. A
 method lacks no part silently: one it does not give raises NotImplementedError where asked.
 
-Adding a reaching solver with a step: its step's compiled kernels in ik/ (the loop's
-`free` and `limited` entry points, as ik/fabrik.py gives FABRIK's), and one entry below,
-as CCD's: `Solver("ccd", ..., method=ReachLoop("CCD loop", ccd_kernel, ccd_limited_kernel, ccd, CCD_ROW))`.
+Adding a reaching solver with a step: its step in ik/ (a sweep the shared loop runs, as
+fabrik_passes.ccd is CCD's) reached from the loop's rows under a new frame_codes.ROW_*, its
+single-chain function (fabrik's signature), and one entry below, as CCD's:
+`Solver("ccd", ..., method=ReachLoop("CCD loop", ccd, CCD_ROW))`.
 A ReachLoop chain under full body runs the full-body loop's own step (a weighted CCD
 sweep over its joints, ik/full_body_kernel.py), whichever loop solver it names.
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..solve_methods import CCD_ROW, FABRIK, Aim, ClosedLimb, Method, ReachLoop
-from .ccd_solve import ccd, ccd_kernel, ccd_limited_kernel
+from .ccd_solve import ccd
 
 # Which joints of a chain may carry a joint limit.
 ALL_BUT_TIP = "all but the tip"
@@ -77,7 +78,7 @@ SOLVERS: tuple[Solver, ...] = (
            limits=MIDDLE),
     Solver("fabrik", "FABRIK (iterative)", FABRIK, joints=None, pole=True, iterations=True, tolerance=True,
            limits=ALL_BUT_TIP),
-    Solver("ccd", "CCD (iterative)", ReachLoop("CCD loop", ccd_kernel, ccd_limited_kernel, ccd, CCD_ROW), joints=None, pole=False,
+    Solver("ccd", "CCD (iterative)", ReachLoop("CCD loop", ccd, CCD_ROW), joints=None, pole=False,
            iterations=True, tolerance=True, limits=ALL_BUT_TIP),
     Solver("look_at", "Look at (aim)", Aim(), joints=None, pole=False, iterations=False, tolerance=True,
            limits=NO_LIMITS, no_limits_why="its cone is look_at.max_angle_deg"),

@@ -32,7 +32,7 @@ from ..jitable import fresh_cache, jitable
 from . import limits, soft, two_bone_closed, two_bone_codes, two_bone_limit
 from .two_bone_closed import solve_row
 from .two_bone_codes import BAD_EPS, BAD_SHAPE, NO_LIMIT, OK, REACHED
-from .two_bone_limit import NO_AXIS, NO_TWIST, TWIST, mid_limit  # noqa: F401 (two_bone_pose and rig_solve read them here)
+from .two_bone_limit import NO_AXIS, NO_TWIST, TWIST, mid_limit  # noqa: F401 (two_bone_pose reads them here)
 
 fresh_cache(__file__, two_bone_codes, two_bone_closed, two_bone_limit, sq, soft, limits, bone_turns)
 jitable(
@@ -107,18 +107,6 @@ def _solve_limited(target, pole, kind, axis, lo, hi, root, mid, end, f0):
     return status, reached, new_mid, new_end, twist, sh, ch
 
 
-@numba.njit(
-    types.Tuple((_i8, _Vec, _Vec, _i8, _f8, _f8))(_Vec, _Vec, _i8, _Vec, _f8, _f8, _Vec, _Vec, _Vec, _Quat),
-    cache=True, nogil=True,
-)  # fmt: skip
-def chain(target, pole, kind, axis, lo, hi, root, mid, end, f0):
-    """A rig chain's closed form and limit from its warm-start points and upper-bone frame
-    f0 (rig_solve.two_bone_chain): (status, new mid, new end, twist outcome, sin and cos of
-    half the twist about the solved upper bone). pole: the root for none."""
-    status, _, new_mid, new_end, twist, sh, ch = _solve_limited(target, pole, kind, axis, lo, hi, root, mid, end, f0)
-    return status, new_mid, new_end, twist, sh, ch
-
-
 _LIMB = types.Tuple((_i8, _Quat, _Quat, _f8, _Vec))(
     _Vec, _Vec, _b1, _f8, _f8, _f8, _f8, _i8, _Vec, _f8, _f8, _Vec, _Quat, _Vec, _Vec, _Vec, _Quat, _Quat
 )
@@ -126,7 +114,8 @@ _LIMB = types.Tuple((_i8, _Quat, _Quat, _f8, _Vec))(
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _limb(target, pole, has_pole, eps, clamp, softness, total, kind, axis, lo, hi, base_pos, base_rot, o0, o1, o2, w0, w1):
-    """A rig's two-bone chain in one pass (rig_limb.solve_limb): the warm start from the
+    """A rig's two-bone chain in one pass (the rig frame's limb row, frame_kernel._limb;
+    full body's limbs): the warm start from the
     root parent's world transform, the joints' offsets and the warm local rotations w0, w1;
     the aim (reach clamp / soft IK over the chain length `total`); the closed form and the
     middle joint's limit (kind, axis, lo, hi as for mid_limit); the write-back, each bone
@@ -137,7 +126,7 @@ def _limb(target, pole, has_pole, eps, clamp, softness, total, kind, axis, lo, h
     mid = bone_turns.add_rotated(root, f0, o1)
     end = bone_turns.add_rotated(mid, sq.qmul(f0, w1), o2)
     aim = target
-    if clamp < 1.0 or softness > 0.0:  # rig_uses.reach_is_plain, inline
+    if clamp < 1.0 or softness > 0.0:  # neither the reach clamp nor soft IK moves it otherwise
         aim = soft.effective_target_float(root, target, total, clamp, softness)
     status, _, new_mid, new_end, twist, sh, ch = _solve_limited(aim, pole if has_pole else root, kind, axis, lo, hi, root, mid, end, f0)
     if not eps > 0.0:
@@ -161,26 +150,8 @@ def _limb(target, pole, has_pole, eps, clamp, softness, total, kind, axis, lo, h
 
 @numba.njit(_LIMB, cache=True, nogil=True)
 def limb(target, pole, has_pole, eps, clamp, softness, total, kind, axis, lo, hi, base_pos, base_rot, o0, o1, o2, w0, w1):
-    """_limb on its arguments one by one."""
+    """_limb on its arguments one by one (full_body_steps calls it)."""
     return _limb(target, pole, has_pole, eps, clamp, softness, total, kind, axis, lo, hi, base_pos, base_rot, o0, o1, o2, w0, w1)
-
-
-# limb_packed's `fixed` row: what stays put for a chain from frame to frame, in this order.
-FIXED_EPS, FIXED_CLAMP, FIXED_SOFTNESS, FIXED_TOTAL, FIXED_KIND, FIXED_AXIS, FIXED_LO, FIXED_HI, FIXED_OFFSETS = 0, 1, 2, 3, 4, 5, 8, 9, 10
-FIXED_SIZE = 19
-
-
-@numba.njit(types.Tuple((_i8, _Quat, _Quat, _f8, _Vec))(_Row, _Vec, _Vec, _b1, _Vec, _Quat, _Quat, _Quat), cache=True, nogil=True)
-def limb_packed(fixed, target, pole, has_pole, base_pos, base_rot, w0, w1):
-    """limb with what a chain keeps from frame to frame (eps, reach clamp, softness, length,
-    the middle joint's limit, the three offsets) in one row, `fixed` (FIXED_* say where):
-    the rig's every limb every frame, and numba takes one array for less than the ten
-    arguments it holds (a third of the call)."""
-    f = fixed
-    return _limb(
-        target, pole, has_pole, f[0], f[1], f[2], f[3], int(f[4]), (f[5], f[6], f[7]), f[8], f[9], base_pos, base_rot,
-        (f[10], f[11], f[12]), (f[13], f[14], f[15]), (f[16], f[17], f[18]), w0, w1,
-    )  # fmt: skip
 
 
 def solve_batch(R: np.ndarray, M: np.ndarray, E: np.ndarray, T: np.ndarray, P: np.ndarray | None):
