@@ -11,8 +11,9 @@ clamped by that joint's hinge or cone (`limits` as fabrik takes them).
 
 The step is fabrik_passes.ccd, the sweep limited FABRIK already falls back on, run by the one
 iteration loop (fabrik_loop.iterate) in place of FABRIK's passes: the same stop rule, the
-same frames and limits. This module checks the input (fabrik's checks) and packs a chain
-with no limits as one whose every joint is free.
+same frames and limits. This module reads the input (fabrik's readers, limit_args.py) and
+makes one compiled call (single_kernel.solve_chain, fabrik()'s limited entry point, with
+CCD's step; no limit: no plan rows, every joint free).
 
 `ccd_kernel` and `ccd_limited_kernel` give the rig CCD's compiled entry points under the
 names the shared loop's callers use for FABRIK's (rig_solve.fabrik_chain, fabrik_warm):
@@ -24,8 +25,14 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from .chain_frames import bone_directions, packed_limits, prepare_limits
-from .fabrik import FabrikResult, _refuse, limited_kernel, read_iterations, read_lengths, read_points, read_tolerance, read_vec3
+from .fabrik import (
+    FabrikResult, _refuse, limited_kernel, read_iterations, read_lengths, read_points, read_tolerance, read_vec3, single_kernel,
+)
+from .limit_args import FREE, limit_args, refuse
+
+_NO_VEC = np.zeros(3)
+_NO_LENGTHS = np.zeros(0)
+_NO_FRAMES = np.zeros((0, 4))
 
 
 def ccd(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, limits=None) -> FabrikResult:
@@ -34,26 +41,17 @@ def ccd(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, limi
     tol = read_tolerance(tolerance)
     cap = read_iterations(max_iterations)
     m = pts.shape[0] - 1
-    ls = np.empty(m) if lengths is None else read_lengths(lengths, m)
-    kernel = limited_kernel()
-    if not (kernel._lengths_ok(pts, ls, lengths is not None) and np.all(np.isfinite(tgt))):
-        _refuse(pts, tgt)
-    toward = (tgt - pts[0]).tolist()
-    prep = None if limits is None else prepare_limits(limits, pts.tolist(), ls.tolist(), toward)
-    if prep is None:
-        kinds, params = np.zeros(m, np.int64), np.zeros((m, 2))
-        dirs = np.array(bone_directions(pts.tolist(), toward=toward), dtype=np.float64)
-        axes, root_dir, frames = np.zeros((m, 3)), np.zeros(3), np.zeros((m, 4))
-    else:
-        kinds, params, dirs, axes, root_dir, _ = packed_limits(prep)
-        frames = np.array(prep.frames, dtype=np.float64)
-    errors = np.empty(cap if cap > 0 else 1)
-    out = (np.empty_like(pts), np.zeros((m, 3)), np.empty((m, 3)), np.empty((m, 4)))
-    out_frames = np.empty((m, 4))
-    err, count, _ = kernel.ccd_limited(
-        pts, tgt, ls, kinds, params, dirs, axes, root_dir, frames, prep is not None, tol, cap, True, errors, *out, out_frames
-    )
-    return FabrikResult(out[0], count, err, errors, err <= tol, None if prep is None else out_frames)
+    ls = _NO_LENGTHS if lengths is None else read_lengths(lengths, m)
+    lim = None if limits is None else limit_args(limits, m + 1)
+    out, errors = np.empty_like(pts), np.empty(cap if cap > 0 else 1)
+    frames = _NO_FRAMES if lim is None else np.empty((m, 4))
+    status, index, err, count = single_kernel().solve_chain(
+        pts, tgt, ls, lengths is not None, *(FREE if lim is None else lim), tol, cap, _NO_VEC, False, False, True, errors, out,
+        frames,
+    )  # fmt: skip
+    if status:
+        refuse(status, index, pts, tgt, limits, _refuse)
+    return FabrikResult(out, count, err, errors, err <= tol, None if lim is None else frames)
 
 
 def ccd_kernel():

@@ -24,8 +24,9 @@ ChainLimits.frames when warm-starting (None when no limit is in play). `limits` 
 a LimitPlan (chain_frames.plan_limits), validated once for a caller solving the same chain
 again and again.
 
-All the work is one compiled call (fabrik_kernel.py; fabrik_limited.py with limits); this
-module checks the input and names what is wrong with it.
+All the work is one compiled call (fabrik_kernel.py; single_kernel.py with limits, which
+also prepares the limits' frames); this module reads the input (limit_args.py the limits)
+and names what is wrong with it.
 """
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ from math import isfinite
 
 import numpy as np
 
-from .chain_frames import packed_limits, prepare_limits
+from .limit_args import limit_args, refuse
 
 
 class FabrikResult:
@@ -116,13 +117,13 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
     cap = read_iterations(max_iterations)
     m = pts.shape[0] - 1
     ls = _NO_LENGTHS if lengths is None else read_lengths(lengths, m)
-    hint = _NO_VEC if pole is None else read_vec3(pole, "pole") - pts[0]
+    pole_at = None if pole is None else read_vec3(pole, "pole")
     errors = np.empty(cap if cap > 0 else 1)
     if limits is None:
         kernel = fabrik_kernel()
         out = np.empty_like(pts)
         options = (0 if pole is None else kernel.HAS_HINT) | (kernel.ARC_START if arc_start else 0)
-        hx, hy, hz = hint.tolist()
+        hx, hy, hz = (0.0, 0.0, 0.0) if pole is None else (pole_at - pts[0]).tolist()
         if lengths is None:
             status, err, count = kernel.fabrik_free(pts, tgt, tol, cap, options, hx, hy, hz, out, errors)
         else:
@@ -130,22 +131,17 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
         if status != kernel.OK:
             _refuse(pts, tgt)
         return FabrikResult(out, count, err, errors, err <= tol)
-    if lengths is None:
-        ls = np.empty(m)
-    kernel = limited_kernel()
-    if not kernel._lengths_ok(pts, ls, lengths is not None):
-        _refuse(pts, tgt)
-    prep = prepare_limits(limits, pts.tolist(), ls.tolist(), (tgt - pts[0]).tolist())
-    if prep is None:
+    lim = limit_args(limits, m + 1)
+    if lim is None:
         return fabrik(pts, tgt, lengths=lengths, tolerance=tol, max_iterations=cap, pole=pole, arc_start=arc_start)
-    kinds, params, ref_dirs, ref_axes, root_dir, _ = packed_limits(prep)
-    out = (np.empty_like(pts), np.zeros((m, 3)), np.empty((m, 3)), np.empty((m, 4)))
-    frames = np.empty((m, 4))
-    err, count, _ = kernel.fabrik_limited(
-        pts, tgt, ls, kinds, params, ref_dirs, ref_axes, root_dir, np.array(prep.frames, dtype=np.float64), True, tol, cap,
-        hint, pole is not None, bool(arc_start), True, errors, *out, frames,
+    out, frames = np.empty_like(pts), np.empty((m, 4))
+    status, index, err, count = single_kernel().solve_chain(
+        pts, tgt, ls, lengths is not None, *lim, tol, cap, _NO_VEC if pole is None else pole_at, pole is not None,
+        bool(arc_start), False, errors, out, frames,
     )  # fmt: skip
-    return FabrikResult(out[0], count, err, errors, err <= tol, frames)
+    if status:
+        refuse(status, index, pts, tgt, limits, _refuse)
+    return FabrikResult(out, count, err, errors, err <= tol, frames)
 
 
 def fabrik_kernel():
@@ -173,6 +169,20 @@ def limited_kernel():
 
 
 _limited = None
+
+
+def single_kernel():
+    """The compiled single-chain limited entry point (single_kernel.py: fabrik() with
+    limits, ccd()), imported on first use like fabrik_kernel."""
+    global _single
+    if _single is None:
+        from . import single_kernel as kernel
+
+        _single = kernel
+    return _single
+
+
+_single = None
 
 
 def tip_of(pts) -> tuple:
