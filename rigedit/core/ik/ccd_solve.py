@@ -33,9 +33,34 @@ from .limit_args import FREE, limit_args, refuse
 _NO_VEC = np.zeros(3)
 _NO_LENGTHS = np.zeros(0)
 _NO_FRAMES = np.zeros((0, 4))
+_MAX = float.fromhex("0x1.fffffffffffffp+1023")
+_ndarray, _empty = np.ndarray, np.empty
+
+
+def _free_kernel(*args):
+    """single_kernel.ccd_free, which this stand-in imports on the first call and puts in its
+    place (as fabrik._free_kernel)."""
+    global _free_kernel
+    _free_kernel = single_kernel().ccd_free
+    return _free_kernel(*args)
 
 
 def ccd(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, limits=None) -> FabrikResult:
+    # The common call (float64 arrays, default options) goes straight to the kernel, as in
+    # fabrik(): type and identity checks only; the kernel checks shapes and finiteness and
+    # refuses (a status, or numba's TypeError) what the careful path below names.
+    if (
+        limits is None and lengths is None and type(points) is _ndarray and type(target) is _ndarray
+        and type(tolerance) is float and type(max_iterations) is int and 0.0 <= tolerance <= _MAX and max_iterations >= 0
+    ):  # fmt: skip
+        try:
+            out = _empty(points.shape)  # (n, 3) if points are: the kernel refuses any other
+            errors = _empty(max_iterations or 1)
+            status, _, err, count = _free_kernel(points, target, tolerance, max_iterations, errors, out)
+        except TypeError:  # an array the kernel is not typed for
+            status = -1
+        if status == 0:
+            return FabrikResult(out, count, err, errors, err <= tolerance)
     pts = read_points(points)
     tgt = read_vec3(target, "target")
     tol = read_tolerance(tolerance)

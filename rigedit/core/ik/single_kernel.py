@@ -109,20 +109,14 @@ def _frames(plan, dirs, root, has_root, root_frame, frames, has_frames, lengths,
     return OK, 0
 
 
-# Typed, as fabrik_kernel.fabrik_free: a call costs numba no type inference, and an array of
-# another kind is a TypeError rather than a second compile (the callers pass their own).
-@numba.njit(_SIG, cache=True, nogil=True)
-def solve_chain(
+# The body, inlined into both entry points (solve_chain, ccd_free): ccd_free calling
+# solve_chain passed it 19 arguments, each array's reference counted up and down: ~0.5 us
+# of a 2 us call.
+@fabrik_passes._inline
+def _solve(
     pts, target, lengths, given, plan, root_dir, has_root, root_frame, frames, has_frames, tol, cap, pole, has_pole,
     arc_start, sweeps, errors, out, out_frames,
 ):  # fmt: skip
-    """One chain from the points `pts` (n, 3) toward `target` (3,): bone `lengths` (m,) when
-    `given` (else from pts), limits `plan` (m, 6) or (0, 6) for none, the root's parent
-    direction and frame (read when has_root; root_frame (4,) any length but zero),
-    `frames` (m, 4) the bones' frames at pts when has_frames (else parallel transport),
-    the arc start bulging toward `pole` when has_pole, `sweeps` for CCD's step. Writes
-    the points to `out`, the errors to `errors` (>= max(cap, 1)) and, with limits, each
-    bone's frame at the result to out_frames (m, 4). Returns (status, index, error, steps)."""
     n = pts.shape[0]
     m = n - 1
     limited = plan.shape[0] > 0
@@ -158,3 +152,39 @@ def solve_chain(
         errors, out, np.zeros((m, 3)), np.empty((m, 3)), np.empty((m, 4)), out_frames, sweeps,
     )  # fmt: skip
     return OK, 0, err, count
+
+
+# Typed, as fabrik_kernel.fabrik_free: a call costs numba no type inference, and an array of
+# another kind is a TypeError rather than a second compile (the callers pass their own).
+@numba.njit(_SIG, cache=True, nogil=True)
+def solve_chain(
+    pts, target, lengths, given, plan, root_dir, has_root, root_frame, frames, has_frames, tol, cap, pole, has_pole,
+    arc_start, sweeps, errors, out, out_frames,
+):  # fmt: skip
+    """One chain from the points `pts` (n, 3) toward `target` (3,): bone `lengths` (m,) when
+    `given` (else from pts), limits `plan` (m, 6) or (0, 6) for none, the root's parent
+    direction and frame (read when has_root; root_frame (4,) any length but zero),
+    `frames` (m, 4) the bones' frames at pts when has_frames (else parallel transport),
+    the arc start bulging toward `pole` when has_pole, `sweeps` for CCD's step. Writes
+    the points to `out`, the errors to `errors` (>= max(cap, 1)) and, with limits, each
+    bone's frame at the result to out_frames (m, 4). Returns (status, index, error, steps)."""
+    return _solve(
+        pts, target, lengths, given, plan, root_dir, has_root, root_frame, frames, has_frames, tol, cap, pole, has_pole,
+        arc_start, sweeps, errors, out, out_frames,
+    )  # fmt: skip
+
+
+# ccd_free's stand-ins, only ever read: constants (numba counts no references on them).
+_NO_PLAN, _NO_VEC, _IDENTITY, _NO_FRAMES = np.zeros((0, 6)), np.zeros(3), np.array([0.0, 0.0, 0.0, 1.0]), np.zeros((0, 4))
+_FREE_SIG = "Tuple((int64, int64, float64, int64))(float64[:, ::1], float64[::1], float64, int64, float64[::1], float64[:, ::1])"
+
+
+@numba.njit(_FREE_SIG, cache=True, nogil=True)
+def ccd_free(pts, target, tol, cap, errors, out):
+    """ccd()'s common call, lengths from the points and no limit: solve_chain with its
+    stand-ins here, where they cost less than the arguments that would carry them in
+    (numba unboxes each argument of a call from Python: 19 of them cost ~1 us)."""
+    return _solve(
+        pts, target, np.empty(0), False, _NO_PLAN, _NO_VEC, False, _IDENTITY, _NO_FRAMES, False, tol, cap, _NO_VEC, False,
+        False, True, errors, out, np.empty((0, 4)),
+    )  # fmt: skip
