@@ -113,3 +113,12 @@ def test_one_dict_on_chains_of_two_lengths_is_checked_for_each(solve):
         solve(PTS[:3], [1.0, 1.0, 0.0], limits=limits)
     longer = np.vstack([PTS, [[0.0, 4.0, 0.0]]])
     assert solve(longer, [1.0, 2.0, 0.0], limits=limits).frames is not None  # now on a real bone
+
+
+@SOLVERS
+def test_something_not_a_limit_put_in_a_kept_dict_is_named(solve):
+    limits = {1: CONE, 2: CONE}
+    solve(PTS, [1.0, 1.0, 0.0], limits=limits)
+    limits[2] = np.array([30.0, 40.0])  # its == gives an array, not a bool
+    with pytest.raises(ValueError, match="limit on joint 2: must be a HingeLimit or a ConeLimit, got ndarray"):
+        solve(PTS, [1.0, 1.0, 0.0], limits=limits)

@@ -25,9 +25,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from .fabrik import (
-    FabrikResult, _refuse, limited_kernel, read_iterations, read_lengths, read_points, read_tolerance, read_vec3, single_kernel,
-)
+from .chain_input import read_iterations, read_lengths, read_points, read_tolerance, read_vec3
+from .fabrik import FabrikResult, limited_kernel, limited_plain, single_kernel
 from .limit_args import FREE, limit_args, refuse
 
 _NO_VEC = np.zeros(3)
@@ -61,6 +60,10 @@ def ccd(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, limi
             status = -1
         if status == 0:
             return FabrikResult(out, count, err, errors, err <= tolerance)
+    elif lengths is None and limits is not None:
+        r = limited_plain(points, target, tolerance, max_iterations, limits, False, True)
+        if r is not None:
+            return r
     pts = read_points(points)
     tgt = read_vec3(target, "target")
     tol = read_tolerance(tolerance)
@@ -75,7 +78,7 @@ def ccd(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, limi
         frames,
     )  # fmt: skip
     if status:
-        refuse(status, index, pts, tgt, limits, _refuse)
+        refuse(status, index, pts, tgt, limits)
     return FabrikResult(out, count, err, errors, err <= tol, None if lim is None else frames)
 
 

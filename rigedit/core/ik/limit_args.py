@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .chain_frames import ChainLimits, LimitPlan, plan_limits
+from .chain_input import refuse_points
 from .single_codes import (
     BAD_FRAMES, BAD_POINTS, BAD_ROOT_DIR, BAD_ROOT_FRAME, BAD_TARGET, PARALLEL_HINGE, ZERO_FRAME, ZERO_ROOT_DIR,
     ZERO_ROOT_FRAME,
@@ -33,7 +34,7 @@ NO_PLAN = np.zeros((0, 6))
 FREE = (NO_PLAN, _NO_VEC, False, _IDENTITY, _NO_FRAMES, False)
 
 _CACHE_SIZE = 64
-_plans: dict = {}  # id(mapping or list) -> (n, its items, LimitPlan or None)
+_plans: dict = {}  # id(mapping or list) -> (n, (its keys or None, its limits), LimitPlan or None)
 
 
 def limit_args(limits, n: int):
@@ -58,12 +59,15 @@ def _no_root_dir():
 
 
 def _plan(joints, n: int, what: str) -> LimitPlan | None:
-    if joints is None or isinstance(joints, LimitPlan):
-        return plan_limits(joints, n) if joints is not None else None
-    if isinstance(joints, Mapping):
-        items = tuple(joints.items())
+    # A dict first, by its type: an isinstance test against Mapping costs more than all the rest.
+    if type(joints) is dict or isinstance(joints, Mapping):
+        kept = (tuple(joints), tuple(joints.values()))  # cheaper to make and compare than its items
+    elif joints is None:
+        return None
+    elif isinstance(joints, LimitPlan):
+        return plan_limits(joints, n)
     elif what == "limits" and isinstance(joints, Sequence) and not isinstance(joints, str):
-        items = tuple(joints)
+        kept = (None, tuple(joints))
     elif what == "limits":
         raise ValueError(
             "limits must be None, a ChainLimits, a mapping joint index -> limit or a list of "
@@ -73,13 +77,20 @@ def _plan(joints, n: int, what: str) -> LimitPlan | None:
         return plan_limits(joints, n)  # which says what is wrong with it
     key = id(joints)
     seen = _plans.get(key)
-    if seen is not None and seen[0] == n and seen[1] == items:
-        return seen[2]
-    by_joint = joints if isinstance(joints, Mapping) else {i: lim for i, lim in enumerate(items) if lim is not None}
+    if seen is not None and seen[0] == n:
+        # The same joint indices and limit objects (identical ones compare at once): the same
+        # plan. Something that is no limit may have taken a limit's place, whose == may raise
+        # or not give a bool (a numpy array): then it is no match, and plan_limits names it.
+        try:
+            if seen[1] == kept:
+                return seen[2]
+        except Exception:
+            pass
+    by_joint = joints if kept[0] is not None else {i: lim for i, lim in enumerate(kept[1]) if lim is not None}
     plan = plan_limits(by_joint, n)
     if len(_plans) >= _CACHE_SIZE:
         _plans.clear()
-    _plans[key] = (n, items, plan)
+    _plans[key] = (n, kept, plan)
     return plan
 
 
@@ -112,9 +123,9 @@ def _floats(v, shape: tuple, problem: str) -> np.ndarray:
     return a
 
 
-def refuse(status: int, index: int, pts: np.ndarray, tgt: np.ndarray, limits, refuse_points) -> None:
-    """Raise the ValueError naming what solve_chain refused (its status and index);
-    `refuse_points(pts, tgt)` names bad points or a bad target (fabrik._refuse)."""
+def refuse(status: int, index: int, pts: np.ndarray, tgt: np.ndarray, limits) -> None:
+    """Raise the ValueError naming what solve_chain refused (its status and index) for these
+    points, target and `limits=`."""
     if status in (BAD_POINTS, BAD_TARGET):
         refuse_points(pts, tgt)
     cl = limits if isinstance(limits, ChainLimits) else None
