@@ -6,10 +6,10 @@ kernel is imported where a solve first needs it (fabrik.single_kernel).
 point; a LimitPlan; or a ChainLimits (chain_frames.py), whose joints are either. What
 depends only on the joints is validated and packed once (chain_frames.plan_limits, then
 LimitPlan.rows) and kept: on the LimitPlan itself, and for a mapping or a list in a small
-cache keyed by its identity and checked against its items (the joint indices and the
+cache keyed by its identity and checked against its contents (the joint indices and the
 limit objects themselves: limits are frozen, so the same objects mean the same plan). A
 caller that fills a new dict each call pays the validation each call; one that keeps its
-dict (or a LimitPlan) pays an items comparison. Per call, only ChainLimits' root
+dict (or a LimitPlan) pays a comparison of two tuples. Per call, only ChainLimits' root
 direction, root frame and frames are read into arrays; their numbers are checked in the
 kernel.
 """
@@ -29,9 +29,8 @@ from .single_codes import (
 _NO_VEC = np.zeros(3)
 _IDENTITY = np.array([0.0, 0.0, 0.0, 1.0])
 _NO_FRAMES = np.zeros((0, 4))
-NO_PLAN = np.zeros((0, 6))
 # What solve_chain takes for "no limits": (plan, root_dir, has_root, root_frame, frames, has_frames).
-FREE = (NO_PLAN, _NO_VEC, False, _IDENTITY, _NO_FRAMES, False)
+FREE = (np.zeros((0, 6)), _NO_VEC, False, _IDENTITY, _NO_FRAMES, False)
 
 _CACHE_SIZE = 64
 _plans: dict = {}  # id(mapping or list) -> (n, (its keys or None, its limits), LimitPlan or None)

@@ -1,6 +1,7 @@
-"""The compiled entry point of the single-chain public calls that run the limited row:
-`fabrik()` with limits and `ccd()` with or without them. One call does the per-call work
-(checks included), so their Python side only reads its arguments into arrays:
+"""The compiled entry points of the single-chain public calls that run the limited row:
+`fabrik()` with limits and `ccd()` with or without them (`solve_chain`, every form;
+`ccd_free`, ccd()'s common call in few arguments). One call does the per-call work (checks
+included), so their Python side only reads its arguments into arrays:
 
 - bone lengths from the points (or the given ones) and whether every coordinate is
   finite (fabrik_row._lengths_ok), whether the target is;
