@@ -122,3 +122,23 @@ def test_something_not_a_limit_put_in_a_kept_dict_is_named(solve):
     limits[2] = np.array([30.0, 40.0])  # its == gives an array, not a bool
     with pytest.raises(ValueError, match="limit on joint 2: must be a HingeLimit or a ConeLimit, got ndarray"):
         solve(PTS, [1.0, 1.0, 0.0], limits=limits)
+
+
+@SOLVERS
+@pytest.mark.parametrize("seed", range(3))
+def test_the_plain_array_call_is_the_careful_one(solve, seed):
+    # float64 arrays go straight to the kernel (ccd's and limited_plain's fast paths); lists
+    # go through the readers: the same solve either way, with limits or without.
+    rng = np.random.default_rng(seed)
+    pts = np.cumsum(rng.normal(size=(6, 3)) * 0.3, axis=0)
+    joints = {int(k): _random_limit(rng) for k in rng.choice(np.arange(1, 5), size=2, replace=False)}
+    for limits in (None, joints, ChainLimits(joints, root_frame=tuple(quat_normalize(rng.normal(size=4)).tolist()))):
+        target = pts[0] + rng.normal(size=3) * 0.5
+        fast = solve(pts, target, limits=limits, max_iterations=15)
+        careful = solve(pts.tolist(), target.tolist(), limits=limits, max_iterations=15)
+        np.testing.assert_allclose(fast.points, careful.points, rtol=0, atol=1e-12)
+        assert fast.iterations == careful.iterations  # one kernel on the same numbers: one path
+        np.testing.assert_allclose(fast.errors, careful.errors, rtol=0, atol=1e-12)
+        assert (fast.frames is None) == (careful.frames is None) == (limits is None)
+        if limits is not None:
+            np.testing.assert_allclose(fast.frames, careful.frames, rtol=0, atol=1e-12)
