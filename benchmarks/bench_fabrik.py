@@ -9,6 +9,7 @@ at most 10 passes, as fabrik()'s defaults.
   full turn every 120 frames (1 cm a frame: a drag at 0.5 m/s at 60 fps); each solve
   starts from the previous answer.
 - limited: the same, with a 35-degree cone on every joint but the root (cold only).
+- ccd: the same cold and warm cases (and cold with the cones) solved by `ccd`.
 
 Single chains are timed per call (median); batches as 10,000 chains in one call, per chain
 (median of repeats). Then issue #7's table: the share of random reachable targets still
@@ -31,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rigedit.core.ik import ChainLimits, ConeLimit, HingeLimit, fabrik, fabrik_batch  # noqa: E402
+from rigedit.core.ik import ChainLimits, ConeLimit, HingeLimit, ccd, fabrik, fabrik_batch  # noqa: E402
 
 N_JOINTS = 10
 BONE_M = 0.1
@@ -65,26 +66,26 @@ def circle_path(frames, reach, phase=0.0):
     return center + 0.2 * np.stack([np.cos(a), 0.3 * np.sin(2 * a), np.sin(a)], axis=1)
 
 
-def time_single_cold(targets, **kw):
+def time_single_cold(targets, solve=fabrik, **kw):
     pts = straight_chain()
     times, reached, passes = [], 0, 0
     for t in targets:
         t0 = time.perf_counter_ns()
-        r = fabrik(pts, t, tolerance=TOL_M, **kw)
+        r = solve(pts, t, tolerance=TOL_M, **kw)
         times.append((time.perf_counter_ns() - t0) / 1000.0)
         reached += r.reached
         passes += r.iterations
     return statistics.median(times), 1 - reached / len(targets), passes / len(targets)
 
 
-def time_single_warm(frames):
+def time_single_warm(frames, solve=fabrik):
     reach = BONE_M * (N_JOINTS - 1)
     path = circle_path(frames + 20, reach)
-    pts = fabrik(straight_chain(), path[0], tolerance=TOL_M, max_iterations=100).points
+    pts = solve(straight_chain(), path[0], tolerance=TOL_M, max_iterations=100).points
     times, reached, passes = [], 0, 0
     for f, t in enumerate(path):
         t0 = time.perf_counter_ns()
-        r = fabrik(pts, t, tolerance=TOL_M)
+        r = solve(pts, t, tolerance=TOL_M)
         dt = (time.perf_counter_ns() - t0) / 1000.0
         pts = r.points
         if f >= 20:
@@ -170,9 +171,34 @@ def bench_ik_cases(Case):
 
         return call
 
+    def single(solve, limits=None, path=False):
+        """A single-chain solve per call: cold from straight toward random targets, or warm
+        along the path (each solve from the last answer)."""
+        if not path:
+            pts = straight_chain()
+            targets = random_targets(np.random.default_rng(5), 4096, reach)
+            it = iter(range(10**12))
+            return lambda: solve(pts, targets[next(it) % len(targets)], tolerance=TOL_M, limits=limits)
+        route = circle_path(120, reach)
+        state = {"pts": solve(straight_chain(), route[0], max_iterations=100, limits=limits).points, "f": 0}
+
+        def call():
+            state["f"] += 1
+            state["pts"] = solve(state["pts"], route[state["f"] % len(route)], tolerance=TOL_M, limits=limits).points
+
+        return call
+
+    cones = {k: ConeLimit(35.0) for k in range(1, N_JOINTS - 1)}
+    hinges = ChainLimits({k: HingeLimit((1, 0, 0), -10, 60) for k in range(1, N_JOINTS - 1)})
     return [
         Case("fabrik 10 joints, cold (straight, random target)", cold, TARGET_US["fabrik cold"], number=500),
         Case("fabrik 10 joints, warm (target on a path)", warm, TARGET_US["fabrik warm"], number=500),
+        Case("fabrik 10 joints, 35-degree cones, cold", lambda: single(fabrik, cones), None, number=200),
+        Case("fabrik 10 joints, 35-degree cones, warm", lambda: single(fabrik, cones, path=True), None, number=200),
+        Case("fabrik 10 joints, hinges (ChainLimits), warm", lambda: single(fabrik, hinges, path=True), None, number=200),
+        Case("ccd 10 joints, cold", lambda: single(ccd), None, number=200),
+        Case("ccd 10 joints, warm", lambda: single(ccd, path=True), None, number=500),
+        Case("ccd 10 joints, 35-degree cones, warm", lambda: single(ccd, cones, path=True), None, number=200),
         Case("fabrik_batch 10k x 10 joints, cold, per chain", batch_cold, TARGET_US["fabrik_batch cold"], per=BATCH, number=1, repeat=11),
         Case("fabrik_batch 10k x 10 joints, warm, per chain", batch_warm, TARGET_US["fabrik_batch warm"], per=BATCH, number=1, repeat=11),
     ]
@@ -193,6 +219,9 @@ def main() -> None:
     rows.append(("fabrik cold, plain (no arc start)",) + time_single_cold(tg, arc_start=False))
     cones = {k: ConeLimit(35.0) for k in range(1, N_JOINTS - 1)}
     rows.append(("fabrik cold, 35-degree cones",) + time_single_cold(tg[: args.count // 3], limits=cones))
+    rows.append(("ccd cold",) + time_single_cold(tg, solve=ccd))
+    rows.append(("ccd warm",) + time_single_warm(args.frames, solve=ccd))
+    rows.append(("ccd cold, 35-degree cones",) + time_single_cold(tg[: args.count // 3], solve=ccd, limits=cones))
     rows.append(("fabrik_batch cold",) + time_batch_cold(rng, args.repeats))
     rows.append(("fabrik_batch warm",) + time_batch_warm(args.frames // 10))
     print(f"10-joint chain ({N_JOINTS - 1} x {BONE_M} m bones), tolerance {TOL_M} m, max 10 passes")

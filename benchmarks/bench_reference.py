@@ -33,6 +33,8 @@ The cases:
 - two-bone with a pole: random limbs, targets and poles (bench_ik's distribution).
 - humanoid: the bundled humanoid, every chain's target moving each frame on its own 5 cm
   loop (bench_rig's "drag all"), against 20 C FABRIK solves as above (issue 24's goal).
+- `ccd` and `fabrik` with limits (a 35-degree cone on every joint but the root) on the same
+  chains, for information: no reference has them; the ratio is to JS's plain FABRIK.
 - start-up: `rigedit --help` (the console script, on this checkout) as a subprocess.
 - --compile: scripts/compile_kernels.py with numba's cache pointed at an empty directory.
 """
@@ -61,7 +63,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import rigedit  # noqa: E402
-from rigedit.core.ik import fabrik, fabrik_batch, two_bone_ik, two_bone_ik_batch  # noqa: E402
+from rigedit.core.ik import ConeLimit, ccd, fabrik, fabrik_batch, two_bone_ik, two_bone_ik_batch  # noqa: E402
 from drag_loop import DragLoop  # noqa: E402 (beside this script)
 
 REFERENCE = Path(__file__).resolve().parent / "reference"
@@ -417,10 +419,22 @@ def fabrik_rows(points, targets, c: CRef | None, c_why, node, js_why, tmp, quick
     def default_solve(p, t):
         return fabrik(p, t, tolerance=TOL_M, max_iterations=MAX_ITERATIONS)
 
+    # The other single-chain calls on the same chains, for information (no reference builds
+    # them): CCD, and FABRIK with a 35-degree cone on every joint but the root (bench_fabrik's).
+    cones = {j: ConeLimit(35.0) for j in range(1, N_JOINTS - 1)}
+
+    def ccd_solve(p, t):
+        return ccd(p, t, tolerance=TOL_M, max_iterations=MAX_ITERATIONS)
+
+    def limited_solve(p, t):
+        return fabrik(p, t, tolerance=TOL_M, max_iterations=MAX_ITERATIONS, limits=cones)
+
     ours = np.array([plain_solve(p, t).points for p, t in single])
     parts = {"plain": lambda: per_solve(time_grouped(plain_solve, single, reps), k)}
     if plain:
         parts["default"] = lambda: per_solve(time_grouped(default_solve, single, reps), k)
+    parts["ccd"] = lambda: per_solve(time_grouped(ccd_solve, single, reps), k)
+    parts["limited"] = lambda: per_solve(time_grouped(limited_solve, single, reps), k)
     js = None
     if node is not None:
         flat = {"rows": k, "joints": N_JOINTS, "tolerance": TOL_M, "max_iterations": MAX_ITERATIONS,
@@ -440,6 +454,10 @@ def fabrik_rows(points, targets, c: CRef | None, c_why, node, js_why, tmp, quick
         ref = f"{us(t['JS'])} (JS)" if js is not None else "-"
         ratio = t["default"] / t["JS"] if js is not None else None
         rows.append(Row("`fabrik` default (arc start), same chains, per solve", us(t["default"]), ref, ratio, "(information)", None))
+    ref = f"{us(t['JS'])} (JS)" if js is not None else "-"
+    for name, case in (("ccd", "`ccd`, same chains, per solve"), ("limited", "`fabrik` with 35-degree cones, same chains, per solve")):
+        ratio = t[name] / t["JS"] if js is not None else None
+        rows.append(Row(case, us(t[name]), ref, ratio, "(information)", None))
 
     def batch():
         return fabrik_batch(points, targets, tolerance=TOL_M, max_iterations=MAX_ITERATIONS, **plain_batch)

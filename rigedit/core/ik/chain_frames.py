@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from math import isfinite, sqrt
 
 import numpy as np
 
-from ._floats import IDENTITY, TINY, Y_UP, qbetween, qmul, qnormalize, qrot, unit_or
+from ._floats import TINY, Y_UP, qrot, unit_or
 from .limits import (
     ConeLimit,
     HingeLimit,
@@ -52,23 +51,6 @@ class ChainLimits:
     root_dir: Sequence[float] | None = None
     root_frame: Sequence[float] | None = None
     frames: np.ndarray | None = None
-
-
-def as_chain_limits(limits) -> ChainLimits | None:
-    """fabrik's `limits=`: None, a ChainLimits, a LimitPlan, {joint index: limit}, or a
-    sequence with one limit-or-None per point (what a rig chain's joint list gives)."""
-    if limits is None or isinstance(limits, ChainLimits):
-        return limits
-    if isinstance(limits, LimitPlan):
-        return ChainLimits(limits)
-    if isinstance(limits, Mapping):
-        return ChainLimits(dict(limits))
-    if isinstance(limits, Sequence) and not isinstance(limits, str):
-        return ChainLimits({i: lim for i, lim in enumerate(limits) if lim is not None})
-    raise ValueError(
-        "limits must be None, a ChainLimits, a mapping joint index -> limit or a list of "
-        f"limits (None for none), got {type(limits).__name__}"
-    )
 
 
 def bone_directions(points, before=None, toward=None) -> list:
@@ -142,12 +124,30 @@ class LimitPlan:
     `limits=`) to skip the validation on every solve: the rig keeps one per chain and
     makes a new one only when the chain's limits change."""
 
-    __slots__ = ("n", "kinds", "params", "local_axes", "on_root")
+    __slots__ = ("n", "kinds", "params", "local_axes", "on_root", "_rows")
 
     def __init__(self, n, kinds, params, local_axes):
         self.n = n
         self.kinds, self.params, self.local_axes = kinds, params, local_axes
         self.on_root = kinds[0] is not None
+        self._rows = None
+
+    def rows(self) -> np.ndarray:
+        """The plan as the compiled single-chain solve reads it (single_kernel.py): per bone
+        (kind code, two parameters, unit hinge axis in the parent bone's frame), (n - 1, 6);
+        packed on first use and kept (a plan does not change): not to be written to (numba's
+        typed entry points take no read-only array)."""
+        if self._rows is None:
+            rows = np.zeros((self.n - 1, 6))
+            for k, kind in enumerate(self.kinds):
+                if kind is not None:
+                    par = self.params[k]
+                    rows[k, 0] = _KIND_CODES[kind] if par is not None else _FREE_CONE
+                    rows[k, 1:3] = 0.0 if par is None else par
+                    if self.local_axes[k] is not None:
+                        rows[k, 3:6] = self.local_axes[k]
+            self._rows = rows
+        return self._rows
 
 
 def plan_limits(joints, n: int) -> LimitPlan | None:
@@ -180,38 +180,9 @@ def plan_limits(joints, n: int) -> LimitPlan | None:
     return LimitPlan(n, kinds, params, local_axes) if any_active else None
 
 
-def prepare_limits(limits, points, lengths, toward) -> PreparedLimits | None:
-    """Validate `limits` for a chain whose solve starts at `points` (a list of (x, y, z))."""
-    if isinstance(limits, LimitPlan):
-        limits = ChainLimits(limits)
-    cl = as_chain_limits(limits)
-    if cl is None:
-        return None
-    n = len(points)
-    plan = plan_limits(cl.joints, n)
-    if plan is None:
-        return None
-    root_dir = None
-    if cl.root_dir is not None:
-        root_dir = unit_or(_vec(cl.root_dir, 3, "ChainLimits.root_dir"), None)
-        if root_dir is None:
-            raise ValueError("ChainLimits.root_dir must not be zero")
-    if plan.on_root and root_dir is None:
-        raise ValueError(
-            "a limit on joint 0 (the chain root) is relative to the bone entering it: "
-            "give its direction as ChainLimits(root_dir=...)"
-        )
-    root_frame = IDENTITY if cl.root_frame is None else _quat(cl.root_frame, "ChainLimits.root_frame")
-    ref_dirs = bone_directions(points, before=root_dir, toward=toward)
-    if cl.frames is None:
-        frames = parallel_frames(ref_dirs, root_dir, root_frame)
-    else:
-        frames = _frames(cl.frames, n - 1)
-    return planned_limits(plan, ref_dirs, lengths, root_dir, root_frame, frames)
-
-
 def planned_limits(plan: LimitPlan, ref_dirs, lengths, root_dir, root_frame, frames) -> PreparedLimits:
-    """The per-solve part of prepare_limits, for inputs already checked: the start pose's
+    """The per-solve part of a chain's limits (what single_kernel.solve_chain does compiled
+    for fabrik() and ccd()), for inputs already checked: the start pose's
     bone directions (bone_directions), bone lengths, unit root_dir (or None when joint 0
     has no limit), root_frame and the bones' frames there. Frames are read only for
     hinges (a cone needs none), so a caller with no hinge may pass None; the result then
@@ -231,63 +202,3 @@ def planned_limits(plan: LimitPlan, ref_dirs, lengths, root_dir, root_frame, fra
                 raise ValueError(f"hinge on joint {k}: its axis is parallel to the parent bone, leaving no plane to bend in")
             ref_axes[k] = axis
     return PreparedLimits(kinds, plan.params, ref_dirs, ref_axes, root_dir, frames, lengths)
-
-
-def parallel_frames(dirs, root_dir, root_frame) -> list:
-    frames = []
-    frame = root_frame
-    prev = root_dir
-    for u in dirs:
-        if prev is not None:
-            frame = qnormalize(qmul(qbetween(prev, u), frame))
-        frames.append(frame)
-        prev = u
-    return frames
-
-
-def _frames(frames, m):
-    """ChainLimits.frames as m unit quaternions. A list of float 4-tuples (what the rig
-    passes every solve) is checked and normalised in Python; anything else goes through
-    numpy, which names the problem."""
-    if type(frames) is list and len(frames) == m:
-        out = []
-        for q in frames:
-            if type(q) is not tuple or len(q) != 4:
-                break
-            x, y, z, w = q
-            if type(x) is not float or type(y) is not float or type(z) is not float or type(w) is not float:
-                break
-            n2 = x * x + y * y + z * z + w * w
-            if not (isfinite(n2) and n2 > TINY):
-                break
-            n = sqrt(n2)  # divided, as qnormalize does, so both paths agree to the bit
-            out.append((x / n, y / n, z / n, w / n))
-        else:
-            return out
-    arr = np.asarray(frames, dtype=np.float64)
-    if arr.shape != (m, 4) or not np.all(np.isfinite(arr)):
-        raise ValueError(f"ChainLimits.frames must be {m} finite quaternions (one per bone), got shape {arr.shape}")
-    return [_quat(q, f"ChainLimits.frames[{k}]") for k, q in enumerate(arr.tolist())]
-
-
-def _vec(v, size, what):
-    if type(v) is tuple and len(v) == size:  # the rig's floats: no numpy round trip
-        total = 0.0
-        for c in v:
-            if type(c) is not float:
-                break
-            total += c
-        else:
-            if isfinite(total):
-                return v
-    arr = np.asarray(v, dtype=np.float64)
-    if arr.shape != (size,) or not np.all(np.isfinite(arr)):
-        raise ValueError(f"{what} must be {size} finite numbers, got {np.asarray(v).tolist()!r}")
-    return tuple(arr.tolist())
-
-
-def _quat(q, what):
-    t = _vec(q, 4, what)
-    if t[0] * t[0] + t[1] * t[1] + t[2] * t[2] + t[3] * t[3] <= TINY:
-        raise ValueError(f"{what} must not be a zero quaternion")
-    return qnormalize(t)

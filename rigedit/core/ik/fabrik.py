@@ -24,16 +24,16 @@ ChainLimits.frames when warm-starting (None when no limit is in play). `limits` 
 a LimitPlan (chain_frames.plan_limits), validated once for a caller solving the same chain
 again and again.
 
-All the work is one compiled call (fabrik_kernel.py; fabrik_limited.py with limits); this
-module checks the input and names what is wrong with it.
+All the work is one compiled call (fabrik_kernel.py; single_kernel.py with limits, which
+also prepares the limits' frames); this module reads the input (chain_input.py, and
+limit_args.py the limits) and names what is wrong with it.
 """
 from __future__ import annotations
 
-from math import isfinite
-
 import numpy as np
 
-from .chain_frames import packed_limits, prepare_limits
+from .chain_input import read_iterations, read_lengths, read_points, read_tolerance, read_vec3, refuse_points
+from .limit_args import limit_args, refuse
 
 
 class FabrikResult:
@@ -110,42 +110,73 @@ def fabrik(points, target, *, lengths=None, tolerance=1e-3, max_iterations=10, l
             status = -1
         if status == 0:
             return FabrikResult(out, count, err, errors, err <= tolerance)
+    elif lengths is None and pole is None and limits is not None:
+        r = limited_plain(points, target, tolerance, max_iterations, limits, bool(arc_start), False)
+        if r is not None:
+            return r
     pts = read_points(points)
     tgt = read_vec3(target, "target")
     tol = read_tolerance(tolerance)
     cap = read_iterations(max_iterations)
     m = pts.shape[0] - 1
     ls = _NO_LENGTHS if lengths is None else read_lengths(lengths, m)
-    hint = _NO_VEC if pole is None else read_vec3(pole, "pole") - pts[0]
+    pole_at = None if pole is None else read_vec3(pole, "pole")
     errors = np.empty(cap if cap > 0 else 1)
     if limits is None:
         kernel = fabrik_kernel()
         out = np.empty_like(pts)
         options = (0 if pole is None else kernel.HAS_HINT) | (kernel.ARC_START if arc_start else 0)
-        hx, hy, hz = hint.tolist()
+        hx, hy, hz = (0.0, 0.0, 0.0) if pole is None else (pole_at - pts[0]).tolist()
         if lengths is None:
             status, err, count = kernel.fabrik_free(pts, tgt, tol, cap, options, hx, hy, hz, out, errors)
         else:
             status, err, count = kernel.fabrik_given(pts, tgt, ls, tol, cap, options, hx, hy, hz, out, errors)
         if status != kernel.OK:
-            _refuse(pts, tgt)
+            refuse_points(pts, tgt)
         return FabrikResult(out, count, err, errors, err <= tol)
-    if lengths is None:
-        ls = np.empty(m)
-    kernel = limited_kernel()
-    if not kernel._lengths_ok(pts, ls, lengths is not None):
-        _refuse(pts, tgt)
-    prep = prepare_limits(limits, pts.tolist(), ls.tolist(), (tgt - pts[0]).tolist())
-    if prep is None:
+    lim = limit_args(limits, m + 1)
+    if lim is None:
         return fabrik(pts, tgt, lengths=lengths, tolerance=tol, max_iterations=cap, pole=pole, arc_start=arc_start)
-    kinds, params, ref_dirs, ref_axes, root_dir, _ = packed_limits(prep)
-    out = (np.empty_like(pts), np.zeros((m, 3)), np.empty((m, 3)), np.empty((m, 4)))
-    frames = np.empty((m, 4))
-    err, count, _ = kernel.fabrik_limited(
-        pts, tgt, ls, kinds, params, ref_dirs, ref_axes, root_dir, np.array(prep.frames, dtype=np.float64), True, tol, cap,
-        hint, pole is not None, bool(arc_start), True, errors, *out, frames,
+    out, frames = np.empty_like(pts), np.empty((m, 4))
+    status, index, err, count = single_kernel().solve_chain(
+        pts, tgt, ls, lengths is not None, *lim, tol, cap, _NO_VEC if pole is None else pole_at, pole is not None,
+        bool(arc_start), False, errors, out, frames,
     )  # fmt: skip
-    return FabrikResult(out[0], count, err, errors, err <= tol, frames)
+    if status:
+        refuse(status, index, pts, tgt, limits)
+    return FabrikResult(out, count, err, errors, err <= tol, frames)
+
+
+def limited_plain(points, target, tolerance, max_iterations, limits, arc_start: bool, sweeps: bool):
+    """fabrik()'s and ccd()'s limited call with float64 arrays and default lengths and pole,
+    straight to the kernel as their common unlimited call goes to theirs: the result, or
+    None for the careful path to read, check and name (an array of another kind, input the
+    kernel refuses, no limit in play). Saves the readers' ~0.7 us of a ~5 us call."""
+    if not (
+        type(points) is _ndarray and type(target) is _ndarray and type(tolerance) is float and type(max_iterations) is int
+        and 0.0 <= tolerance <= _MAX and max_iterations >= 0 and points.ndim == 2 and points.shape[1] == 3
+        and points.shape[0] >= 2
+    ):  # fmt: skip
+        return None
+    lim = limit_args(limits, points.shape[0])
+    if lim is None:
+        return None
+    try:
+        out, frames, errors = _empty(points.shape), _empty((points.shape[0] - 1, 4)), _empty(max_iterations or 1)
+        status, _, err, count = _solve_chain(
+            points, target, _NO_LENGTHS, False, *lim, tolerance, max_iterations, _NO_VEC, False, arc_start, sweeps, errors, out,
+            frames,
+        )  # fmt: skip
+    except TypeError:  # an array the kernel is not typed for
+        return None
+    return FabrikResult(out, count, err, errors, err <= tolerance, frames) if status == 0 else None
+
+
+def _solve_chain(*args):
+    """single_kernel.solve_chain, put in this stand-in's place on the first call (as _free_kernel)."""
+    global _solve_chain
+    _solve_chain = single_kernel().solve_chain
+    return _solve_chain(*args)
 
 
 def fabrik_kernel():
@@ -175,90 +206,20 @@ def limited_kernel():
 _limited = None
 
 
+def single_kernel():
+    """The compiled single-chain limited entry point (single_kernel.py: fabrik() with
+    limits, ccd()), imported on first use like fabrik_kernel."""
+    global _single
+    if _single is None:
+        from . import single_kernel as kernel
+
+        _single = kernel
+    return _single
+
+
+_single = None
+
+
 def tip_of(pts) -> tuple:
     """The last point as floats, from a list of points or an (n, 3) array."""
     return tuple(pts[-1].tolist()) if type(pts) is np.ndarray else tuple(pts[-1])
-
-
-# Input checks: every public entry point turns bad input into one clear ValueError. The
-# common case (float64 arrays) costs a few attribute reads; finiteness is checked in the
-# kernel, which says which input is bad, and _refuse names the culprit.
-
-
-def read_points(points) -> np.ndarray:
-    """(n, 3) points as a C-contiguous float64 array (the caller's own when it is one)."""
-    # Read-only or strided arrays are copied: numba would compile the kernel again for them.
-    if type(points) is np.ndarray and points.dtype == np.float64 and _plain(points.flags):
-        a = points
-    else:
-        try:
-            a = np.array(points, dtype=np.float64, order="C")
-        except (TypeError, ValueError):
-            raise ValueError("points must be an (n, 3) array of numbers") from None
-    if a.ndim != 2 or a.shape[1] != 3 or a.shape[0] < 2:
-        raise ValueError(f"points must be an (n, 3) array with n >= 2, got shape {a.shape}")
-    return a
-
-
-def _plain(flags) -> bool:
-    return flags.c_contiguous and flags.writeable
-
-
-def _refuse(pts, tgt):
-    bad = ~np.all(np.isfinite(pts), axis=1)
-    if bad.any():
-        row = int(np.nonzero(bad)[0][0])
-        raise ValueError(f"points must be finite; row {row} is {pts[row].tolist()}")
-    if not np.all(np.isfinite(tgt)):
-        raise ValueError(f"target must be finite, got {tgt.tolist()}")
-    raise ValueError("points are too far apart: bone lengths overflow float64")
-
-
-def read_vec3(v, what: str) -> np.ndarray:
-    """3 numbers as a float64 (3,) array; finiteness is left to the kernel for the target
-    and checked here for anything else."""
-    if type(v) is np.ndarray and v.shape == (3,) and v.dtype == np.float64 and _plain(v.flags):
-        a = v
-    else:
-        try:
-            a = np.array(v, dtype=np.float64, order="C")
-        except (TypeError, ValueError):
-            raise ValueError(f"{what} must be 3 numbers, got {v!r}") from None
-        if a.shape != (3,):
-            raise ValueError(f"{what} must be 3 numbers, got shape {a.shape}")
-    if what != "target" and not (isfinite(a[0]) and isfinite(a[1]) and isfinite(a[2])):
-        raise ValueError(f"{what} must be finite, got {a.tolist()}")
-    return a
-
-
-def read_lengths(lengths, m: int) -> np.ndarray:
-    try:
-        a = np.array(lengths, dtype=np.float64, order="C")
-    except (TypeError, ValueError):
-        raise ValueError(f"lengths must be {m} numbers, got {lengths!r}") from None
-    if a.shape != (m,):
-        raise ValueError(f"lengths must be {m} numbers (one per bone), got shape {a.shape}")
-    if not (np.all(np.isfinite(a)) and np.all(a >= 0.0)):
-        raise ValueError(f"lengths must be finite and >= 0, got {a.tolist()}")
-    return a
-
-
-def read_tolerance(tolerance) -> float:
-    if type(tolerance) is float:
-        t = tolerance
-    else:
-        try:
-            t = float(tolerance)
-        except (TypeError, ValueError):
-            raise ValueError(f"tolerance must be a number, got {tolerance!r}") from None
-    if not (isfinite(t) and t >= 0.0):
-        raise ValueError(f"tolerance must be finite and >= 0, got {tolerance!r}")
-    return t
-
-
-def read_iterations(max_iterations) -> int:
-    if type(max_iterations) is int and max_iterations >= 0:
-        return max_iterations
-    if isinstance(max_iterations, bool) or not isinstance(max_iterations, (int, np.integer)) or max_iterations < 0:
-        raise ValueError(f"max_iterations must be an integer >= 0, got {max_iterations!r}")
-    return int(max_iterations)

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .fabrik import fabrik_kernel, read_iterations, read_tolerance
+from .chain_input import read_iterations, read_tolerance
+from .fabrik import fabrik_kernel
 
 
 @dataclass(slots=True)

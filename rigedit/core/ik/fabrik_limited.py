@@ -1,5 +1,6 @@
-"""FABRIK with joint limits: the compiled entry points of a limited solve (`fabrik()` with
-limits, the rig's limited chains) and the write-back of its frames into local rotations.
+"""FABRIK with joint limits: the compiled entry points of a limited solve (the rig's limited
+chains; `fabrik()` and `ccd()` go through single_kernel.solve_chain, which calls limited_row)
+and the write-back of its frames into local rotations.
 Kept apart from fabrik_kernel.py's unlimited entry points so that the two compile in
 processes of their own at set-up (scripts/compile_kernels.py): each module's typed entry
 points compile when it is imported.
@@ -48,25 +49,13 @@ def fabrik_limited(
     pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, has_frames, tol, cap, hint, has_hint,
     arc_start, conform, errors, out_pts, out_axes, out_dirs, out_turns, out_frames,
 ):  # fmt: skip
-    """fabrik() with limits prepared (chain_frames.py): solve_row, then each bone's frame at
-    the result (its turn times its reference frame, normalised) into out_frames when the
-    reference frames are given. Returns (error, steps, moved)."""
+    """A limited chain with its limits prepared (chain_frames.planned_limits: the rig's
+    rig_solve.fabrik_chain and frame_cold): solve_row, then each bone's frame at the result
+    (its turn times its reference frame, normalised) into out_frames when the reference
+    frames are given. Returns (error, steps, moved)."""
     return _row_with_frames(
         pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, has_frames, tol, cap, hint, has_hint,
         arc_start, conform, errors, out_pts, out_axes, out_dirs, out_turns, out_frames, False,
-    )  # fmt: skip
-
-
-@_jit
-def ccd_limited(
-    pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, has_frames, tol, cap, conform, errors,
-    out_pts, out_axes, out_dirs, out_turns, out_frames,
-):  # fmt: skip
-    """ccd(): fabrik_limited with CCD's step (no arc start: a sweep bends a straight chain
-    itself), with or without limits (kinds all NONE)."""
-    return _row_with_frames(
-        pts, target, lengths, kinds, params, ref_dirs, ref_axes, root_dir, frames, has_frames, tol, cap, root_dir, False,
-        False, conform, errors, out_pts, out_axes, out_dirs, out_turns, out_frames, True,
     )  # fmt: skip
 
 
