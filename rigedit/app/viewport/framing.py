@@ -7,9 +7,9 @@ the camera needs more room than one behind the centre), so a long thin chain see
 not framed as if it were a ball.
 
 A short selection is framed as if it were a share of the figure's size across (`least`),
-so that what it moves is seen in its surroundings: a chain (a spine, a neck) with the body around it, a joint (a wrist)
-with its neighbours. Without that floor a spine chain was framed from half a metre, the camera
-among the arms in front of the chest. The floor is taken from the figure (the pose's joints
+so that what it moves is seen in its surroundings: a chain (a spine, a neck) with the body
+around it, a joint's bone (a wrist's) with its neighbours. Without that floor a spine chain
+was framed from half a metre, the camera among the arms in front of the chest. The floor is taken from the figure (the pose's joints
 and mesh), never from the clip's whole path: a walk that travels ten metres would otherwise
 frame a neck from two metres away.
 
@@ -23,7 +23,7 @@ import numpy as np
 
 MARGIN = 1.4  # Blender's VIEW3D_MARGIN
 CHAIN_CONTEXT = 1.0 / 3.0  # a chain is framed at least this share of the figure's size across
-JOINT_CONTEXT = 1.0 / 6.0  # a joint (with its parent and children) at least this share
+JOINT_CONTEXT = 1.0 / 6.0  # a joint's bone (the joint and its children) at least this share
 
 
 def selection_box(points: np.ndarray, radii) -> tuple[np.ndarray, np.ndarray]:

@@ -96,7 +96,7 @@ class ViewCamera:
             self.reset_camera()
 
     def frame_selected(self) -> None:
-        """Frame the selected joints (each with its parent and children), else the selected
+        """Frame the selected joints' bones (each joint and its children), else the selected
         chain (its joints and target ball); the whole scene (Frame All) without either.
         framing.py says how far back, and why a short selection is widened."""
         rig, doc = self.doc.rig, self.doc
@@ -104,8 +104,7 @@ class ViewCamera:
         if doc.selected_joints:
             sk = rig.skeleton
             idx = [sk.index(n) for n in doc.selected_joints]
-            near = idx + [int(sk.parents[i]) for i in idx if sk.parents[i] >= 0]
-            near += [c for c in range(len(sk.parents)) if sk.parents[c] in idx]
+            near = idx + [c for c in range(len(sk.parents)) if sk.parents[c] in idx]  # their bones' ends
             pts, radii, share = rig.world_positions()[near], 0.0, framing.JOINT_CONTEXT
         elif doc.selected:
             ch = rig.chain(doc.selected)
