@@ -186,3 +186,18 @@ def test_a_click_on_a_joints_dot_selects_that_joint_not_the_bone_ending_there(qt
         assert doc.selected_joints == (rig.skeleton.names[j],)
         tried.append(rig.skeleton.names[j])
     assert {"LeftLeg", "RightLeg", "LeftForeArm", "RightForeArm"} <= set(tried)
+
+
+def test_clicking_a_chains_bone_shows_that_chain_in_the_dock(qtbot, window):
+    """As Blender's Properties show the active bone's IK: a click on the forearm brings up
+    left_arm (the dock stayed on the spine); a bone in no chain leaves the dock as it was."""
+    vp, doc = window.viewport, window.document
+    assert doc.selected == "spine"
+    click(vp, bone_middle(window, ELBOW, HAND))
+    assert doc.selected_joints == (ELBOW,) and doc.selected == ARM
+    selector = window.properties.findChild(type(window.properties.panel.chain_selector), "chainSelector")
+    qtbot.waitUntil(lambda: selector.currentText() == ARM)
+    click(vp, bone_middle(window, "RightUpLeg", "RightLeg"))
+    assert doc.selected == "right_leg"
+    click(vp, bone_middle(window, "Head", "HeadTop_End"))  # the head is in no chain
+    assert doc.selected_joints == ("Head",) and doc.selected == "right_leg"
