@@ -141,7 +141,8 @@ class PoseLibraryPanel(QWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         if watched is self.list and event.type() == QEvent.Type.Resize:
-            self._fit_pictures(self.list.viewport().height() - NAME_PX)
+            # The new size (the filter runs before the list lays out its viewport anew).
+            self._fit_pictures(event.size().height() - 2 * self.list.frameWidth() - NAME_PX)
         return super().eventFilter(watched, event)
 
     def _fit_pictures(self, room: int) -> None:
