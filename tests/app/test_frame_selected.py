@@ -110,3 +110,16 @@ def test_f_with_nothing_selected_frames_the_whole_figure(qtbot, kick):
     press_f(qtbot, kick)
     on_screen_with_room(kick, kick.rig.world_positions())
     assert seen_height(vp) <= 3.0 * figure_size(kick)
+
+
+def test_a_frames_the_whole_figure_from_where_the_camera_looks(qtbot, kick):
+    """Maya's A (View > Frame All): everything in view, the camera turned no further; F cannot
+    get there while the dock shows a chain, and Home turns the camera back to its start view."""
+    vp = kick.viewport
+    press_f(qtbot, kick)  # in close on the spine
+    kick.view_actions["left"].trigger()
+    angles = (vp.opts["azimuth"], vp.opts["elevation"])
+    QTest.keyClick(vp, Qt.Key.Key_A)
+    assert (vp.opts["azimuth"], vp.opts["elevation"]) == angles
+    on_screen_with_room(kick, kick.rig.world_positions())
+    assert seen_height(vp) <= 3.0 * figure_size(kick)

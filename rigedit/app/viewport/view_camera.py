@@ -113,12 +113,17 @@ class ViewCamera:
             radii[-1] = self.gizmos.radius  # the target ball is seen whole
             share = framing.CHAIN_CONTEXT
         else:
-            self.frame_points(self._scene_points())
+            self.frame_all()
             return
         lo, hi = framing.selection_box(pts, radii)
         right, up = camera.camera_right_up(self.matrices()[0])
         w, h = self._size()
         self.look_at((lo + hi) / 2, framing.fit_distance(lo, hi, right, up, self.opts["fov"], w / h, share * figure))
+
+    def frame_all(self) -> None:
+        """The whole scene (the figure, its targets, the clip's path) from where the camera
+        looks now."""
+        self.frame_points(self._scene_points())
 
     def _figure_points(self) -> np.ndarray:
         """The figure as it stands now: its joints, and its mesh's box when one is shown."""
