@@ -300,7 +300,7 @@ class TimelinePanel(TimelineKeyEdits, QWidget):
         self.plot.set_playhead(self.time)
         self.readout.setText(
             f"{self.time:7.3f} s   frame {tl.frame_at(self.time)}\n"
-            f"({tl.first_frame}–{tl.last_frame} @ {tl.frame_rate:g} fps)"
+            f"({tl.first_frame}–{tl.last_frame} @ {rate_text(tl.frame_rate)} fps)"
         )
 
     def _show_running(self, running: bool) -> None:
@@ -394,3 +394,9 @@ class TimelinePanel(TimelineKeyEdits, QWidget):
 
 def _key_times(ch) -> tuple:
     return tuple(k.time for k in ch.offset_keys)
+
+
+def rate_text(fps: float) -> str:
+    """A frame rate as people write it: two decimals at most, so a BVH's Frame Time of
+    0.033333 reads 30 fps, not 30.0003 (29.97 and 23.98 keep theirs)."""
+    return f"{fps:.2f}".rstrip("0").rstrip(".")
