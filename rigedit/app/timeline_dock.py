@@ -194,6 +194,17 @@ class TimelinePanel(TimelineKeyEdits, QWidget):
         self.play_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.play_action.triggered.connect(lambda _c=False: self.playback.toggle())
         self.addAction(self.play_action)
+        # Left / Right with the viewport focused step a frame, as in Blender's 3D view (the
+        # plot's own keys do the same when it has the focus).
+        view = self.window_.viewport.container
+        self.step_actions = []
+        for text, key, frames in (("Previous Frame", Qt.Key.Key_Left, -1), ("Next Frame", Qt.Key.Key_Right, 1)):
+            act = QAction(text, self)
+            act.setShortcut(QKeySequence(key))
+            act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            act.triggered.connect(lambda _c=False, n=frames: self.step(n))
+            view.addAction(act)
+            self.step_actions.append(act)
 
     def _key_command(self, key: int) -> None:
         if key == Qt.Key.Key_Space.value:
