@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from .main_window import MainWindow
 
 THUMB_PX = 96
-MIN_SHOWN_PX = 40  # the list shrinks its pictures to its height, down to this
+MIN_SHOWN_PX = 40  # the list shrinks its pictures to its height, down to this (then it scrolls)
 NAME_PX = 30  # the name under a picture, and the space about it
 THUMB_MARGIN = 0.08  # of the character's size on the screen, each side of its thumbnail
 
@@ -97,7 +97,7 @@ class PoseLibraryPanel(QWidget):
         self.list = QListWidget()
         self.list.setObjectName("poseList")
         self.list.setViewMode(QListView.ViewMode.IconMode)
-        self.list.setMinimumHeight(MIN_SHOWN_PX + NAME_PX + 2 * self.list.frameWidth())
+        self.list.setMinimumHeight(THUMB_PX // 2)  # what a 540 px window has room for (it scrolls)
         self._fit_pictures(THUMB_PX)
         self.list.installEventFilter(self)
         self.list.setResizeMode(QListView.ResizeMode.Adjust)
