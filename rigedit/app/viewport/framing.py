@@ -39,8 +39,7 @@ def fit_distance(lo: np.ndarray, hi: np.ndarray, right: np.ndarray, up: np.ndarr
     every corner of the box lies inside the view with `margin` to spare, and at least
     `least` across is seen about the centre.
 
-    pyqtgraph's fov is the horizontal one; a window wider than tall is limited by the
-    vertical one. A corner at (x, y) across and z towards the camera projects inside when
+    pyqtgraph's fov is the horizontal one; the vertical one follows from the aspect. A corner at (x, y) across and z towards the camera projects inside when
     margin * |x| <= (d - z) * tan(half fov) (likewise y).
     """
     tan_h = math.tan(math.radians(fov_deg) / 2.0)
