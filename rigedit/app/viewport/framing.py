@@ -23,6 +23,7 @@ import numpy as np
 
 MARGIN = 1.4  # Blender's VIEW3D_MARGIN
 CHAIN_CONTEXT = 1.0 / 3.0  # a chain is framed at least this share of the figure's size across
+NEAR_CLEARANCE = 0.1  # of the box's size: the least room between the eye and the box's near side
 JOINT_CONTEXT = 1.0 / 6.0  # a joint's bone (the joint and its children) at least this share
 
 
@@ -50,5 +51,7 @@ def fit_distance(lo: np.ndarray, hi: np.ndarray, right: np.ndarray, up: np.ndarr
     corners = np.array([[a[0], b[1], c[2]] for a in (lo, hi) for b in (lo, hi) for c in (lo, hi)]) - (lo + hi) / 2
     x, y, z = np.abs(corners @ right), np.abs(corners @ up), corners @ back
     need = np.maximum(z + margin * x / tan_h, z + margin * y / tan_v)
+    # A chain seen end-on takes no room across: the eye still stays in front of its near end.
+    clear = z.max() + NEAR_CLEARANCE * float(np.linalg.norm(hi - lo))
     floor = margin * (least / 2.0) / min(tan_h, tan_v)
-    return float(max(need.max(), floor, 1e-3))
+    return float(max(need.max(), clear, floor, 1e-3))
