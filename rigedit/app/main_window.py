@@ -61,6 +61,7 @@ class MainWindow(QMainWindow):
     view_menu: QMenu
     action_reset_camera: QAction
     action_frame: QAction
+    action_frame_all: QAction
     view_actions: dict[str, QAction]  # View > Viewpoint, by view name ("front", "left", ...)
     navigation_actions: dict[str, QAction]  # View > Navigation, by preset ("blender", "maya")
     action_show_limits: QAction
@@ -158,6 +159,7 @@ class MainWindow(QMainWindow):
         self.action_save, self.action_save_as, self.action_quit = m.action_save, m.action_save_as, m.action_quit
         self.edit_menu, self.action_undo, self.action_redo = m.edit_menu, m.action_undo, m.action_redo
         self.view_menu, self.action_reset_camera, self.action_frame = m.view_menu, m.action_reset_camera, m.action_frame
+        self.action_frame_all = m.action_frame_all
         self.view_actions, self.navigation_actions = m.view_actions, m.navigation_actions
         self.action_show_limits, self.action_show_reach = m.action_show_limits, m.action_show_reach
         self.action_onion_skin, self.action_onion_settings = m.action_onion_skin, m.action_onion_settings

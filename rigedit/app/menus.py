@@ -34,6 +34,7 @@ class Menus:
     view_menu: QMenu
     action_reset_camera: QAction
     action_frame: QAction
+    action_frame_all: QAction
     view_actions: dict[str, QAction]
     navigation_actions: dict[str, QAction]
     action_show_limits: QAction
@@ -86,6 +87,9 @@ def build_menus(w: "MainWindow") -> Menus:
     # Numpad period as in Blender (Delete is the same key with Num Lock off). With the viewport
     # focused the viewport reads the numpad itself (navigation.numpad_command says why).
     action_frame.setShortcuts([QKeySequence("F"), _keypad(Qt.Key.Key_Period), _keypad(Qt.Key.Key_Delete)])
+    # Maya's A: the whole figure from where the camera looks now (Home also turns it back to
+    # the start view). Frame Selected never gets there while the dock has a chain.
+    action_frame_all = _action(w, m, "Frame &All", QKeySequence("A"), w.viewport.frame_all)
     view_actions = _viewpoints(w, m.addMenu("&Viewpoint"))
     navigation_actions = _navigation(w, m.addMenu("&Navigation"))
     m.addSeparator()
@@ -104,7 +108,7 @@ def build_menus(w: "MainWindow") -> Menus:
     return Menus(file_menu=file_menu, action_open=action_open, recent_menu=recent_menu, action_save=action_save,
                  action_save_as=action_save_as, action_quit=action_quit, edit_menu=edit_menu, action_undo=undo,
                  action_redo=redo, view_menu=view_menu, action_reset_camera=action_reset_camera,
-                 action_frame=action_frame, view_actions=view_actions, navigation_actions=navigation_actions,
+                 action_frame=action_frame, action_frame_all=action_frame_all, view_actions=view_actions, navigation_actions=navigation_actions,
                  action_show_limits=action_show_limits, action_show_reach=action_show_reach,
                  action_onion_skin=action_onion_skin, action_onion_settings=action_onion_settings,
                  action_motion_trails=action_motion_trails,

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRect, QSize, Qt
+from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, QRect, QSize, Qt
 from PySide6.QtGui import QIcon, QImage, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from .main_window import MainWindow
 
 THUMB_PX = 96
+MIN_SHOWN_PX = 40  # the list shrinks its pictures to its height, down to this (then it scrolls)
+NAME_PX = 30  # the name under a picture, and the space about it
 THUMB_MARGIN = 0.08  # of the character's size on the screen, each side of its thumbnail
 
 
@@ -95,9 +97,9 @@ class PoseLibraryPanel(QWidget):
         self.list = QListWidget()
         self.list.setObjectName("poseList")
         self.list.setViewMode(QListView.ViewMode.IconMode)
-        self.list.setIconSize(QSize(THUMB_PX, THUMB_PX))
-        self.list.setGridSize(QSize(THUMB_PX + 18, THUMB_PX + 30))
-        self.list.setMinimumHeight(THUMB_PX // 2)
+        self.list.setMinimumHeight(THUMB_PX // 2)  # what a 540 px window has room for (it scrolls)
+        self._fit_pictures(THUMB_PX)
+        self.list.installEventFilter(self)
         self.list.setResizeMode(QListView.ResizeMode.Adjust)
         self.list.setMovement(QListView.Movement.Static)
         self.list.setWordWrap(True)
@@ -136,6 +138,20 @@ class PoseLibraryPanel(QWidget):
         self._layout()
         self._connect()
         self.refresh()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if watched is self.list and event.type() == QEvent.Type.Resize:
+            # The new size (the filter runs before the list lays out its viewport anew).
+            self._fit_pictures(event.size().height() - 2 * self.list.frameWidth() - NAME_PX)
+        return super().eventFilter(watched, event)
+
+    def _fit_pictures(self, room: int) -> None:
+        """One row of pictures with their names under them in the list's height: at full size
+        the names were cut off in the room the dock gets beside Lint in a 1280 x 800 window."""
+        px = max(MIN_SHOWN_PX, min(THUMB_PX, room))
+        if self.list.iconSize().height() != px:
+            self.list.setIconSize(QSize(px, px))
+            self.list.setGridSize(QSize(px + 18, px + NAME_PX))
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         # A row of thumbnails with their names and the controls under it: what the dock asks

@@ -194,6 +194,17 @@ class TimelinePanel(TimelineKeyEdits, QWidget):
         self.play_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.play_action.triggered.connect(lambda _c=False: self.playback.toggle())
         self.addAction(self.play_action)
+        # Left / Right with the viewport focused step a frame, as in Blender's 3D view (the
+        # plot's own keys do the same when it has the focus).
+        view = self.window_.viewport.container
+        self.step_actions = []
+        for text, key, frames in (("Previous Frame", Qt.Key.Key_Left, -1), ("Next Frame", Qt.Key.Key_Right, 1)):
+            act = QAction(text, self)
+            act.setShortcut(QKeySequence(key))
+            act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            act.triggered.connect(lambda _c=False, n=frames: self.step(n))
+            view.addAction(act)
+            self.step_actions.append(act)
 
     def _key_command(self, key: int) -> None:
         if key == Qt.Key.Key_Space.value:
@@ -300,7 +311,7 @@ class TimelinePanel(TimelineKeyEdits, QWidget):
         self.plot.set_playhead(self.time)
         self.readout.setText(
             f"{self.time:7.3f} s   frame {tl.frame_at(self.time)}\n"
-            f"({tl.first_frame}–{tl.last_frame} @ {tl.frame_rate:g} fps)"
+            f"({tl.first_frame}–{tl.last_frame} @ {rate_text(tl.frame_rate)} fps)"
         )
 
     def _show_running(self, running: bool) -> None:
@@ -394,3 +405,9 @@ class TimelinePanel(TimelineKeyEdits, QWidget):
 
 def _key_times(ch) -> tuple:
     return tuple(k.time for k in ch.offset_keys)
+
+
+def rate_text(fps: float) -> str:
+    """A frame rate as people write it: two decimals at most, so a BVH's Frame Time of
+    0.033333 reads 30 fps, not 30.0003 (29.97 and 23.98 keep theirs)."""
+    return f"{fps:.2f}".rstrip("0").rstrip(".")

@@ -166,3 +166,38 @@ def test_frame_selected_frames_the_selected_joint(qtbot, window):
     # Closer than framing the whole arm chain would be: the bone spans a good part of the view.
     a, b = vp.world_to_screen(rig.world_position(ELBOW)), vp.world_to_screen(rig.world_position(HAND))
     assert np.hypot(a.x() - b.x(), a.y() - b.y()) > 0.25 * min(w, h)
+
+
+def test_a_click_on_a_joints_dot_selects_that_joint_not_the_bone_ending_there(qtbot, window):
+    """At a knee's dot the thigh bone ends and the shin bone starts, both under the mouse: the
+    knee is what a click there means (it gave the hip)."""
+    vp, doc, rig = window.viewport, window.document, window.rig
+    parents = rig.skeleton.parents
+    pos = rig.world_positions()
+    with_bone = [j for j in range(len(parents)) if j in set(parents.tolist())]
+    dots = {j: np.array([screen(window, pos[j]).x(), screen(window, pos[j]).y()]) for j in with_bone}
+    tried = []
+    for j, p in dots.items():
+        alone = all(np.linalg.norm(p - q) > 12 for k, q in dots.items() if k != j)
+        if not alone or vp.handle_at(QPointF(*p)) is not None:
+            continue  # another dot or a handle ball there
+        click(vp, QPointF(25, 25))
+        click(vp, QPointF(*p))
+        assert doc.selected_joints == (rig.skeleton.names[j],)
+        tried.append(rig.skeleton.names[j])
+    assert {"LeftLeg", "RightLeg", "LeftForeArm", "RightForeArm"} <= set(tried)
+
+
+def test_clicking_a_chains_bone_shows_that_chain_in_the_dock(qtbot, window):
+    """As Blender's Properties show the active bone's IK: a click on the forearm brings up
+    left_arm (the dock stayed on the spine); a bone in no chain leaves the dock as it was."""
+    vp, doc = window.viewport, window.document
+    assert doc.selected == "spine"
+    click(vp, bone_middle(window, ELBOW, HAND))
+    assert doc.selected_joints == (ELBOW,) and doc.selected == ARM
+    selector = window.properties.findChild(type(window.properties.panel.chain_selector), "chainSelector")
+    qtbot.waitUntil(lambda: selector.currentText() == ARM)
+    click(vp, bone_middle(window, "RightUpLeg", "RightLeg"))
+    assert doc.selected == "right_leg"
+    click(vp, bone_middle(window, "Head", "HeadTop_End"))  # the head is in no chain
+    assert doc.selected_joints == ("Head",) and doc.selected == "right_leg"

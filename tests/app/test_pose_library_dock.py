@@ -125,3 +125,22 @@ def test_a_name_in_use_is_refused_with_a_message(qtbot, window, dock, library_fo
     save_as(qtbot, dock, "idle")
     assert "already" in window.statusBar().currentMessage()
     assert list(rigedit.PoseLibrary(library_folder).names) == ["idle"]
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1400, 900)])  # the default size, and a larger one
+def test_a_saved_pose_shows_its_whole_picture_and_name_in_the_default_layout(qtbot, make_window, size):
+    """Beside Lint, in the layout a new window gets, the list was shorter than one thumbnail:
+    the pictures were cut and the names under them not shown. The pictures shrink to fit."""
+    w = make_window(size=size)
+    w.fit_docks()
+    d = w.findChild(QDockWidget, "poseLibrary")
+    d.raise_()
+    qtbot.waitUntil(d.isVisible)
+    name = child(d, QLineEdit, "poseName")
+    QTest.mouseClick(name, LEFT)
+    QTest.keyClicks(name, "first")
+    QTest.keyClick(name, Qt.Key.Key_Return)
+    poses = child(d, QListWidget, "poseList")
+    qtbot.waitUntil(lambda: poses.count() == 1)
+    qtbot.waitUntil(lambda: poses.viewport().rect().contains(poses.visualItemRect(poses.item(0))))
+    assert poses.iconSize().height() >= 32  # still a picture

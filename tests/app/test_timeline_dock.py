@@ -422,3 +422,21 @@ def test_unkeyed_chains_at_one_weight_share_one_flat_line(qtbot, window, panel):
     assert len(plot._curves) == 3
     _, ys = plot._curves[("flat", 0.5)].getData()
     assert list(ys) == [0.5, 0.5]
+
+
+def _two_bone_bvh(frame_time: str, frames: int = 12) -> str:
+    rows = "\n".join(f"0 90 0 0 {i} 0 0 0 {2 * i}" for i in range(frames))
+    return ("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 90 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+            "  JOINT Spine\n  {\n    OFFSET 0 20 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+            "    End Site\n    {\n      OFFSET 0 20 0\n    }\n  }\n}\n"
+            f"MOTION\nFrames: {frames}\nFrame Time: {frame_time}\n{rows}\n")
+
+
+@pytest.mark.parametrize("frame_time, shown", [("0.033333", "30"), ("0.0416667", "24"), ("0.0333667", "29.97")])
+def test_the_readout_gives_the_frame_rate_as_people_write_it(tmp_path, make_window, frame_time, shown):
+    """A BVH's Frame Time of 0.033333 read '@ 30.0003 fps'."""
+    path = tmp_path / "take.bvh"
+    path.write_text(_two_bone_bvh(frame_time))
+    w = make_window()
+    assert w.importer.import_file(path, ask=False), w.importer.last_error
+    assert f"@ {shown} fps)" in w.timeline_dock.widget().readout.text()

@@ -146,3 +146,28 @@ def test_home_end_and_the_arrows_step_with_the_plot_focused(qtbot, window, panel
     QTest.keyClick(panel.plot, Qt.Key.Key_Right)
     assert panel.time == tl.time_of_frame(tl.first_frame + 1)
     assert resets == []  # Home went to the timeline, not to the viewport's Reset Camera shortcut
+
+
+def test_left_and_right_in_the_viewport_step_frames_as_in_blender(qtbot, window):
+    """With the viewport focused (a bone just clicked), Right / Left step the playhead a frame,
+    as in Blender's 3D view; they used to turn the camera instead."""
+    from .helpers import camera_state
+    from .joints import ELBOW, HAND, bone_middle, click
+    from .test_navigation import activate
+
+    activate(qtbot, window)
+    vp, panel = window.viewport, window.timeline_dock.widget()
+    panel.scrub_to(0.0)
+    vp.requestActivate()
+    click(vp, bone_middle(window, ELBOW, HAND))
+    assert window.document.selected_joints == (ELBOW,)
+    camera = camera_state(vp)
+    for _ in range(3):
+        QTest.keyClick(vp, Qt.Key.Key_Right)
+    assert panel.timeline.frame_at(panel.time) == 3
+    QTest.keyClick(vp, Qt.Key.Key_Left)
+    assert panel.timeline.frame_at(panel.time) == 2
+    assert window.rig.time == panel.time
+    assert camera_state(vp) == camera
+    QTest.keyClick(vp, Qt.Key.Key_Up)  # Up / Down still orbit
+    qtbot.waitUntil(lambda: camera_state(vp) != camera)

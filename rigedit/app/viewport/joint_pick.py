@@ -5,6 +5,11 @@ A bone is the segment from a joint to one of its children; clicking it selects t
 leaves (the one whose rotation turns it), as Blender selects a pose bone by its head.
 Distances are measured in screen pixels, so a thin bone far away is as easy to hit as a
 near one; of bones equally near on screen, the one nearer the camera wins.
+
+A click on a joint's dot selects that joint, though the bone into it ends there as well: the
+knee's dot gives the knee, not the hip (the tie between the two bones went to whichever
+came first or rounded nearer). It is also the only way to a joint whose bone has no length (a
+BVH End Site at its joint, as the Bandai hands and head have).
 """
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ import numpy as np
 from . import camera
 
 PICK_PIXELS = 8.0  # a bone catches the mouse within this many pixels of its centre line
+DOT_PIXELS = 5.0  # a joint's dot (6 px across, skeleton_view.py) catches it within this many
 
 
 def pick_bone(mvp: np.ndarray, size: tuple[float, float], positions: np.ndarray, parents: np.ndarray,
@@ -25,6 +31,9 @@ def pick_bone(mvp: np.ndarray, size: tuple[float, float], positions: np.ndarray,
         return None
     heads = parents[tails]
     screen, in_front = camera.project(mvp, size, np.asarray(positions, dtype=np.float64))
+    dot = _dot_at(mvp, screen, in_front, np.unique(heads), np.asarray(positions, dtype=np.float64), x, y)
+    if dot is not None:
+        return dot
     dist, t = segment_distances(screen[heads], screen[tails], np.array([x, y]))
     dist = np.where(in_front[heads] & in_front[tails], dist, np.inf)
     near = dist <= max_pixels
@@ -37,6 +46,18 @@ def pick_bone(mvp: np.ndarray, size: tuple[float, float], positions: np.ndarray,
     order = np.lexsort((clip_w, np.round(dist, 1)))
     best = next(i for i in order if near[i])
     return int(heads[best])
+
+
+def _dot_at(mvp, screen, in_front, joints, positions, x: float, y: float) -> int | None:
+    """The joint (of those with a bone) whose dot is under (x, y), the nearest on screen,
+    then the nearest the camera; None when no dot is."""
+    d = np.linalg.norm(screen[joints] - np.array([x, y]), axis=1)
+    d = np.where(in_front[joints], d, np.inf)
+    if not (d <= DOT_PIXELS).any():
+        return None
+    depth = np.concatenate((positions[joints], np.ones((len(joints), 1))), axis=1) @ mvp[3]
+    order = np.lexsort((depth, np.round(d, 1)))
+    return int(joints[order[0]])
 
 
 def segment_distances(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -37,10 +37,25 @@ class JointTool:
         return False
 
     def select(self, name: str | None, add: bool = False) -> None:
-        """A click on joint `name`'s bone (None: on empty space), with Shift when `add`."""
+        """A click on joint `name`'s bone (None: on empty space), with Shift when `add`.
+        The Properties dock then shows the chain that bone is in, as Blender's shows the
+        active bone's IK constraint: clicking the forearm left the dock on the spine."""
         doc = self.view.doc
         current = doc.selected_joints
         if not add:
             doc.select_joints(() if name is None else (name,))
         elif name is not None:
             doc.select_joints(tuple(n for n in current if n != name) if name in current else current + (name,))
+        if name is not None and name in doc.selected_joints:
+            chain = chain_turning(doc.rig, name)
+            if chain is not None:
+                doc.select(chain)
+
+
+def chain_turning(rig, name: str) -> str | None:
+    """The chain whose bones include the one leaving joint `name` (the first such), else the
+    chain ending at it; None when the joint is in no chain."""
+    for ch in rig.chains:
+        if name in ch.joints[:-1]:
+            return ch.name
+    return next((ch.name for ch in rig.chains if name in ch.joints), None)

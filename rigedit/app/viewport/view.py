@@ -52,6 +52,9 @@ class Viewport(ViewInput, ViewCamera, GLWindow):
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # Left / Right step a frame, as in Blender's 3D view (the timeline's Previous / Next
+        # Frame); pyqtgraph turned the camera with them. Up / Down still orbit.
+        self.noRepeatKeys = [k for k in self.noRepeatKeys if k not in (Qt.Key.Key_Left, Qt.Key.Key_Right)]
         self.doc = document
         self.drag = DragController(document)
         self.show_limits = False

@@ -1,5 +1,5 @@
 """The viewport's camera: matrices, projections to and from the screen, framing (Home,
-Frame Selected, the six side views) and the navigation preset.
+Frame Selected (framing.py), the six side views) and the navigation preset.
 
 A mixin of Viewport (view.py), which holds the state it reads: `doc`, `container`, `drag`,
 `mesh_view`, `_camera_moved`, `_gesture`. The rig is Y up; pyqtgraph orbits about Z, so
@@ -13,14 +13,11 @@ import numpy as np
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QMatrix4x4, QVector3D
 
-from . import camera, navigation
+from . import camera, framing, navigation
 
 _Y_UP = QMatrix4x4(*camera.Y_UP_TO_GL.flatten().tolist())
 DEFAULT_AZIMUTH = -62.0  # degrees: a three-quarter view from the character's front-left
 DEFAULT_ELEVATION = 12.0
-# Frame Selected shows a short chain (a neck, a finger) at least this fraction of the rig's size
-# across, so it does not zoom in to the millimetre.
-MIN_FRAME_FRACTION = 0.12
 
 
 class ViewCamera:
@@ -99,28 +96,40 @@ class ViewCamera:
             self.reset_camera()
 
     def frame_selected(self) -> None:
-        """Frame the selected joints (with their bones' ends), else the selected chain (its
-        joints, target and pole); the whole scene without either."""
-        rig = self.doc.rig
-        if not self.doc.selected and not self.doc.selected_joints:
-            self.frame_points(self._scene_points())
-            return
-        if self.doc.selected_joints:
+        """Frame the selected joints' bones (each joint and its children), else the selected
+        chain (its joints and target ball); the whole scene (Frame All) without either.
+        framing.py says how far back, and why a short selection is widened."""
+        rig, doc = self.doc.rig, self.doc
+        figure = max(float(np.ptp(self._figure_points(), axis=0).max()), 1e-3)
+        if doc.selected_joints:
             sk = rig.skeleton
-            idx = [sk.index(n) for n in self.doc.selected_joints]
-            idx += [c for c in range(len(sk.parents)) if sk.parents[c] in idx]
-            pts = rig.world_positions()[idx]
+            idx = [sk.index(n) for n in doc.selected_joints]
+            near = idx + [c for c in range(len(sk.parents)) if sk.parents[c] in idx]  # their bones' ends
+            pts, radii, share = rig.world_positions()[near], 0.0, framing.JOINT_CONTEXT
+        elif doc.selected:
+            ch = rig.chain(doc.selected)
+            pts = np.array([rig.world_position(j) for j in ch.joints] + [rig.shown_target(ch.name)])
+            radii = np.zeros(len(pts))
+            radii[-1] = self.gizmos.radius  # the target ball is seen whole
+            share = framing.CHAIN_CONTEXT
         else:
-            ch = rig.chain(self.doc.selected)
-            pts = [rig.world_position(j) for j in ch.joints] + [rig.shown_target(ch.name)]
-            if ch.pole is not None:
-                pts.append(np.asarray(ch.pole))
-            pts = np.array(pts)
-        scene = self._scene_points()
-        least = MIN_FRAME_FRACTION * max(float(np.ptp(scene, axis=0).max()), 1e-3)
-        centre = (pts.min(axis=0) + pts.max(axis=0)) / 2
-        half = np.maximum((pts.max(axis=0) - pts.min(axis=0)) / 2, least / 2)
-        self.frame_points(np.array([centre - half, centre + half]))
+            self.frame_all()
+            return
+        lo, hi = framing.selection_box(pts, radii)
+        right, up = camera.camera_right_up(self.matrices()[0])
+        w, h = self._size()
+        self.look_at((lo + hi) / 2, framing.fit_distance(lo, hi, right, up, self.opts["fov"], w / h, share * figure))
+
+    def frame_all(self) -> None:
+        """The whole scene (the figure, its targets, the clip's path) from where the camera
+        looks now."""
+        self.frame_points(self._scene_points())
+
+    def _figure_points(self) -> np.ndarray:
+        """The figure as it stands now: its joints, and its mesh's box when one is shown."""
+        box = self.mesh_view.bounds()
+        pos = self.doc.rig.world_positions()
+        return pos if box is None else np.concatenate([pos, box])
 
     def _scene_points(self) -> np.ndarray:
         rig = self.doc.rig
