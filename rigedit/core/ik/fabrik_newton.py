@@ -196,8 +196,9 @@ def dls(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
     space as for fabrik_passes.ccd), its frames read against `ref` (the loop passes `src`
     itself: against a far reference, a bone's frame, one shortest arc from its reference
     direction, twists fast as it turns, and the steps overshot). A step that ends farther
-    off is taken again with the tip's curvature (fabrik_curved.curved), then halved, BACKTRACK times
-    at most. Returns whether a step was made."""
+    off is taken again with the tip's curvature (fabrik_curved.curved), halved up to
+    BACKTRACK times, and when none of those ends nearer, the least-squares step is halved
+    as many times. Returns whether a step was made."""
     pts, axes, dirs, turns = src
     n = pts.shape[0]
     m = n - 1
@@ -217,26 +218,32 @@ def dls(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
             return False
         if not _drop_pushing(cols, side, y):
             break
-    biggest = _turns(ax, cols, y)
+    first = _turns(ax, cols, y)
     step = jac[:m, 14:17]
     for k in range(m):
         step[k, 0], step[k, 1], step[k, 2] = ax[2 * k, 0], ax[2 * k, 1], ax[2 * k, 2]
-    _apply(pts, step, MAX_TURN / biggest if biggest > MAX_TURN else 1.0, swept, sweep, ref, kinds, params, root_dir, lengths, out)
+    _apply(pts, step, MAX_TURN / first if first > MAX_TURN else 1.0, swept, sweep, ref, kinds, params, root_dir, lengths, out)
     if _gap(out[0], target) < en:
         return True
     # Each joint's turn carries the rest of the chain, as in the CCD sweep. The Jacobian is
-    # a tangent: a step that ends farther off is taken with the curvature, then halved.
+    # a tangent: a step that ends farther off is taken with the curvature (the turns into
+    # `bent`), then halved; failing that, the tangent step halved.
     ax, cols, side = jac[:, 7:10], jac[:, 10:13], jac[:, 13]
-    if not curved(pts, ax, cols, side, e, lam, np.empty((2 * m, 2 * m + 1)), step):
-        return True
-    biggest = 0.0
-    for k in range(m):
-        biggest = max(biggest, math.sqrt(dot(_row3(step, k), _row3(step, k))))
-    scale = MAX_TURN / biggest if biggest > MAX_TURN else 1.0
-    for _ in range(BACKTRACK + 1):
+    bent = jac[m:, 14:17]
+    if curved(pts, ax, cols, side, e, lam, np.empty((2 * m, 2 * m + 1)), bent):
+        biggest = 0.0
+        for k in range(m):
+            biggest = max(biggest, math.sqrt(dot(_row3(bent, k), _row3(bent, k))))
+        scale = MAX_TURN / biggest if biggest > MAX_TURN else 1.0
+        for _ in range(BACKTRACK + 1):
+            _apply(pts, bent, scale, swept, sweep, ref, kinds, params, root_dir, lengths, out)
+            if _gap(out[0], target) < en:
+                return True
+            scale *= 0.5
+    scale = 0.5 * (MAX_TURN / first if first > MAX_TURN else 1.0)
+    for _ in range(BACKTRACK):
         _apply(pts, step, scale, swept, sweep, ref, kinds, params, root_dir, lengths, out)
         if _gap(out[0], target) < en:
             break
         scale *= 0.5
     return True
-
