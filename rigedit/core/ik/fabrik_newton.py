@@ -234,6 +234,10 @@ def dls(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
         biggest = 0.0
         for k in range(m):
             biggest = max(biggest, math.sqrt(dot(_row3(bent, k), _row3(bent, k))))
+        if biggest < PROBE:
+            # The optimum as far as the measured columns can tell (a chain held short of
+            # its target, every step of a drag): nothing to take, and no halving either.
+            return True
         scale = MAX_TURN / biggest if biggest > MAX_TURN else 1.0
         for _ in range(BACKTRACK + 1):
             _apply(pts, bent, scale, swept, sweep, ref, kinds, params, root_dir, lengths, out)
