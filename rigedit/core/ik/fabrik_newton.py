@@ -9,7 +9,8 @@ about its axis, a cone swings about two axes across its bone) is solved in the d
 least-squares sense, 3 x 3, for the turn that brings the tip onto the target; a joint held
 at its limit and pushed further out takes no part. The turned points are then re-aimed by a
 limited forward pass (fabrik_passes.step), which puts the frames and the limits back
-exactly, as after a CCD sweep.
+exactly, as after a CCD sweep. A step that ends farther off is taken again with the tip's
+curvature (fabrik_curved.py: out of reach, the tangent alone overshoots).
 """
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ import numpy as np
 
 from .. import scalar_quat as sq
 from ..jitable import fresh_cache
-from . import fabrik_passes, limits
-from .fabrik_passes import CONE, HINGE, TINY, _jit, _row3, cross, dot, hinge_axis_found, perpendicular, turn_and_step
+from . import fabrik_curved, fabrik_passes, limits
+from .fabrik_curved import ACTIVE_ROUNDS, curved
+from .fabrik_passes import CONE, HINGE, TINY, _gap, _jit, _row3, cross, dot, hinge_axis_found, perpendicular, turn_and_step
 
 # Damping, relative to the tip's distance from the target: small enough that a step far from
 # the target goes most of the way, large enough that a joint near a singular pose (a chain
@@ -37,11 +39,7 @@ PROBE = 1e-6
 # A step that ends farther off is halved, at most this many times.
 BACKTRACK = 3
 
-fresh_cache(__file__, sq, limits, fabrik_passes)
-
-
-# Rounds of dropping the joints on a limit that the step would push past it, and solving again.
-ACTIVE_ROUNDS = 2
+fresh_cache(__file__, sq, limits, fabrik_passes, fabrik_curved)
 
 
 @_jit
@@ -178,44 +176,78 @@ def _turns(ax, cols, y):
 
 
 @_jit
+def _apply(pts, turns, scale, swept, sweep, ref, kinds, params, root_dir, lengths, out):
+    """Each joint turned by its rotation vector turns[k] times scale, carrying the rest of
+    the chain (as in the CCD sweep), the pose rebuilt into `out`."""
+    for k in range(turns.shape[0]):
+        w = (turns[k, 0] * scale, turns[k, 1] * scale, turns[k, 2] * scale)
+        angle = math.sqrt(dot(w, w))
+        if angle > 0.0:
+            s = math.sin(0.5 * angle) / angle
+            sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = w[0] * s, w[1] * s, w[2] * s, math.cos(0.5 * angle)
+        else:
+            sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = 0.0, 0.0, 0.0, 1.0
+    turn_and_step(pts, sweep, swept, ref, kinds, params, root_dir, lengths, out)
+
+
+@_jit
 def dls(src, ref, kinds, params, root_dir, lengths, target, swept, sweep, out):
     """One damped least-squares step from the pose `src` into `out` (`swept`, `sweep`: work
     space as for fabrik_passes.ccd), its frames read against `ref` (the loop passes `src`
     itself: against a far reference, a bone's frame, one shortest arc from its reference
-    direction, twists fast as it turns, and the steps overshot). Returns whether a step
-    was made."""
+    direction, twists fast as it turns, and the steps overshot). A step that ends farther
+    off is taken again with the tip's curvature (fabrik_curved.curved), halved up to
+    BACKTRACK times, and when none of those ends nearer, the least-squares step is halved
+    as many times. Returns whether a step was made."""
     pts, axes, dirs, turns = src
     n = pts.shape[0]
     m = n - 1
     e = (target[0] - pts[m, 0], target[1] - pts[m, 1], target[2] - pts[m, 2])
     en = math.sqrt(dot(e, e))
-    # One allocation for the axes, the columns and the sides (a step of a drag makes several).
-    jac = np.zeros((2 * m, 7))
+    # One allocation for the axes, the columns and the sides, their copies for the curved
+    # step and the joints' turns (a step of a drag makes several).
+    jac = np.zeros((2 * m, 17))
     ax, cols, side = jac[:, 0:3], jac[:, 3:6], jac[:, 6]
     probe = (np.empty((n, 3)), np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 4)))
     _measure(pts, dirs, axes, ref, kinds, params, root_dir, lengths, e, swept, sweep, probe, ax, cols, side)
+    jac[:, 7:14] = jac[:, 0:7]
+    lam = (DAMPING * en) ** 2
     for _ in range(ACTIVE_ROUNDS + 1):
-        ok, y = _solve(cols, (DAMPING * en) ** 2, e)
+        ok, y = _solve(cols, lam, e)
         if not ok:
             return False
         if not _drop_pushing(cols, side, y):
             break
-    biggest = _turns(ax, cols, y)
-    scale = MAX_TURN / biggest if biggest > MAX_TURN else 1.0
-    # Each joint's turn carries the rest of the chain, as in the CCD sweep. A step that ends
-    # farther off is halved (BACKTRACK times at most): the Jacobian is a tangent.
-    for _ in range(BACKTRACK + 1):
+    first = _turns(ax, cols, y)
+    step = jac[:m, 14:17]
+    for k in range(m):
+        step[k, 0], step[k, 1], step[k, 2] = ax[2 * k, 0], ax[2 * k, 1], ax[2 * k, 2]
+    _apply(pts, step, MAX_TURN / first if first > MAX_TURN else 1.0, swept, sweep, ref, kinds, params, root_dir, lengths, out)
+    if _gap(out[0], target) < en:
+        return True
+    # Each joint's turn carries the rest of the chain, as in the CCD sweep. The Jacobian is
+    # a tangent: a step that ends farther off is taken with the curvature (the turns into
+    # `bent`), then halved; failing that, the tangent step halved.
+    ax, cols, side = jac[:, 7:10], jac[:, 10:13], jac[:, 13]
+    bent = jac[m:, 14:17]
+    if curved(pts, ax, cols, side, e, lam, np.empty((2 * m, 2 * m + 1)), bent):
+        biggest = 0.0
         for k in range(m):
-            w = (ax[2 * k, 0] * scale, ax[2 * k, 1] * scale, ax[2 * k, 2] * scale)
-            angle = math.sqrt(dot(w, w))
-            if angle > 0.0:
-                s = math.sin(0.5 * angle) / angle
-                sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = w[0] * s, w[1] * s, w[2] * s, math.cos(0.5 * angle)
-            else:
-                sweep[k, 0], sweep[k, 1], sweep[k, 2], sweep[k, 3] = 0.0, 0.0, 0.0, 1.0
-        turn_and_step(pts, sweep, swept, ref, kinds, params, root_dir, lengths, out)
-        dx, dy, dz = out[0][m, 0] - target[0], out[0][m, 1] - target[1], out[0][m, 2] - target[2]
-        if dx * dx + dy * dy + dz * dz < en * en:
+            biggest = max(biggest, math.sqrt(dot(_row3(bent, k), _row3(bent, k))))
+        if biggest < PROBE:
+            # The optimum as far as the measured columns can tell (a chain held short of
+            # its target, every step of a drag): nothing to take, and no halving either.
+            return True
+        scale = MAX_TURN / biggest if biggest > MAX_TURN else 1.0
+        for _ in range(BACKTRACK + 1):
+            _apply(pts, bent, scale, swept, sweep, ref, kinds, params, root_dir, lengths, out)
+            if _gap(out[0], target) < en:
+                return True
+            scale *= 0.5
+    scale = 0.5 * (MAX_TURN / first if first > MAX_TURN else 1.0)
+    for _ in range(BACKTRACK):
+        _apply(pts, step, scale, swept, sweep, ref, kinds, params, root_dir, lengths, out)
+        if _gap(out[0], target) < en:
             break
         scale *= 0.5
     return True

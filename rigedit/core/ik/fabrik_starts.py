@@ -26,10 +26,6 @@ fresh_cache(__file__, sq, limits, fabrik_passes, fabrik_newton, fabrik_loop)
 # directions conformed to the limits), keeping the nearest pose: the limits make the tip's
 # distance a function with more than one valley, and no local step leaves the one it started in.
 SHAKES = 10
-# Another start's pose replaces the best only when it reaches the target or ends nearer by
-# this factor: a pose in another valley only a hair nearer is a different posture for
-# nothing (a warm-started chain would jump to it).
-SHAKE_GAIN = 0.9
 # Steps a start is given before it must be nearer than the best pose to go on.
 TRIAL_SHARE = 4
 
@@ -73,7 +69,10 @@ def shake(
     """`iterate` again from other starts while the best error `best_e` (of the pose `best`,
     after `count` steps) is above tol and steps are left: each run's steps count toward the
     cap, errors[i] stays the best error after step i, and `best` takes
-    a run's pose only when it is within tol or SHAKE_GAIN nearer. The starts are seeded by
+    a run's pose when it is within tol or nearer at all (a cold solve answers with the
+    nearest pose it found: a margin of the tolerance threw away starts that ended nearer
+    by less, the very gap by which a solve misses the best pose its limits allow; warm
+    solves, where a posture must not jump for a hair, never come here). The starts are seeded by
     where the tip stopped. Returns (error, steps)."""
     m = lengths.shape[0]
     run = (np.empty_like(best[0]), np.empty_like(best[1]), np.empty_like(best[2]), np.empty_like(best[3]))
@@ -101,7 +100,7 @@ def shake(
                     errors[count + steps:], sweeps, True,
                 )  # fmt: skip
                 steps += more
-        taken = run_e <= tol or run_e < best_e - tol
+        taken = run_e <= tol or run_e < best_e
         for i in range(count, count + steps):
             if not (taken and errors[i] < best_e):
                 errors[i] = best_e
