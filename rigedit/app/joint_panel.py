@@ -15,6 +15,7 @@ from rigedit.core.ik.limits import ConeLimit, HingeLimit
 from rigedit.core.transforms import quat_from_euler, quat_to_euler
 
 from .document import Document
+from .pose_edit import under_ik_tag
 
 # Blender's XYZ Euler (X turned first, about the parent's axes): intrinsic Z, Y, X.
 _ORDER = "ZYX"
@@ -164,7 +165,7 @@ class JointPanel(QGroupBox):
             q = clamp_rotation(rig.skeleton, pose, jl)
         before = self.doc.layer_snapshot()
         self.doc.set_rotations_live({name: q})
-        self.doc.edit_layer(f"Set {name} rotation", before, (name,))
+        self.doc.edit_layer(f"Set {name} rotation{under_ik_tag(rig, (name,))}", before, (name,))
 
     def _ik_action(self, what: str) -> None:
         ch = overruling_chain(self.doc.rig, self.joint)

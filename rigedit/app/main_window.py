@@ -130,7 +130,9 @@ class MainWindow(QMainWindow):
         self.chain_edit = install_chain_edit(self)
         self.status = StatusReadout(self.statusBar(), self.document, lambda: self.solves, lambda: self.viewport.frames)
         self.viewport.rotating.connect(self._show_rotating)  # the turn as it goes, as Blender's header
+        self.viewport.rotated.connect(self._show_rotated)
         self.solver = SolverThread(self)
+        self.status.watch_solver(self.solver.worker.busy_since)
         self.solver.worker.solved.connect(self._solved)
         # Bound methods of this window, not lambdas: a lambda has no thread of its own, so Qt
         # would call it in the solver thread; a method of a QObject is queued to the GUI thread.
@@ -217,6 +219,9 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(text)
         else:
             self.statusBar().clearMessage()
+
+    def _show_rotated(self, text: str) -> None:
+        self.statusBar().showMessage(text, 8000)
 
     def _solver_failed(self, message: str) -> None:
         self.statusBar().showMessage(f"Solver: {message}", 8000)

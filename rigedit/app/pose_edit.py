@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QUndoCommand
 
 from rigedit import Rig
+from rigedit.core.fk_limits import overruling_chain
 from rigedit.core.pose_layer import PoseLayer
 from rigedit.core.timeline import Track
 
@@ -62,6 +63,25 @@ class PoseEditCommand(QUndoCommand):
 def selected_joints(doc: "Document") -> tuple[str, ...]:
     """The joints selected in the viewport (the FK tools' selection)."""
     return tuple(doc.selected_joints)
+
+
+def hidden_by_ik(rig: Rig, names) -> dict[str, str]:
+    """The joints of `names` whose rotation an IK at weight 1 replaces (joint -> chain): a
+    turn of theirs changes the FK pose underneath, kept on the pose layer (it shows as the
+    weight is lowered, and Match IK to FK reads it), but nothing on screen."""
+    over = {n: overruling_chain(rig, n) for n in names}
+    return {n: ch.name for n, ch in over.items() if ch is not None and ch.weight >= 1.0}
+
+
+def under_ik_tag(rig: Rig, names) -> str:
+    """What an undo step's text adds when the edit turned joints an IK hides (hidden_by_ik):
+    " (under IK)", or " (2 under IK)" when only some of them are; "" for none. Without it a
+    step that changes nothing visible reads as a step that did nothing."""
+    names = tuple(names)
+    hidden = hidden_by_ik(rig, names)
+    if not hidden:
+        return ""
+    return " (under IK)" if len(hidden) == len(names) else f" ({len(hidden)} under IK)"
 
 
 def key_pose(doc: "Document") -> bool:

@@ -85,6 +85,7 @@ class SolverWorker(QObject):
         self._layer = None  # the last pose layer applied to self._rig
         self._last: tuple[Goals, Solution] | None = None  # the last goals solved and their solution
         self.stats = SolverStats()
+        self._busy_since: float | None = None  # perf_counter when the solve running began
         self._taken = threading.Event()  # the GUI thread has the last solution (set: none pending)
         self._taken.set()
         # Queued even though both ends live in this object: the worker lives in the solver
@@ -108,6 +109,12 @@ class SolverWorker(QObject):
             self._goals = goals
         self._wake.emit()
 
+    def busy_since(self) -> float | None:
+        """When the solve running now began (time.perf_counter), or None: the status bar
+        says what a slow one is doing (solve_watch.py)."""
+        with self._lock:
+            return self._busy_since
+
     def stats_snapshot(self) -> SolverStats:
         with self._lock:
             s = self.stats
@@ -130,15 +137,19 @@ class SolverWorker(QObject):
         if goals is None or self._rig is None or goals.generation != self._generation:
             return
         start = time.perf_counter()
+        with self._lock:
+            self._busy_since = start
         try:
             solution = self._solve(goals)
         except Exception as e:  # a bad goal must not kill the thread; the GUI shows why
             with self._lock:
                 self.stats.failures.append(str(e))
+                self._busy_since = None
             self.failed.emit(f"{type(e).__name__}: {e}")
             return
         solution.seconds = time.perf_counter() - start
         with self._lock:
+            self._busy_since = None
             self.stats.solved += 1
             self.stats.solve_seconds += solution.seconds
         self._taken.clear()

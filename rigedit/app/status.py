@@ -1,4 +1,6 @@
-"""The status bar readout: the selected chain's solve, the solver rate and the frame rate."""
+"""The status bar readout: the selected chain's solve, the solver rate and the frame rate.
+A solve running longer than about a second says what it is doing (solve_watch.py): "spine:
+solving… (compiling the solver kernels on first use, once)" when numba compiles meanwhile."""
 from __future__ import annotations
 
 import time
@@ -11,6 +13,7 @@ from rigedit import ChainReport, Rig
 from rigedit.core.ik import registry
 
 from .document import Document
+from .solve_watch import slow_note
 
 
 def reach_state(rig: Rig, chain: str, report: ChainReport) -> str:
@@ -125,6 +128,13 @@ class StatusReadout(QObject):
         self._chain_timer.setInterval(66)
         self._chain_timer.timeout.connect(self.refresh_chain)
         self._shown = (None, None)
+        self._busy_since = lambda: None  # the solver's (watch_solver), once it has one
+        self._slow = ""  # the note on a slow solve shown now
+        # A solve that outlasts SLOW_SOLVE_S is seen within a quarter second of it.
+        self._slow_timer = QTimer(self)
+        self._slow_timer.setInterval(250)
+        self._slow_timer.timeout.connect(self._check_slow)
+        self._slow_timer.start()
         document.pose_changed.connect(self._pose_changed)
         document.selection_changed.connect(self.refresh_chain)
         document.rig_replaced.connect(self.refresh_chain)
@@ -142,12 +152,24 @@ class StatusReadout(QObject):
             self.chain.setAttribute(Qt.WidgetAttribute.WA_WState_ExplicitShowHide, False)
         return False
 
+    def watch_solver(self, busy_since) -> None:
+        """`busy_since()`: when the solver's running solve began, or None (SolverWorker.busy_since)."""
+        self._busy_since = busy_since
+
+    def _check_slow(self) -> None:
+        if slow_note(self._busy_since()) != self._slow:
+            self.refresh_chain()
+
     def _pose_changed(self) -> None:
         if not self._chain_timer.isActive():
             self._chain_timer.start()
 
     def refresh_chain(self, *_ignored) -> None:
         sel = self.doc.selected
+        self._slow = slow_note(self._busy_since())
+        if self._slow:  # the last report is stale, and the wait wants a reason
+            self._show(f"{sel + ': ' if sel else ''}solving… ({self._slow})", "")
+            return
         if not sel:
             self._show("no chain selected", "")
             return
@@ -178,6 +200,7 @@ class StatusReadout(QObject):
         """The window closed: no more ticks, and a late solve no longer refreshes the labels."""
         self.timer.stop()
         self._chain_timer.stop()
+        self._slow_timer.stop()
         if self._listening:
             self._listening = False
             self.doc.pose_changed.disconnect(self._pose_changed)

@@ -6,7 +6,8 @@ X / Y / Z constrain the turn to that global axis, a second press of the same key
 joint's local axis, a third frees it again; then the mouse sweeps the angle about the
 joint's place on screen. Digits, "-" and "." type an exact angle in degrees (about the
 axis, or the view's without one; Backspace edits it). Enter or a left click confirms (one
-undo step); Esc or a right click cancels, putting the pose layer and the solution back
+undo step; for joints an IK at weight 1 overrules its text says "(under IK)": the turn is
+kept on the FK pose the IK hides, and `rotated` says so on the status bar); Esc or a right click cancels, putting the pose layer and the solution back
 exactly. Dragging a ring of the rotate gizmo (rotate_gizmo.py) runs the same state with the
 ring's axis, confirmed on release.
 
@@ -23,6 +24,7 @@ from PySide6.QtCore import QPointF, Qt
 
 from rigedit.core.fk_limits import joint_limit, overruling_chain
 
+from ..pose_edit import hidden_by_ik, under_ik_tag
 from . import camera
 from .rotate_math import AXIS_NAMES, axis_turn, swept_angle, turned_locals, world_axis
 
@@ -153,7 +155,15 @@ class RotateMode:
             return False
         self.view.rotating.emit("")
         what = s.names[0] if len(s.names) == 1 else f"{len(s.names)} joints"
-        return self.doc.edit_layer(f"Rotate {what}", s.start_layer, tuple(s.names))
+        rig = self.doc.rig
+        text = f"Rotate {what}{under_ik_tag(rig, s.names)}"
+        done = self.doc.edit_layer(text, s.start_layer, tuple(s.names))
+        hidden = hidden_by_ik(rig, s.names)
+        if done and hidden:  # a step with nothing to see: say where the turn went
+            chains = ", ".join(sorted(set(hidden.values())))
+            self.view.rotated.emit(f"{text}: kept on the FK pose under the IK of {chains} at weight 1, "
+                                   "so nothing moves; it shows as the weight is lowered (Ctrl+Z takes it back)")
+        return done
 
     def cancel(self) -> None:
         """End it putting back the pose layer and the solution it began from."""

@@ -47,6 +47,7 @@ class Viewport(ViewInput, ViewCamera, GLWindow):
     handle_hovered = Signal(object)  # Handle or None
     dragging = Signal(bool)  # a handle drag began (True) or ended, let go or cancelled (False)
     rotating = Signal(str)  # a joint rotation's status line ("" when it ends)
+    rotated = Signal(str)  # a confirmed rotation's note for the status bar (one under an IK)
     _sync_pending = False  # class defaults: pyqtgraph's __init__ asks for updates before ours runs
     _disposed = False
 
