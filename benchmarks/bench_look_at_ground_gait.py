@@ -54,11 +54,11 @@ def main() -> None:
 
     rig = Rig.load(BUNDLED_PRESETS / "look_at.json")
     look = rig.chain("look")
-    home, step = np.asarray(look.target), [0]
+    home, frames = np.asarray(look.target), [0]
 
     def look_frame():
-        step[0] += 1
-        look.target = home + (0.0, 0.0, 0.01 * (step[0] % 2))
+        frames[0] += 1
+        look.target = home + (0.0, 0.0, 0.01 * (frames[0] % 2))
         rig.solve()
 
     rig.solve()
